@@ -1,0 +1,108 @@
+package io.paddlejobs.api;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Caps request bodies at 64 KiB, answering 413. A declared length is refused before reading; a
+ * chunked body is cut off where it passes the cap, so a large one is never buffered.
+ */
+@Component
+class BodySizeLimitFilter extends OncePerRequestFilter {
+
+    static final long LIMIT = 64 * 1024;
+
+    private final JsonMapper json;
+
+    BodySizeLimitFilter(JsonMapper json) {
+        this.json = json;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (request.getContentLengthLong() > LIMIT) {
+            response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
+            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+            json.writeValue(response.getOutputStream(), new BodyTooLargeException(LIMIT).getBody());
+            return;
+        }
+        chain.doFilter(new Capped(request), response);
+    }
+
+    private static final class Capped extends HttpServletRequestWrapper {
+        private ServletInputStream stream;
+
+        Capped(HttpServletRequest request) {
+            super(request);
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            if (stream == null) {
+                stream = new CappedStream(super.getInputStream());
+            }
+            return stream;
+        }
+    }
+
+    private static final class CappedStream extends ServletInputStream {
+        private final ServletInputStream in;
+        private long read;
+
+        CappedStream(ServletInputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                count(1);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            int n = in.read(buffer, offset, length);
+            if (n > 0) {
+                count(n);
+            }
+            return n;
+        }
+
+        private void count(int n) {
+            read += n;
+            if (read > LIMIT) {
+                throw new BodyTooLargeException(LIMIT);
+            }
+        }
+
+        @Override
+        public boolean isFinished() {
+            return in.isFinished();
+        }
+
+        @Override
+        public boolean isReady() {
+            return in.isReady();
+        }
+
+        @Override
+        public void setReadListener(ReadListener listener) {
+            in.setReadListener(listener);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.paddlejobs.api;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.paddlejobs.planning.Cpu;
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.Role;
+import io.swagger.v3.core.jackson.ModelResolver;
+import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.JacksonModule;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.ser.std.ToStringSerializer;
+
+/**
+ * The planning types carry no JSON annotations (planning imports java.* only), so their wire
+ * form is given here: quantities as Kubernetes writes them ({@code 250m}, {@code 1Gi}) and
+ * roles in lower case, the same in responses and in the OpenAPI contract.
+ */
+@Configuration(proxyBeanMethods = false)
+class JacksonConfig {
+
+    static {
+        SpringDocUtils.getConfig().replaceWithClass(Memory.class, String.class).replaceWithClass(Cpu.class, String.class);
+    }
+
+    @Bean
+    JacksonModule planningTypes() {
+        SimpleModule module = new SimpleModule("paddle-jobs-planning");
+        module.addSerializer(Memory.class, ToStringSerializer.instance);
+        module.addSerializer(Cpu.class, ToStringSerializer.instance);
+        module.setMixInAnnotation(Role.class, RoleWireName.class);
+        return module;
+    }
+
+    /**
+     * springdoc describes models with swagger-core's own (Jackson 2) mapper; give it the same
+     * snake_case names and role spelling that the service really writes.
+     */
+    @Bean
+    ModelResolver snakeCaseModelResolver() {
+        var mapper = io.swagger.v3.core.util.Json.mapper().copy();
+        mapper.setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
+        mapper.addMixIn(Role.class, RoleWireName.class);
+        ModelResolver resolver = new ModelResolver(mapper);
+        return resolver;
+    }
+
+    abstract static class RoleWireName {
+        @JsonValue
+        abstract String label();
+    }
+}

@@ -1,0 +1,150 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.config.PlanningProperties;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPage;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobQuery;
+import io.paddlejobs.job.JobService;
+import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.planning.Role;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+
+/** The jobs API: submit, look, list, follow logs, cancel, delete. */
+@Tag(name = "jobs")
+@Validated
+@RestController
+@RequestMapping("/jobs")
+class JobController {
+
+    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+    private final JobService jobs;
+    private final StatusUrls statusUrls;
+    private final String defaultNamespace;
+
+    JobController(JobService jobs, StatusUrls statusUrls, PlanningProperties planning) {
+        this.jobs = jobs;
+        this.statusUrls = statusUrls;
+        this.defaultNamespace = planning.defaults().namespace();
+    }
+
+    @Operation(summary = "Submit a job", description = """
+            Plans the job and starts it. 201 with Location and status_url; 200 with the existing job when the \
+            same name is resubmitted with an identical spec; 409 when the name is taken by a different spec. \
+            With dry_run=true, 200 with the plan (and the objects that would be created) and nothing started.""")
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<?> submit(@Valid @RequestBody JobRequestBody body,
+                             @Parameter(description = "Plan only; start nothing")
+                             @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
+                             @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        String ns = namespaceOrDefault(namespace);
+        if (dryRun) {
+            var plan = jobs.dryRun(body.toRequest(), ns);
+            return ResponseEntity.ok().headers(warnings(plan.plan().warnings())).body(DryRunView.of(plan));
+        }
+        JobService.Submission submission = jobs.submit(body.toRequest(), ns);
+        JobView view = JobView.of(submission.job(), statusUrls);
+        HttpHeaders headers = warnings(view.warnings());
+        if (!submission.created()) {
+            return ResponseEntity.ok().headers(headers).body(view);
+        }
+        URI location = URI.create(view.statusUrl().replace("/status?", "?"));
+        return ResponseEntity.created(location).headers(headers).body(view);
+    }
+
+    @Operation(summary = "List jobs, newest first")
+    @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+    JobListView list(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+                     @Parameter(description = "Pending, Running, Succeeded, Failed or Cancelled")
+                     @RequestParam(required = false) String phase,
+                     @Parameter(description = "Only jobs with these labels: key=value[,key=value]")
+                     @RequestParam(name = "label_selector", required = false) String labelSelector,
+                     @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
+                     @RequestParam(name = "continue", required = false) String continueToken) {
+        JobQuery query = new JobQuery(namespaceOrDefault(namespace), phase == null ? null : JobPhase.parse(phase),
+                LabelSelector.parse(labelSelector), limit, continueToken);
+        JobPage page = jobs.list(query);
+        return new JobListView(page.items().stream().map(job -> JobSummary.of(job, statusUrls)).toList(),
+                page.continueToken());
+    }
+
+    @Operation(summary = "A job: its resolved spec, plan and status")
+    @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
+    JobView get(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        return JobView.of(jobs.get(key(name, namespace)), statusUrls);
+    }
+
+    @Operation(summary = "A job's status (the status URL)")
+    @GetMapping(path = "/{name}/status", produces = MediaType.APPLICATION_JSON_VALUE)
+    JobStatus status(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        return jobs.get(key(name, namespace)).status();
+    }
+
+    @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica ends")
+    @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
+    ResponseEntity<StreamingResponseBody> logs(@PathVariable String name,
+                                               @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+                                               @RequestParam(defaultValue = "trainer") @Pattern(regexp = "pserver|trainer") String role,
+                                               @RequestParam(defaultValue = "0") @Min(0) int index,
+                                               @RequestParam(required = false) @Min(0) Integer tail,
+                                               @RequestParam(defaultValue = "false") boolean follow) {
+        JobKey key = key(name, namespace);
+        Role replicaRole = Role.fromLabel(role);
+        jobs.requireReplica(key, replicaRole, index);
+        StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
+        return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_PLAIN, java.nio.charset.StandardCharsets.UTF_8))
+                .body(body);
+    }
+
+    @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled")
+    @PostMapping(path = "/{name}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
+    JobView cancel(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        return JobView.of(jobs.cancel(key(name, namespace)), statusUrls);
+    }
+
+    @Operation(summary = "Delete a job and everything it created")
+    @DeleteMapping("/{name}")
+    ResponseEntity<Void> delete(@PathVariable String name,
+                                @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        jobs.delete(key(name, namespace));
+        return ResponseEntity.noContent().build();
+    }
+
+    private JobKey key(String name, String namespace) {
+        return new JobKey(namespaceOrDefault(namespace), name);
+    }
+
+    private String namespaceOrDefault(String namespace) {
+        return namespace != null ? namespace : defaultNamespace;
+    }
+
+    /** Warnings as Kubernetes sends them: {@code Warning: 299 - "text"}, one header each. */
+    private static HttpHeaders warnings(List<String> warnings) {
+        HttpHeaders headers = new HttpHeaders();
+        warnings.forEach(w -> headers.add(HttpHeaders.WARNING, "299 - \"" + w.replace("\"", "'") + "\""));
+        return headers;
+    }
+}

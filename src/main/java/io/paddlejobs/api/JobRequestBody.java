@@ -1,0 +1,58 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.Memory;
+import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import java.util.Map;
+
+/**
+ * The request document, field by field as users write it (snake_case on the wire). Each field's
+ * own rule is checked here; rules across fields and the operator's limits are the planner's.
+ */
+@Schema(name = "JobRequest", description = "A training job. Only entry_point is required.")
+record JobRequestBody(
+        @Schema(description = "DNS-1123 label, 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
+        @Size(min = 1, max = 40) @Pattern(regexp = DNS_LABEL, message = DNS_LABEL_MESSAGE) String name,
+        @Schema(description = "Shell command run in each replica", example = "python3 train.py", requiredMode = Schema.RequiredMode.REQUIRED)
+        @NotBlank @Size(max = 4096) String entryPoint,
+        @Schema(description = "Shell command for pservers, if they start differently; defaults to entry_point")
+        @Size(min = 1, max = 4096) String pserverEntryPoint,
+        @Schema(description = "Container image (kubernetes backend); defaults to paddlejobs.defaults.image")
+        @Size(min = 1, max = 512) @Pattern(regexp = "\\S+", message = "must not contain white space") String image,
+        @Schema(description = "GPUs for the job (beginner)", example = "0") @Min(0) Integer numGpus,
+        @Schema(description = "CPUs for the job (beginner)", example = "2") @Min(1) Integer numCpus,
+        @Schema(description = "Memory for the job (beginner), Kubernetes quantity", example = "2Gi") @MemoryQuantity String memory,
+        @Schema(description = "Trainer count (advanced)") @Min(1) Integer trainers,
+        @Schema(description = "CPUs per trainer (advanced)") @Min(1) Integer trainerCpu,
+        @Schema(description = "GPUs per trainer (advanced)") @Min(0) Integer trainerGpu,
+        @Schema(description = "Memory per trainer (advanced)") @MemoryQuantity String trainerMem,
+        @Schema(description = "Pserver count (advanced); defaults to one per trainer") @Min(1) Integer pservers,
+        @Schema(description = "CPUs per pserver (advanced)") @Min(1) Integer pserverCpu,
+        @Schema(description = "Memory per pserver (advanced)") @MemoryQuantity String pserverMem,
+        @Schema(description = "First pserver port", example = "7164") @Min(1) @Max(65535) Integer port,
+        @Schema(description = "Dense-parameter ports per pserver", example = "1") @Min(1) @Max(64) Integer portsNum,
+        @Schema(description = "Sparse-parameter ports per pserver", example = "1") @Min(0) @Max(64) Integer portsNumForSparse,
+        @Schema(description = "Defaults to whether GPUs are asked for; a contradicting value is a warning") Boolean useGpu,
+        @Schema(description = "Extra environment variables; may not set an injected name") @EnvVars Map<String, String> env,
+        @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels) {
+
+    static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+    static final String DNS_LABEL_MESSAGE =
+            "must be lower-case letters, digits and '-', starting and ending with a letter or digit";
+
+    /** Field syntax has been checked, so memory strings parse. */
+    JobRequest toRequest() {
+        return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory(memory),
+                trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
+                port, portsNum, portsNumForSparse, useGpu, env, labels);
+    }
+
+    private static Memory memory(String text) {
+        return text == null ? null : Memory.parse(text);
+    }
+}

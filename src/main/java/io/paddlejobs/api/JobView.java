@@ -1,0 +1,15 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.planning.JobPlan;
+import java.util.List;
+
+/** A job as the API shows it: where to watch it, what was planned, and how it stands. */
+record JobView(String name, String namespace, String statusUrl, List<String> warnings, JobPlan plan, JobStatus status) {
+
+    static JobView of(Job job, StatusUrls urls) {
+        JobPlan plan = job.plan();
+        return new JobView(plan.name(), plan.namespace(), urls.of(job.key()), plan.warnings(), plan, job.status());
+    }
+}

@@ -1,0 +1,26 @@
+package io.paddlejobs.api;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Parses the equality-only label selector of a list query: {@code team=nlp,stage=dev}. */
+final class LabelSelector {
+
+    private LabelSelector() {
+    }
+
+    static Map<String, String> parse(String selector) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        if (selector == null || selector.isBlank()) {
+            return labels;
+        }
+        for (String term : selector.split(",")) {
+            int eq = term.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("label_selector must be key=value[,key=value], not '" + selector + "'");
+            }
+            labels.put(term.substring(0, eq).strip(), term.substring(eq + 1).strip());
+        }
+        return labels;
+    }
+}

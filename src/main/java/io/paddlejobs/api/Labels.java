@@ -1,0 +1,74 @@
+package io.paddlejobs.api;
+
+import jakarta.validation.Constraint;
+import jakarta.validation.ConstraintValidator;
+import jakarta.validation.ConstraintValidatorContext;
+import jakarta.validation.Payload;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * User labels in Kubernetes label syntax: {@code [prefix/]name} keys and short values. The keys
+ * the service itself uses to select a job's objects are refused, as a user value would break
+ * selection.
+ */
+@Target(ElementType.FIELD)
+@Retention(RetentionPolicy.RUNTIME)
+@Constraint(validatedBy = Labels.Validator.class)
+@interface Labels {
+
+    String message() default "invalid labels";
+
+    Class<?>[] groups() default {};
+
+    Class<? extends Payload>[] payload() default {};
+
+    class Validator implements ConstraintValidator<Labels, Map<String, String>> {
+        private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]");
+        private static final Pattern PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+        private static final int MAX_LABELS = 64;
+
+        @Override
+        public boolean isValid(Map<String, String> labels, ConstraintValidatorContext context) {
+            if (labels == null) {
+                return true;
+            }
+            var report = new EntryViolations(context);
+            if (labels.size() > MAX_LABELS) {
+                report.onMap("may hold at most " + MAX_LABELS + " labels");
+            }
+            labels.forEach((key, value) -> {
+                String problem = keyProblem(key);
+                if (problem != null) {
+                    report.onEntry(key, problem);
+                }
+                if (value == null || !(value.isEmpty() || NAME.matcher(value).matches())) {
+                    report.onEntry(key, "value must be empty or at most 63 letters, digits, '-', '_' or '.', "
+                            + "starting and ending with a letter or digit");
+                }
+            });
+            return report.none();
+        }
+
+        private static String keyProblem(String key) {
+            int slash = key.lastIndexOf('/');
+            String prefix = slash < 0 ? null : key.substring(0, slash);
+            String name = slash < 0 ? key : key.substring(slash + 1);
+            if (prefix != null && (prefix.length() > 253 || !PREFIX.matcher(prefix).matches())) {
+                return "key prefix must be a DNS subdomain such as example.com";
+            }
+            if (!NAME.matcher(name).matches()) {
+                return "key name must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+            }
+            if ("paddlejobs.io".equals(prefix) || key.equals("app.kubernetes.io/name")
+                    || key.equals("app.kubernetes.io/managed-by")) {
+                return "is set by paddle-jobs and may not be given";
+            }
+            return null;
+        }
+    }
+}

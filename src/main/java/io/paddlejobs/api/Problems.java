@@ -1,0 +1,31 @@
+package io.paddlejobs.api;
+
+import java.net.URI;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+/** Builds the problem documents (RFC 9457) that carry a list of field errors. */
+final class Problems {
+
+    static final URI INVALID_REQUEST = URI.create("urn:paddlejobs:problem:invalid-request");
+
+    private Problems() {
+    }
+
+    static ProblemDetail invalidRequest(List<FieldError> errors) {
+        ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
+        problem.setType(INVALID_REQUEST);
+        problem.setTitle("Invalid job request");
+        problem.setDetail(errors.size() == 1
+                ? errors.get(0).field() + ": " + errors.get(0).message()
+                : errors.size() + " problems with the request; see errors");
+        problem.setProperty("errors", errors);
+        return problem;
+    }
+
+    /** {@code trainerCpu} -> {@code trainer_cpu}: Bean Validation names Java fields, users know JSON names. */
+    static String jsonName(String javaName) {
+        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,67 @@
+package io.paddlejobs.backend;
+
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobAlreadyExistsException;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.Site;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs planned jobs somewhere and reports how they stand, in terms that do not depend on where.
+ *
+ * <p>A job moves {@code Pending -> Running -> Succeeded | Failed}, or to {@code Cancelled} from
+ * either of the first two; the last three are final. A backend must:
+ * <ul>
+ *   <li>inject each replica's planned environment exactly, and run its role's entry point;</li>
+ *   <li>mark the job {@code Succeeded} when every trainer exited 0, and then stop the pservers;</li>
+ *   <li>mark it {@code Failed} when any replica fails, with a reason naming the replica, and stop the rest;</li>
+ *   <li>answer {@link #find} and {@link #list} from memory or caches: they are called per request.</li>
+ * </ul>
+ * All methods are safe to call from many threads at once.
+ */
+public interface JobBackend {
+
+    /** How this backend names replica hosts and the user's data; the planner writes them into the environment. */
+    Site site();
+
+    /**
+     * Creates and starts (or queues) a planned job. Creating is atomic per {@link JobKey}: of two
+     * concurrent submits of one key, one wins and the other gets {@link JobAlreadyExistsException}.
+     * A failed submit leaves nothing behind.
+     *
+     * @return the job as recorded right after; its plan may differ from the one given where the
+     *         backend places replicas itself (the local backend allocates the port)
+     */
+    Job submit(JobPlan plan);
+
+    Optional<Job> find(JobKey key);
+
+    /** The namespace's jobs, newest first. */
+    List<Job> list(String namespace);
+
+    /** Stops every replica; the job is kept as {@code Cancelled}. A finished job is returned as it is. */
+    Optional<Job> cancel(JobKey key);
+
+    /** Stops the job and removes it and everything it created. @return whether there was such a job */
+    boolean delete(JobKey key);
+
+    /**
+     * Writes one replica's log to {@code out}: the last {@code tail} lines (all if {@code null}),
+     * then, with {@code follow}, what it writes until it ends.
+     *
+     * @return false when the job has no such replica
+     */
+    boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
+            throws IOException;
+
+    /** The objects a submit would create, for a dry run; backends that create none return an empty list. */
+    default List<Map<String, Object>> manifests(JobPlan plan) {
+        return List.of();
+    }
+}

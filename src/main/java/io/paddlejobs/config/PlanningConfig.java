@@ -1,0 +1,15 @@
+package io.paddlejobs.config;
+
+import io.paddlejobs.planning.JobPlanner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The planner, with the operator's defaults and limits. */
+@Configuration(proxyBeanMethods = false)
+class PlanningConfig {
+
+    @Bean
+    JobPlanner jobPlanner(PlanningProperties properties) {
+        return new JobPlanner(properties.toPolicy());
+    }
+}

@@ -1,0 +1,50 @@
+package io.paddlejobs.config;
+
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.PlanningPolicy;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * What the operator decides about planning: {@code paddlejobs.defaults.*} fill in what a request
+ * leaves out, {@code paddlejobs.limits.*} are per-job ceilings. Memory is in Kubernetes quantity
+ * syntax ({@code 1Gi}), as in requests.
+ */
+@Validated
+@ConfigurationProperties("paddlejobs")
+public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid @DefaultValue Limits limits) {
+
+    public record Defaults(
+            @DefaultValue("paddlepaddle/paddle:2.6.1") @NotBlank String image,
+            @DefaultValue("default") @NotBlank String namespace,
+            @DefaultValue("1") @Min(1) int numCpus,
+            @DefaultValue("1Gi") @NotBlank String memory,
+            @DefaultValue("1") @Min(1) int pserverCpu,
+            @DefaultValue("1Gi") @NotBlank String pserverMem,
+            @DefaultValue("7164") @Min(1) @Max(65535) int port,
+            @DefaultValue("1") @Min(1) int portsNum,
+            @DefaultValue("1") @Min(0) int portsNumForSparse) {
+    }
+
+    public record Limits(
+            @DefaultValue("64") @Min(1) int maxTrainers,
+            @DefaultValue("64") @Min(1) int maxPservers,
+            @DefaultValue("16") @Min(0) int maxGpus,
+            @DefaultValue("256") @Min(1) int maxCpus,
+            @DefaultValue("512Gi") @NotBlank String maxMemory) {
+    }
+
+    public PlanningPolicy toPolicy() {
+        return new PlanningPolicy(
+                new PlanningPolicy.Defaults(defaults.image(), defaults.namespace(), defaults.numCpus(),
+                        Memory.parse(defaults.memory()), defaults.pserverCpu(), Memory.parse(defaults.pserverMem()),
+                        defaults.port(), defaults.portsNum(), defaults.portsNumForSparse()),
+                new PlanningPolicy.Limits(limits.maxTrainers(), limits.maxPservers(), limits.maxGpus(),
+                        limits.maxCpus(), Memory.parse(limits.maxMemory())));
+    }
+}

@@ -1,0 +1,124 @@
+package io.paddlejobs.job;
+
+import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.Role;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Service;
+
+/** Plans, submits and manages jobs on the configured backend. */
+@Service
+public class JobService {
+
+    private final JobPlanner planner;
+    private final JobBackend backend;
+
+    public JobService(JobPlanner planner, JobBackend backend) {
+        this.planner = planner;
+        this.backend = backend;
+    }
+
+    /** What was submitted, and whether this call created it or found the identical job already there. */
+    public record Submission(Job job, boolean created) {
+    }
+
+    /** The plan a submit would start, with the objects it would create; starts nothing. */
+    public record DryRun(JobPlan plan, List<Map<String, Object>> manifests) {
+    }
+
+    public DryRun dryRun(JobRequest request, String namespace) {
+        JobPlan plan = plan(request, namespace);
+        return new DryRun(plan, backend.manifests(plan));
+    }
+
+    /**
+     * Submits a job. Resubmitting a name with an identical spec returns the existing job (a
+     * client's retry is harmless); a different spec under a taken name is a conflict.
+     */
+    public Submission submit(JobRequest request, String namespace) {
+        JobPlan plan = plan(request, namespace);
+        JobKey key = new JobKey(namespace, plan.name());
+        try {
+            return new Submission(backend.submit(plan), true);
+        } catch (JobAlreadyExistsException e) {
+            Job existing = backend.find(key).orElseThrow(() -> JobConflictException.nameTaken(key));
+            if (!existing.plan().spec().equals(plan.spec())) {
+                throw JobConflictException.nameTaken(key);
+            }
+            return new Submission(existing, false);
+        }
+    }
+
+    public Job get(JobKey key) {
+        return backend.find(key).orElseThrow(() -> new JobNotFoundException(key));
+    }
+
+    public JobPage list(JobQuery query) {
+        List<Job> matching = backend.list(query.namespace()).stream().filter(query::matches).toList();
+        int start = 0;
+        if (query.continueToken() != null) {
+            String after = decode(query.continueToken());
+            start = matching.size();
+            for (int i = 0; i < matching.size(); i++) {
+                if (matching.get(i).plan().name().equals(after)) {
+                    start = i + 1;
+                    break;
+                }
+            }
+        }
+        int end = Math.min(matching.size(), start + query.limit());
+        List<Job> page = matching.subList(start, end);
+        String next = end < matching.size() ? encode(page.get(page.size() - 1).plan().name()) : null;
+        return new JobPage(List.copyOf(page), next);
+    }
+
+    public Job cancel(JobKey key) {
+        return backend.cancel(key).orElseThrow(() -> new JobNotFoundException(key));
+    }
+
+    public void delete(JobKey key) {
+        if (!backend.delete(key)) {
+            throw new JobNotFoundException(key);
+        }
+    }
+
+    /** Checks that the replica exists before anything is written, so that a 404 can still be sent. */
+    public void requireReplica(JobKey key, Role role, int index) {
+        JobPlan plan = get(key).plan();
+        if (index < 0 || index >= plan.role(role).count()) {
+            throw new ReplicaNotFoundException(key, role, index, plan.role(role).count());
+        }
+    }
+
+    public void writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
+            throws IOException {
+        if (!backend.writeLogs(key, role, index, tail, follow, out)) {
+            throw new ReplicaNotFoundException(key, role, index, 0);
+        }
+    }
+
+    private JobPlan plan(JobRequest request, String namespace) {
+        JobRequest named = request.name() != null ? request : request.withName(JobNames.generate());
+        return planner.plan(named, namespace, backend.site());
+    }
+
+    // The token names the last job of the page: a page boundary stays put when newer jobs arrive.
+    private static String encode(String name) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String decode(String token) {
+        try {
+            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidContinueTokenException();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.paddlejobs.planning;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a request into a {@link JobPlan}: a pure function of the request, the operator's policy
+ * and the backend's site. It checks the rules that span fields (contradictions, limits); each
+ * field's own syntax is checked before a request gets here.
+ *
+ * <p>Beginner rule: one trainer per GPU, else one per CPU; the job's GPUs, CPUs and memory are
+ * split evenly over the trainers; one pserver per trainer. Any advanced field overrides the
+ * number it names and the rest are still derived from it.
+ */
+public final class JobPlanner {
+
+    private final PlanningPolicy policy;
+
+    public JobPlanner(PlanningPolicy policy) {
+        this.policy = policy;
+    }
+
+    /** @throws InvalidJobRequest naming every rule the request breaks */
+    public JobPlan plan(JobRequest request, String namespace, Site site) {
+        Topology topology = new TopologyRules(request, policy).derive();
+        List<Violation> violations = new ArrayList<>(topology.violations());
+        violations.addAll(new LimitRules(policy.limits()).check(topology));
+        violations.addAll(portRangeViolations(request));
+        if (!violations.isEmpty()) {
+            throw new InvalidJobRequest(violations);
+        }
+        return assemble(request, namespace, site, topology);
+    }
+
+    private JobPlan assemble(JobRequest request, String namespace, Site site, Topology t) {
+        var defaults = policy.defaults();
+        Ports ports = new Ports(
+                orDefault(request.port(), defaults.port()),
+                orDefault(request.portsNum(), defaults.portsNum()),
+                orDefault(request.portsNumForSparse(), defaults.portsNumForSparse()));
+        String trainerEntryPoint = request.entryPoint();
+        String pserverEntryPoint = request.pserverEntryPoint() != null ? request.pserverEntryPoint() : trainerEntryPoint;
+        RolePlan pservers = new RolePlan(Role.PSERVER, t.pservers(), pserverEntryPoint, t.perPserver());
+        RolePlan trainers = new RolePlan(Role.TRAINER, t.trainers(), trainerEntryPoint, t.perTrainer());
+
+        String job = request.name();
+        var wiring = new PaddleEnv.Wiring(job, site.dataPath(namespace, job),
+                PaddleEnv.hosts(site, namespace, job, Role.PSERVER, t.pservers()),
+                PaddleEnv.hosts(site, namespace, job, Role.TRAINER, t.trainers()),
+                ports, t.devicesPerTrainer(), t.useGpu());
+        List<Replica> replicas = new ArrayList<>();
+        for (RolePlan role : List.of(pservers, trainers)) {
+            List<String> hosts = role.role() == Role.PSERVER ? wiring.pserverHosts() : wiring.trainerHosts();
+            for (int i = 0; i < role.count(); i++) {
+                replicas.add(new Replica(role.role(), i, hosts.get(i),
+                        PaddleEnv.of(wiring, role.role(), i, request.env())));
+            }
+        }
+        String image = request.image() != null ? request.image() : defaults.image();
+        return new JobPlan(job, namespace, image, request, pservers, trainers, ports, t.useGpu(),
+                pservers.total().plus(trainers.total()), replicas, t.derivations(), t.warnings());
+    }
+
+    private List<Violation> portRangeViolations(JobRequest request) {
+        var defaults = policy.defaults();
+        long last = (long) orDefault(request.port(), defaults.port())
+                + orDefault(request.portsNum(), defaults.portsNum())
+                + orDefault(request.portsNumForSparse(), defaults.portsNumForSparse()) - 1;
+        if (last <= 65535) {
+            return List.of();
+        }
+        return List.of(new Violation(List.of("port", "ports_num", "ports_num_for_sparse"),
+                "port + ports_num + ports_num_for_sparse - 1 is " + last + ", past the last port 65535",
+                request.port()));
+    }
+
+    static int orDefault(Integer value, int fallback) {
+        return value != null ? value : fallback;
+    }
+}

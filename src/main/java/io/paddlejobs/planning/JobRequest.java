@@ -1,0 +1,43 @@
+package io.paddlejobs.planning;
+
+import java.util.Map;
+
+/**
+ * What a user asked for, field by field as in the request document. A {@code null} number or
+ * memory means "not given": the planner derives it, and only given values can contradict
+ * each other.
+ */
+public record JobRequest(
+        String name,
+        String entryPoint,
+        String pserverEntryPoint,
+        String image,
+        Integer numGpus,
+        Integer numCpus,
+        Memory memory,
+        Integer trainers,
+        Integer trainerCpu,
+        Integer trainerGpu,
+        Memory trainerMem,
+        Integer pservers,
+        Integer pserverCpu,
+        Memory pserverMem,
+        Integer port,
+        Integer portsNum,
+        Integer portsNumForSparse,
+        Boolean useGpu,
+        Map<String, String> env,
+        Map<String, String> labels) {
+
+    public JobRequest {
+        env = env == null ? Map.of() : Map.copyOf(env);
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    /** The same request under another name (the service names unnamed jobs before planning). */
+    public JobRequest withName(String newName) {
+        return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
+                trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
+                port, portsNum, portsNumForSparse, useGpu, env, labels);
+    }
+}

@@ -1,0 +1,104 @@
+package io.paddlejobs.planning;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The environment that wires replicas together, for three generations of Paddle at once
+ * (DESIGN §4). Every list is in index order and the same on every replica.
+ */
+public final class PaddleEnv {
+
+    // Generation 1: the names from the original design discussion.
+    public static final String PSERVERS = "PADDLE_PSERVERS";
+    public static final String PORT = "PADDLE_PORT";
+    public static final String PORTS_NUM = "PADDLE_PORTS_NUM";
+    public static final String PORTS_NUM_FOR_SPARSE = "PADDLE_PORTS_NUM_FOR_SPARSE";
+    public static final String NUM_GRADIENT_SERVERS = "PADDLE_NUM_GRADIENT_SERVERS";
+    public static final String TRAINER_ID = "PADDLE_TRAINER_ID";
+    public static final String TRAINER_COUNT = "PADDLE_TRAINER_COUNT";
+    public static final String USE_GPU = "PADDLE_USE_GPU";
+
+    /**
+     * Paddle v2's {@code paddle.init()} turns every {@code PADDLE_INIT_<FLAG>} into a command-line
+     * flag and aborts on one it does not know, so exactly these are repeated with that prefix.
+     */
+    public static final String V2_PREFIX = "PADDLE_INIT_";
+    public static final List<String> V2_FLAGS = List.of(
+            PSERVERS, PORT, PORTS_NUM, PORTS_NUM_FOR_SPARSE, NUM_GRADIENT_SERVERS, TRAINER_ID, TRAINER_COUNT, USE_GPU);
+
+    // Generation 3: Paddle 2.x fleet, parameter-server mode (PaddleCloudRoleMaker).
+    public static final String TRAINING_ROLE = "TRAINING_ROLE";
+    public static final String PADDLE_TRAINING_ROLE = "PADDLE_TRAINING_ROLE";
+    public static final String PSERVERS_IP_PORT_LIST = "PADDLE_PSERVERS_IP_PORT_LIST";
+    public static final String TRAINER_ENDPOINTS = "PADDLE_TRAINER_ENDPOINTS";
+    public static final String TRAINERS_NUM = "PADDLE_TRAINERS_NUM";
+    public static final String POD_IP = "POD_IP";
+
+    // The platform's own.
+    public static final String JOB_NAME = "PADDLE_JOB_NAME";
+    public static final String JOB_DATA = "PADDLE_JOB_DATA";
+
+    /** Names a user's {@code env} may not set: every name injected here, on any role. */
+    public static final Set<String> RESERVED = Set.of(
+            PSERVERS, PORT, PORTS_NUM, PORTS_NUM_FOR_SPARSE, NUM_GRADIENT_SERVERS, TRAINER_ID, TRAINER_COUNT, USE_GPU,
+            TRAINING_ROLE, PADDLE_TRAINING_ROLE, PSERVERS_IP_PORT_LIST, TRAINER_ENDPOINTS, TRAINERS_NUM, POD_IP,
+            JOB_NAME, JOB_DATA);
+
+    private PaddleEnv() {
+    }
+
+    /** Whether a user may not set {@code name}: injected names, and any v2 flag (unknown ones abort Paddle v2). */
+    public static boolean isReserved(String name) {
+        return RESERVED.contains(name) || name.startsWith(V2_PREFIX);
+    }
+
+    /** The facts every replica's environment is computed from. */
+    record Wiring(String job, String dataPath, List<String> pserverHosts, List<String> trainerHosts,
+                  Ports ports, int trainerCount, boolean useGpu) {
+    }
+
+    /** The injected environment of one replica, then the user's own variables. */
+    static Map<String, String> of(Wiring w, Role role, int index, Map<String, String> userEnv) {
+        Map<String, String> seed = new LinkedHashMap<>();
+        seed.put(PSERVERS, String.join(",", w.pserverHosts()));
+        seed.put(PORT, Integer.toString(w.ports().first()));
+        seed.put(PORTS_NUM, Integer.toString(w.ports().num()));
+        seed.put(PORTS_NUM_FOR_SPARSE, Integer.toString(w.ports().numForSparse()));
+        seed.put(NUM_GRADIENT_SERVERS, Integer.toString(w.trainerHosts().size()));
+        if (role == Role.TRAINER) {
+            seed.put(TRAINER_ID, Integer.toString(index));
+        }
+        seed.put(TRAINER_COUNT, Integer.toString(w.trainerCount()));
+        seed.put(USE_GPU, Boolean.toString(w.useGpu()));
+
+        Map<String, String> env = new LinkedHashMap<>(seed);
+        seed.forEach((name, value) -> env.put(V2_PREFIX + name.substring("PADDLE_".length()), value));
+
+        String roleName = role.name();
+        env.put(TRAINING_ROLE, roleName);
+        env.put(PADDLE_TRAINING_ROLE, roleName);
+        env.put(PSERVERS_IP_PORT_LIST, endpoints(w.pserverHosts(), w.ports().first()));
+        env.put(TRAINER_ENDPOINTS, endpoints(w.trainerHosts(), w.ports().first()));
+        env.put(TRAINERS_NUM, Integer.toString(w.trainerHosts().size()));
+        List<String> ownRole = role == Role.PSERVER ? w.pserverHosts() : w.trainerHosts();
+        env.put(POD_IP, ownRole.get(index));
+
+        env.put(JOB_NAME, w.job());
+        env.put(JOB_DATA, w.dataPath());
+        env.putAll(userEnv);
+        return env;
+    }
+
+    private static String endpoints(List<String> hosts, int port) {
+        return hosts.stream().map(host -> host + ":" + port).collect(Collectors.joining(","));
+    }
+
+    static List<String> hosts(Site site, String namespace, String job, Role role, int count) {
+        return IntStream.range(0, count).mapToObj(i -> site.host(namespace, job, role, i)).toList();
+    }
+}
