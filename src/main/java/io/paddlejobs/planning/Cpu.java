@@ -13,6 +13,17 @@ public record Cpu(long millis) {
         return new Cpu(cores * 1000L);
     }
 
+    /** Reads {@code 2} or {@code 250m}, as {@link #toString} writes them. */
+    public static Cpu parse(String text) {
+        try {
+            return text.endsWith("m")
+                    ? new Cpu(Long.parseLong(text.substring(0, text.length() - 1)))
+                    : new Cpu(Long.parseLong(text) * 1000);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a CPU amount such as 2 or 250m");
+        }
+    }
+
     public Cpu times(int n) {
         return new Cpu(Math.multiplyExact(millis, n));
     }

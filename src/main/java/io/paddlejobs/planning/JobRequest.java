@@ -34,6 +34,13 @@ public record JobRequest(
         labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
+    /** The same request with another first pserver port. */
+    public JobRequest withPort(int newPort) {
+        return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
+                trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
+                newPort, portsNum, portsNumForSparse, useGpu, env, labels);
+    }
+
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
         return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,

@@ -1,0 +1,237 @@
+package io.paddlejobs.backend.local;
+
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.RoleCounts;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Replica;
+import io.paddlejobs.planning.Role;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * One job's state on this machine, and the rules that move it: every trainer exits 0 ->
+ * {@code Succeeded}; any replica fails -> {@code Failed}, naming it; cancel -> {@code Cancelled}.
+ * All changes go through this object's lock; readers get an immutable snapshot.
+ */
+final class LocalJob {
+
+    private final Clock clock;
+    private final Consumer<LocalJob> onChange;
+    private final Map<String, ReplicaRecord> replicas = new LinkedHashMap<>();
+    private JobPlan plan;
+    private JobPhase phase = JobPhase.PENDING;
+    private String reason;
+    private String message;
+    private final Instant createdAt;
+    private Instant startedAt;
+    private Instant finishedAt;
+    private Integer queuePosition;
+    private volatile Job snapshot;
+
+    /** One replica's mutable record; its process, while it has one. */
+    static final class ReplicaRecord {
+        final Replica replica;
+        ReplicaState state = ReplicaState.PENDING;
+        Integer exitCode;
+        String reason;
+        Instant startedAt;
+        Instant finishedAt;
+        ReplicaProcess process;
+        ReplicaProcess.ProcessRef ref;
+
+        ReplicaRecord(Replica replica) {
+            this.replica = replica;
+        }
+    }
+
+    LocalJob(JobPlan plan, Instant createdAt, Clock clock, Consumer<LocalJob> onChange) {
+        this.plan = plan;
+        this.createdAt = createdAt;
+        this.clock = clock;
+        this.onChange = onChange;
+        resetReplicas(plan);
+        publish();
+    }
+
+    /** A job read back from its record. */
+    static LocalJob restore(JobRecord record, Clock clock, Consumer<LocalJob> onChange) {
+        JobStatus status = record.status();
+        LocalJob job = new LocalJob(record.plan(), status.createdAt(), clock, onChange);
+        synchronized (job) {
+            job.phase = status.phase();
+            job.reason = status.reason();
+            job.message = status.message();
+            job.startedAt = status.startedAt();
+            job.finishedAt = status.finishedAt();
+            for (ReplicaStatus replica : status.replicas()) {
+                ReplicaRecord r = job.replicas.get(replica.id());
+                if (r != null) {
+                    r.state = replica.state();
+                    r.exitCode = replica.exitCode();
+                    r.reason = replica.reason();
+                    r.startedAt = replica.startedAt();
+                    r.finishedAt = replica.finishedAt();
+                    r.ref = record.processes().get(replica.id());
+                }
+            }
+            job.publish();
+        }
+        return job;
+    }
+
+    JobKey key() {
+        return new JobKey(plan.namespace(), plan.name());
+    }
+
+    Job snapshot() {
+        return snapshot;
+    }
+
+    synchronized JobPhase phase() {
+        return phase;
+    }
+
+    synchronized JobPlan plan() {
+        return plan;
+    }
+
+    synchronized void queuedAt(Integer position) {
+        if (phase == JobPhase.PENDING && !java.util.Objects.equals(position, queuePosition)) {
+            queuePosition = position;
+            reason = position == null ? null : "Queued";
+            message = position == null ? null
+                    : "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)".formatted(position);
+            publish();
+        }
+    }
+
+    /** Called once the job has its ports: the plan now says where every replica listens. */
+    synchronized void placed(JobPlan placedPlan) {
+        this.plan = placedPlan;
+        resetReplicas(placedPlan);
+        queuePosition = null;
+        reason = null;
+        message = null;
+        publish();
+    }
+
+    synchronized void replicaStarted(Replica replica, ReplicaProcess process) {
+        ReplicaRecord r = replicas.get(replica.id());
+        r.process = process;
+        r.ref = process.ref();
+        r.state = ReplicaState.RUNNING;
+        r.startedAt = clock.instant();
+        if (phase == JobPhase.PENDING && replicas.values().stream().allMatch(x -> x.state == ReplicaState.RUNNING)) {
+            phase = JobPhase.RUNNING;
+            startedAt = r.startedAt;
+        }
+        publish();
+    }
+
+    /**
+     * A replica's process ended. Returns the processes to stop as a result (the rest of the job,
+     * when this ended it); the caller stops them outside this lock.
+     */
+    synchronized List<ReplicaProcess> replicaExited(String id, int exitCode) {
+        ReplicaRecord r = replicas.get(id);
+        r.exitCode = exitCode;
+        r.finishedAt = clock.instant();
+        r.process = null;
+        if (r.state == ReplicaState.STOPPED) {
+            publish(); // we stopped it; its exit is no failure
+            return List.of();
+        }
+        r.state = exitCode == 0 ? ReplicaState.SUCCEEDED : ReplicaState.FAILED;
+        r.reason = ExitReasons.describe(exitCode);
+        if (phase.isFinished()) {
+            publish();
+            return List.of();
+        }
+        if (exitCode != 0) {
+            return finish(JobPhase.FAILED, r.replica.role() == Role.TRAINER ? "TrainerFailed" : "PserverFailed",
+                    "%s %s; the other replicas were stopped. See its log: role=%s&index=%d"
+                            .formatted(r.replica.id(), r.reason, r.replica.role().label(), r.replica.index()));
+        }
+        boolean allTrainersDone = replicas.values().stream()
+                .filter(x -> x.replica.role() == Role.TRAINER).allMatch(x -> x.state == ReplicaState.SUCCEEDED);
+        if (allTrainersDone) {
+            return finish(JobPhase.SUCCEEDED, "Completed", "every trainer exited 0");
+        }
+        publish();
+        return List.of();
+    }
+
+    /** Fails a job that could not start (no ports, a process that would not spawn). */
+    synchronized List<ReplicaProcess> failToStart(String why) {
+        return finish(JobPhase.FAILED, "StartFailed", why);
+    }
+
+    /** Ends the job as given unless it has ended already; returns the processes still to stop. */
+    synchronized List<ReplicaProcess> finish(JobPhase finalPhase, String finalReason, String finalMessage) {
+        if (phase.isFinished()) {
+            return List.of();
+        }
+        phase = finalPhase;
+        reason = finalReason;
+        message = finalMessage;
+        finishedAt = clock.instant();
+        queuePosition = null;
+        List<ReplicaProcess> toStop = new ArrayList<>();
+        for (ReplicaRecord r : replicas.values()) {
+            if (r.state == ReplicaState.RUNNING || r.state == ReplicaState.PENDING) {
+                r.state = ReplicaState.STOPPED;
+                if (r.process != null) {
+                    toStop.add(r.process);
+                }
+            }
+        }
+        publish();
+        return toStop;
+    }
+
+    /** Process references of replicas that were running, for stopping leftovers after a restart. */
+    synchronized List<ReplicaProcess.ProcessRef> runningRefs() {
+        return replicas.values().stream()
+                .filter(r -> r.state == ReplicaState.RUNNING && r.ref != null).map(r -> r.ref).toList();
+    }
+
+    synchronized JobRecord record() {
+        Map<String, ReplicaProcess.ProcessRef> refs = new LinkedHashMap<>();
+        replicas.forEach((id, r) -> {
+            if (r.ref != null) {
+                refs.put(id, r.ref);
+            }
+        });
+        return new JobRecord(plan, snapshot.status(), refs);
+    }
+
+    private void resetReplicas(JobPlan newPlan) {
+        replicas.clear();
+        newPlan.replicas().forEach(replica -> replicas.put(replica.id(), new ReplicaRecord(replica)));
+    }
+
+    private void publish() {
+        List<ReplicaStatus> statuses = replicas.values().stream()
+                .map(r -> new ReplicaStatus(r.replica.id(), r.replica.role(), r.replica.index(), r.replica.host(),
+                        r.state, 0, r.exitCode, r.reason, r.startedAt, r.finishedAt))
+                .toList();
+        JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
+                RoleCounts.of(plan.pservers().count(), statuses.stream().filter(s -> s.role() == Role.PSERVER).toList()),
+                RoleCounts.of(plan.trainers().count(), statuses.stream().filter(s -> s.role() == Role.TRAINER).toList()),
+                statuses);
+        snapshot = new Job(plan, status);
+        if (onChange != null) {
+            onChange.accept(this);
+        }
+    }
+}
