@@ -1,7 +1,5 @@
 package io.paddlejobs.config;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
 import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
@@ -9,18 +7,9 @@ import io.swagger.v3.core.jackson.ModelResolver;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import tools.jackson.core.JsonParser;
-import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JacksonModule;
-import tools.jackson.databind.deser.std.StdDeserializer;
-import tools.jackson.databind.module.SimpleModule;
-import tools.jackson.databind.ser.std.ToStringSerializer;
 
-/**
- * The planning types carry no JSON annotations (planning imports java.* only), so their wire
- * form is given here: quantities as Kubernetes writes them ({@code 250m}, {@code 1Gi}) and
- * roles in lower case, the same in responses, in stored job records and in the OpenAPI contract.
- */
+/** JSON as the API writes it: snake_case (application.yaml) and the planning types' own form. */
 @Configuration(proxyBeanMethods = false)
 class JacksonConfig {
 
@@ -30,23 +19,7 @@ class JacksonConfig {
 
     @Bean
     JacksonModule planningTypes() {
-        SimpleModule module = new SimpleModule("paddle-jobs-planning");
-        module.addSerializer(Memory.class, ToStringSerializer.instance);
-        module.addSerializer(Cpu.class, ToStringSerializer.instance);
-        module.addDeserializer(Memory.class, new FromText<>(Memory.class) {
-            @Override
-            Memory parse(String text) {
-                return Memory.parse(text);
-            }
-        });
-        module.addDeserializer(Cpu.class, new FromText<>(Cpu.class) {
-            @Override
-            Cpu parse(String text) {
-                return Cpu.parse(text);
-            }
-        });
-        module.setMixInAnnotation(Role.class, RoleWireName.class);
-        return module;
+        return new PlanningJsonModule();
     }
 
     /**
@@ -57,30 +30,7 @@ class JacksonConfig {
     ModelResolver snakeCaseModelResolver() {
         var mapper = io.swagger.v3.core.util.Json.mapper().copy();
         mapper.setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
-        mapper.addMixIn(Role.class, RoleWireName.class);
+        mapper.addMixIn(Role.class, PlanningJsonModule.RoleWireName.class);
         return new ModelResolver(mapper);
-    }
-
-    abstract static class RoleWireName {
-        @JsonValue
-        abstract String label();
-
-        @JsonCreator
-        static Role fromLabel(String label) {
-            return Role.fromLabel(label);
-        }
-    }
-
-    private abstract static class FromText<T> extends StdDeserializer<T> {
-        FromText(Class<T> type) {
-            super(type);
-        }
-
-        abstract T parse(String text);
-
-        @Override
-        public T deserialize(JsonParser p, DeserializationContext context) {
-            return parse(p.getValueAsString());
-        }
     }
 }

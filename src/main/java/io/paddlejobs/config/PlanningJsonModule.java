@@ -1,0 +1,63 @@
+package io.paddlejobs.config;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.paddlejobs.planning.Cpu;
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.Role;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.deser.std.StdDeserializer;
+import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.ser.std.ToStringSerializer;
+
+/**
+ * The JSON form of the planning types, which carry no annotations (planning imports java.*
+ * only): quantities as Kubernetes writes them ({@code 250m}, {@code 1Gi}), roles in lower case.
+ * Used for responses and for the records a backend stores.
+ */
+public final class PlanningJsonModule extends SimpleModule {
+
+    public PlanningJsonModule() {
+        super("paddle-jobs-planning");
+        addSerializer(Memory.class, ToStringSerializer.instance);
+        addSerializer(Cpu.class, ToStringSerializer.instance);
+        addDeserializer(Memory.class, new FromText<>(Memory.class) {
+            @Override
+            Memory parse(String text) {
+                return Memory.parse(text);
+            }
+        });
+        addDeserializer(Cpu.class, new FromText<>(Cpu.class) {
+            @Override
+            Cpu parse(String text) {
+                return Cpu.parse(text);
+            }
+        });
+        setMixInAnnotation(Role.class, RoleWireName.class);
+    }
+
+    /** Roles are written {@code pserver} and {@code trainer}, as in URLs and labels. */
+    public abstract static class RoleWireName {
+        @JsonValue
+        abstract String label();
+
+        @JsonCreator
+        static Role fromLabel(String label) {
+            return Role.fromLabel(label);
+        }
+    }
+
+    private abstract static class FromText<T> extends StdDeserializer<T> {
+        FromText(Class<T> type) {
+            super(type);
+        }
+
+        abstract T parse(String text);
+
+        @Override
+        public T deserialize(JsonParser p, DeserializationContext context) {
+            return parse(p.getValueAsString());
+        }
+    }
+}
