@@ -22,14 +22,20 @@ public final class JobPlanner {
 
     /** @throws InvalidJobRequest naming every rule the request breaks */
     public JobPlan plan(JobRequest request, String namespace, Site site) {
-        Topology topology = new TopologyRules(request, policy).derive();
-        List<Violation> violations = new ArrayList<>(topology.violations());
-        violations.addAll(new LimitRules(policy.limits()).check(topology));
-        violations.addAll(portRangeViolations(request));
-        if (!violations.isEmpty()) {
-            throw new InvalidJobRequest(violations);
+        List<Violation> violations = new ArrayList<>(portRangeViolations(request));
+        try {
+            Topology topology = new TopologyRules(request, policy).derive();
+            violations.addAll(topology.violations());
+            violations.addAll(new LimitRules(policy.limits()).check(topology));
+            if (violations.isEmpty()) {
+                return assemble(request, namespace, site, topology);
+            }
+        } catch (ArithmeticException overflow) {
+            // Counts times sizes past what a long holds: far beyond any limit, so say that.
+            violations.add(new Violation(List.of("trainers", "pservers", "memory"),
+                    "the job's resources add up to more than can be counted; it is far beyond every limit", null));
         }
-        return assemble(request, namespace, site, topology);
+        throw new InvalidJobRequest(violations);
     }
 
     /**

@@ -24,9 +24,11 @@ final class LimitRules {
             violations.add(Violation.of("pservers", t.pservers(),
                     over("the job would have %d pservers".formatted(t.pservers()), limits.maxPservers(), "max-pservers")));
         }
-        if (total.gpu() > limits.maxGpus()) {
+        // Counted in long: an int total of trainers x trainer_gpu can wrap to a small number and pass.
+        long gpus = (long) t.perTrainer().gpu() * t.trainers() + (long) t.perPserver().gpu() * t.pservers();
+        if (gpus > limits.maxGpus()) {
             violations.add(new Violation(List.of("num_gpus"),
-                    over("the job would use %d GPUs".formatted(total.gpu()), limits.maxGpus(), "max-gpus"), total.gpu()));
+                    over("the job would use %d GPUs".formatted(gpus), limits.maxGpus(), "max-gpus"), gpus));
         }
         if (total.cpu().millis() > limits.maxCpus() * 1000L) {
             violations.add(new Violation(List.of("num_cpus"),

@@ -16,10 +16,12 @@ public record Memory(long bytes) implements Comparable<Memory> {
     private static final long MI = KI * 1024;
     private static final long GI = MI * 1024;
     private static final long TI = GI * 1024;
+    private static final long PI = TI * 1024;
 
     /** Largest suffix first, so that 1Gi prints as 1Gi rather than 1024Mi. */
-    private static final String[] SUFFIXES = {"Ti", "Gi", "Mi", "Ki", "T", "G", "M", "k"};
-    private static final long[] FACTORS = {TI, GI, MI, KI, 1_000_000_000_000L, 1_000_000_000L, 1_000_000L, 1_000L};
+    private static final String[] SUFFIXES = {"Pi", "Ti", "Gi", "Mi", "Ki", "P", "T", "G", "M", "k"};
+    private static final long[] FACTORS =
+            {PI, TI, GI, MI, KI, 1_000_000_000_000_000L, 1_000_000_000_000L, 1_000_000_000L, 1_000_000L, 1_000L};
 
     public Memory {
         if (bytes < 0) {
@@ -55,14 +57,13 @@ public record Memory(long bytes) implements Comparable<Memory> {
                     "'" + text + "' is not a memory quantity; use a number with an optional suffix such as 512Mi, 2Gi or 1G");
         }
         BigDecimal number = new BigDecimal(m.group(1));
-        BigDecimal factor = BigDecimal.valueOf(factorOf(m.group(2)));
-        if (m.group(2) != null && m.group(2).matches("[eE][0-9]+")) {
-            factor = BigDecimal.TEN.pow(Integer.parseInt(m.group(2).substring(1)));
-        }
-        BigDecimal bytes = number.multiply(factor);
         try {
+            // An exponent moves the decimal point rather than computing 10^n: 1e999999999 must fail fast.
+            BigDecimal bytes = m.group(2) != null && m.group(2).matches("[eE][0-9]+")
+                    ? number.scaleByPowerOfTen(Integer.parseInt(m.group(2).substring(1)))
+                    : number.multiply(BigDecimal.valueOf(factorOf(m.group(2))));
             return new Memory(bytes.longValueExact());
-        } catch (ArithmeticException e) {
+        } catch (ArithmeticException | NumberFormatException e) {
             throw new IllegalArgumentException("'" + text + "' is not a whole number of bytes or is too large");
         }
     }
@@ -112,11 +113,16 @@ public record Memory(long bytes) implements Comparable<Memory> {
         if (bytes == 0) {
             return "0";
         }
+        // Binary suffixes are tried first, but 2G must not come out as 1953125Ki: keep the shortest.
+        String shortest = Long.toString(bytes);
         for (int i = 0; i < SUFFIXES.length; i++) {
             if (bytes % FACTORS[i] == 0) {
-                return bytes / FACTORS[i] + SUFFIXES[i];
+                String text = bytes / FACTORS[i] + SUFFIXES[i];
+                if (text.length() < shortest.length()) {
+                    shortest = text;
+                }
             }
         }
-        return Long.toString(bytes);
+        return shortest;
     }
 }

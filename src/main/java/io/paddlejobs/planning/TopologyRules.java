@@ -24,10 +24,10 @@ final class TopologyRules {
         int trainers = count.value();
         int gpu = gpusPerTrainer(count);
         Cpu cpu = cpuPerTrainer(count);
-        Memory memory = memoryPerTrainer(trainers);
+        Memory memory = memoryPerTrainer(count);
         int pservers = pservers(trainers);
         Resources perPserver = new Resources(pserverCpu(), 0, pserverMemory());
-        boolean useGpu = useGpu(trainers * gpu);
+        boolean useGpu = useGpu((long) trainers * gpu);
         int devices = gpu > 0 ? gpu : cpu.wholeCoresAtLeastOne();
         derived("trainer_count", devices, gpu > 0
                 ? "PADDLE_TRAINER_COUNT: each trainer's GPUs"
@@ -113,13 +113,13 @@ final class TopologyRules {
         return value;
     }
 
-    private Memory memoryPerTrainer(int trainers) {
+    private Memory memoryPerTrainer(TrainerCount count) {
+        int trainers = count.value();
         if (r.trainerMem() != null) {
             if (r.memory() != null && r.trainerMem().times(trainers).compareTo(r.memory()) != 0) {
-                List<String> fields = r.trainers() != null
-                        ? List.of("trainers", "trainer_mem", "memory") : List.of("trainer_mem", "memory");
-                conflict(fields, r.memory().toString(), "trainers (%d) x trainer_mem (%s) = %s, but memory is %s"
-                        .formatted(trainers, r.trainerMem(), r.trainerMem().times(trainers), r.memory()));
+                conflict(withTrainers(count, "trainer_mem", "memory"), r.memory().toString(),
+                        "trainers (%d) x trainer_mem (%s) = %s, but memory is %s".formatted(
+                                trainers, r.trainerMem(), r.trainerMem().times(trainers), r.memory()));
             }
             derived("trainer_mem", r.trainerMem(), "given");
             return r.trainerMem();
@@ -127,7 +127,7 @@ final class TopologyRules {
         Memory total = r.memory() != null ? r.memory() : defaults.memory();
         Memory value = total.dividedBy(trainers);
         if (value.compareTo(SMALLEST_SHARE) < 0) {
-            conflict(List.of("memory", "trainers"), total.toString(),
+            conflict(withTrainers(count, "memory"), total.toString(),
                     "memory (%s) split over %d trainers leaves less than %s each".formatted(total, trainers, SMALLEST_SHARE));
         }
         derived("trainer_mem", value, "memory / trainers"
@@ -156,7 +156,7 @@ final class TopologyRules {
         return value;
     }
 
-    private boolean useGpu(int totalGpus) {
+    private boolean useGpu(long totalGpus) {
         boolean asked = totalGpus > 0;
         if (r.useGpu() == null) {
             derived("use_gpu", asked, asked ? "GPUs are asked for" : "no GPUs are asked for");

@@ -168,7 +168,11 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 ReplicaProcess process = ReplicaProcess.start(entryPoint, replica.env(), store.workDir(key),
                         store.logFile(key, replica.id()));
                 job.replicaStarted(replica, process);
-                process.exit().thenAcceptAsync(code -> stopLater(job.replicaExited(replica.id(), code)), executor);
+                process.exit().thenAcceptAsync(code -> {
+                    stopLater(job.replicaExited(replica.id(), code));
+                    // Whatever the replica left running (its shell's children) goes with it.
+                    stopLater(List.of(process));
+                }, executor);
             }
         } catch (IOException | UncheckedIOException e) {
             log.warn("Job {} could not start", key, e);

@@ -6,16 +6,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One replica as an OS process: {@code sh -c <entry point>} with the planned environment, its
- * output appended to a log file. Stopping it stops its whole process tree, since the shell's
- * children (the user's program) would otherwise outlive it.
+ * output appended to a log file. Stopping it stops everything it started ({@link ProcessGroups}),
+ * since the shell's children (the user's program) would otherwise outlive it.
  */
 final class ReplicaProcess {
 
@@ -27,7 +24,7 @@ final class ReplicaProcess {
 
     static ReplicaProcess start(String entryPoint, Map<String, String> env, Path workDir, Path logFile)
             throws IOException {
-        ProcessBuilder builder = new ProcessBuilder("sh", "-c", entryPoint)
+        ProcessBuilder builder = new ProcessBuilder(ProcessGroups.command(entryPoint))
                 .directory(workDir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
@@ -49,36 +46,23 @@ final class ReplicaProcess {
         return process.onExit().thenApply(Process::exitValue);
     }
 
-    /** SIGTERM to the tree, then SIGKILL to whatever is left after the grace period; returns once all are gone. */
+    /** Stops the replica and everything it started; returns once all of it is gone. */
     void stop(Duration grace) {
-        stopTree(process.toHandle(), grace);
+        ProcessGroups.stop(process.pid(), grace);
     }
 
     /**
-     * Stops a process left from a previous run of the service, if the pid still names that same
-     * process (its start time matches), so that a reused pid never hits a stranger.
+     * Stops what is left of a replica from a previous run of the service. A live process under
+     * the recorded pid with another start time is a stranger that reused the pid: left alone.
      */
     static void stopLeftover(ProcessRef ref, Duration grace) {
-        ProcessHandle.of(ref.pid())
-                .filter(handle -> ref.startedAt() == null
-                        || ref.startedAt().equals(handle.info().startInstant().orElse(null)))
-                .ifPresent(handle -> stopTree(handle, grace));
-    }
-
-    private static void stopTree(ProcessHandle root, Duration grace) {
-        List<ProcessHandle> tree = new ArrayList<>(root.descendants().toList());
-        tree.add(root);
-        tree.forEach(ProcessHandle::destroy);
-        long deadline = System.nanoTime() + grace.toNanos();
-        for (ProcessHandle handle : tree) {
-            long left = deadline - System.nanoTime();
-            try {
-                handle.onExit().get(Math.max(0, left), TimeUnit.NANOSECONDS);
-            } catch (Exception timedOutOrInterrupted) {
-                handle.destroyForcibly();
-            }
+        boolean pidReused = ProcessHandle.of(ref.pid())
+                .map(handle -> ref.startedAt() != null
+                        && !ref.startedAt().equals(handle.info().startInstant().orElse(null)))
+                .orElse(false);
+        if (!pidReused) {
+            ProcessGroups.stop(ref.pid(), grace);
         }
-        tree.forEach(handle -> handle.onExit().orTimeout(5, TimeUnit.SECONDS).exceptionally(e -> handle).join());
     }
 
     /** A process as recorded on disk: its pid, and its start time to tell it from a later one with the same pid. */

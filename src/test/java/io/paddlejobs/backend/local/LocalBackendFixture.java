@@ -1,0 +1,106 @@
+package io.paddlejobs.backend.local;
+
+import static org.awaitility.Awaitility.await;
+
+import io.paddlejobs.config.PlanningJsonModule;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.PlanningPolicy;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import io.paddlejobs.planning.Role;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
+
+/** A local backend on a temporary data root, with helpers to submit and wait; real processes throughout. */
+final class LocalBackendFixture implements AutoCloseable {
+
+    static final Duration DEADLINE = Duration.ofSeconds(30);
+    static final String NAMESPACE = "default";
+
+    final Path dataRoot;
+    final LocalProperties properties;
+    final JobPlanner planner;
+    final LocalJobBackend backend;
+
+    LocalBackendFixture(Path dataRoot, int maxRunningJobs) {
+        this.dataRoot = dataRoot;
+        this.properties = new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999);
+        this.planner = new JobPlanner(policy());
+        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC());
+        backend.recover();
+    }
+
+    static PlanningPolicy policy() {
+        return new PlanningPolicy(
+                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", NAMESPACE, 1, Memory.parse("1Gi"), 1,
+                        Memory.parse("1Gi"), 7164, 1, 1),
+                new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
+    }
+
+    JobRecordStore store() {
+        return new JobRecordStore(properties.jobsDir(), json());
+    }
+
+    static JsonMapper json() {
+        return JsonMapper.builder()
+                .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .addModule(new PlanningJsonModule())
+                .build();
+    }
+
+    static JobRequest request(String name, String entryPoint, int pservers, int trainers) {
+        return new JobRequest(name, entryPoint, null, null, null, null, null, trainers, null, null, null,
+                pservers, null, null, null, null, null, null, Map.of(), Map.of());
+    }
+
+    JobPlan plan(JobRequest request) {
+        return planner.plan(request, NAMESPACE, backend.site());
+    }
+
+    Job submit(String name, String entryPoint, int pservers, int trainers) {
+        return backend.submit(plan(request(name, entryPoint, pservers, trainers)));
+    }
+
+    Job job(String name) {
+        return backend.find(new JobKey(NAMESPACE, name)).orElseThrow();
+    }
+
+    Job awaitPhase(String name, JobPhase phase) {
+        await().atMost(DEADLINE).until(() -> job(name).status().phase() == phase);
+        return job(name);
+    }
+
+    String log(String name, Role role, int index) throws IOException {
+        var out = new ByteArrayOutputStream();
+        backend.writeLogs(new JobKey(NAMESPACE, name), role, index, null, false, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A replica's pid, as its job record on disk has it. */
+    long pidOf(String name, String replicaId) {
+        return store().loadAll().stream().filter(r -> r.plan().name().equals(name)).findFirst()
+                .map(r -> r.processes().get(replicaId).pid()).orElseThrow();
+    }
+
+    /** Whether any process on this machine has {@code marker} in its command line. */
+    static boolean anyProcessWith(String marker) {
+        return ProcessHandle.allProcesses()
+                .anyMatch(p -> p.info().commandLine().map(line -> line.contains(marker)).orElse(false));
+    }
+
+    @Override
+    public void close() {
+        backend.close();
+    }
+}

@@ -1,0 +1,145 @@
+package io.paddlejobs.backend.local;
+
+import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
+import static io.paddlejobs.backend.local.LocalBackendFixture.anyProcessWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobAlreadyExistsException;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.Role;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The local backend's lifecycle rules, with real processes. */
+class LocalJobBackendTest {
+
+    @TempDir
+    Path dataRoot;
+
+    LocalBackendFixture local;
+
+    @BeforeEach
+    void start() {
+        local = new LocalBackendFixture(dataRoot, 4);
+    }
+
+    @AfterEach
+    void stop() {
+        local.close();
+    }
+
+    @Test
+    void jobSucceedsWhenEveryTrainerExitsZeroAndItsPserversAreStopped() {
+        String marker = "sleep 3101";
+        local.submit("ok", "if [ \"$TRAINING_ROLE\" = PSERVER ]; then " + marker + "; fi", 2, 3);
+
+        Job job = local.awaitPhase("ok", JobPhase.SUCCEEDED);
+
+        assertThat(job.status().trainers().succeeded()).isEqualTo(3);
+        assertThat(job.status().replicas()).filteredOn(r -> r.role() == Role.PSERVER)
+                .allSatisfy(r -> assertThat(r.state()).isEqualTo(ReplicaState.STOPPED));
+        await().atMost(DEADLINE).until(() -> !anyProcessWith(marker));
+        assertThat(job.status().finishedAt()).isNotNull();
+    }
+
+    @Test
+    void replicasGetThePlannedEnvironmentAndTheirOwnLogs() throws Exception {
+        local.submit("env", "echo \"$TRAINING_ROLE $PADDLE_TRAINER_ID $POD_IP $PADDLE_PSERVERS_IP_PORT_LIST\"", 2, 2);
+        Job job = local.awaitPhase("env", JobPhase.SUCCEEDED);
+
+        int port = job.plan().ports().first();
+        String endpoints = "127.0.0.1:%d,127.0.0.2:%d".formatted(port, port);
+        assertThat(local.log("env", Role.TRAINER, 1)).isEqualTo("TRAINER 1 127.1.0.2 " + endpoints + "\n");
+        assertThat(local.log("env", Role.PSERVER, 1)).isEqualTo("PSERVER  127.0.0.2 " + endpoints + "\n");
+    }
+
+    @Test
+    void eachJobGetsItsOwnPortBlock() {
+        Job first = local.submit("ports-a", "true", 1, 1);
+        Job second = local.submit("ports-b", "true", 1, 1);
+
+        assertThat(first.plan().ports().first()).isNotEqualTo(second.plan().ports().first());
+        assertThat(first.plan().derivations()).anyMatch(d -> d.field().equals("port"));
+    }
+
+    @Test
+    void failingTrainerFailsTheJobNamingItAndItsExitCode() {
+        String marker = "sleep 3102";
+        local.submit("bad", "if [ \"$PADDLE_TRAINER_ID\" = 1 ]; then exit 3; fi; " + marker, 1, 2);
+
+        Job job = local.awaitPhase("bad", JobPhase.FAILED);
+
+        assertThat(job.status().reason()).isEqualTo("TrainerFailed");
+        assertThat(job.status().message()).contains("trainer-1", "exited with code 3");
+        assertThat(job.status().replicas()).filteredOn(r -> r.id().equals("trainer-1"))
+                .singleElement().satisfies(r -> assertThat(r.exitCode()).isEqualTo(3));
+        await().atMost(DEADLINE).until(() -> !anyProcessWith(marker));
+    }
+
+    @Test
+    void killedPserverFailsTheJob() {
+        String marker = "sleep 3103";
+        local.submit("killed", marker, 1, 1);
+        local.awaitPhase("killed", JobPhase.RUNNING);
+        long pid = local.pidOf("killed", "pserver-0");
+
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+
+        Job job = local.awaitPhase("killed", JobPhase.FAILED);
+        assertThat(job.status().reason()).isEqualTo("PserverFailed");
+        assertThat(job.status().message()).contains("pserver-0", "signal 9");
+        await().atMost(DEADLINE).until(() -> !anyProcessWith(marker));
+    }
+
+    @Test
+    void cancelStopsEveryProcessAndKeepsTheJob() {
+        String marker = "sleep 3104";
+        local.submit("cancel-me", marker + " & wait", 2, 2);
+        local.awaitPhase("cancel-me", JobPhase.RUNNING);
+        assertThat(anyProcessWith(marker)).isTrue();
+
+        Job cancelled = local.backend.cancel(new JobKey("default", "cancel-me")).orElseThrow();
+
+        assertThat(cancelled.status().phase()).isEqualTo(JobPhase.CANCELLED);
+        assertThat(anyProcessWith(marker)).as("no process of the job is left once cancel returns").isFalse();
+        assertThat(local.job("cancel-me").status().phase()).isEqualTo(JobPhase.CANCELLED);
+    }
+
+    @Test
+    void deleteRemovesTheRecordAndFiles() {
+        local.submit("gone", "true", 1, 1);
+        local.awaitPhase("gone", JobPhase.SUCCEEDED);
+        Path dir = local.store().jobDir(new JobKey("default", "gone"));
+        assertThat(dir.resolve("job.json")).exists();
+
+        assertThat(local.backend.delete(new JobKey("default", "gone"))).isTrue();
+
+        assertThat(local.backend.find(new JobKey("default", "gone"))).isEmpty();
+        assertThat(Files.exists(dir)).isFalse();
+    }
+
+    @Test
+    void secondSubmitOfATakenNameIsRefused() {
+        local.submit("twice", "true", 1, 1);
+
+        assertThatThrownBy(() -> local.submit("twice", "true", 1, 1)).isInstanceOf(JobAlreadyExistsException.class);
+    }
+
+    @Test
+    void listIsNewestFirstAndPerNamespace() {
+        local.submit("older", "true", 1, 1);
+        local.submit("newer", "true", 1, 1);
+
+        assertThat(local.backend.list("default")).extracting(j -> j.plan().name()).containsExactly("newer", "older");
+        assertThat(local.backend.list("elsewhere")).isEmpty();
+    }
+}
