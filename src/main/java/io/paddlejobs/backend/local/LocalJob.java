@@ -131,9 +131,12 @@ final class LocalJob {
         r.ref = process.ref();
         r.state = ReplicaState.RUNNING;
         r.startedAt = clock.instant();
-        if (phase == JobPhase.PENDING && replicas.values().stream().allMatch(x -> x.state == ReplicaState.RUNNING)) {
-            phase = JobPhase.RUNNING;
+        // A fast replica may already have exited: "started" means none is left pending.
+        if (startedAt == null && replicas.values().stream().noneMatch(x -> x.state == ReplicaState.PENDING)) {
             startedAt = r.startedAt;
+            if (phase == JobPhase.PENDING) {
+                phase = JobPhase.RUNNING;
+            }
         }
         publish();
     }
