@@ -1,0 +1,178 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The jobs API over real HTTP, on the local backend with real processes. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class LocalJobsApiTest {
+
+    @TempDir
+    static Path dataRoot;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
+        registry.add("paddlejobs.local.max-running-jobs", () -> 50);
+    }
+
+    @LocalServerPort
+    int port;
+
+    ServiceClient client;
+    final JsonMapper json = JsonMapper.builder().build();
+
+    @BeforeEach
+    void client() {
+        client = new ServiceClient(port);
+    }
+
+    @Test
+    void submitAnswers201WithLocationAndAnAbsoluteStatusUrl() {
+        HttpResponse<String> response = client.post("/jobs", body("created", "true"));
+
+        assertThat(response.statusCode()).isEqualTo(201);
+        JsonNode job = json.readTree(response.body());
+        String statusUrl = job.get("status_url").asString();
+        assertThat(statusUrl).isEqualTo("http://127.0.0.1:%d/jobs/created/status?namespace=default".formatted(port));
+        assertThat(response.headers().firstValue("Location")).hasValue(
+                "http://127.0.0.1:%d/jobs/created?namespace=default".formatted(port));
+        awaitPhase("created", "Succeeded");
+    }
+
+    @Test
+    void resubmittingTheSameSpecReturnsTheExistingJobAndADifferentSpecIsAConflict() {
+        assertThat(client.post("/jobs", body("retry", "sleep 3301")).statusCode()).isEqualTo(201);
+
+        HttpResponse<String> again = client.post("/jobs", body("retry", "sleep 3301"));
+        HttpResponse<String> other = client.post("/jobs", body("retry", "sleep 3302"));
+
+        assertThat(again.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(again.body()).get("name").asString()).isEqualTo("retry");
+        assertThat(other.statusCode()).isEqualTo(409);
+        assertThat(other.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(other.body()).contains("already exists", "different spec");
+        client.post("/jobs/retry/cancel", "");
+    }
+
+    @Test
+    void concurrentSubmissionsOfOneNameCreateExactlyOneJob() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Integer>> codes = pool.invokeAll(java.util.Collections.nCopies(16,
+                    () -> client.post("/jobs", body("racy", "true")).statusCode()));
+            List<Integer> statuses = codes.stream().map(f -> {
+                try {
+                    return f.get();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }).toList();
+            assertThat(statuses).containsOnly(200, 201).filteredOn(code -> code == 201).hasSize(1);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    @Test
+    void logsServeTheWholeLogTheTailAndFollowUntilTheReplicaEnds() {
+        client.post("/jobs", body("chatty", "for i in 1 2 3; do echo line $i; done; sleep 1; echo last"));
+        awaitPhase("chatty", "Succeeded");
+
+        assertThat(client.get("/jobs/chatty/logs?role=trainer&index=0").body()).isEqualTo("line 1\nline 2\nline 3\nlast\n");
+        assertThat(client.get("/jobs/chatty/logs?role=trainer&index=0&tail=2").body()).isEqualTo("line 3\nlast\n");
+
+        client.post("/jobs", body("followed", "echo start; sleep 1; echo end"));
+        HttpResponse<String> followed = client.get("/jobs/followed/logs?role=pserver&index=0&follow=true");
+        assertThat(followed.body()).isEqualTo("start\nend\n");
+    }
+
+    @Test
+    void logsOfAReplicaThatDoesNotExistAre404() {
+        client.post("/jobs", body("small", "true"));
+
+        HttpResponse<String> response = client.get("/jobs/small/logs?role=trainer&index=7");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).contains("no trainer 7");
+    }
+
+    @Test
+    void cancelKeepsTheJobAsCancelledAndDeleteRemovesIt() {
+        client.post("/jobs", body("stoppable", "sleep 3303"));
+        awaitPhase("stoppable", "Running");
+
+        HttpResponse<String> cancelled = client.post("/jobs/stoppable/cancel", "");
+        assertThat(json.readTree(cancelled.body()).at("/status/phase").asString()).isEqualTo("Cancelled");
+        assertThat(phase("stoppable")).isEqualTo("Cancelled");
+
+        assertThat(client.delete("/jobs/stoppable").statusCode()).isEqualTo(204);
+        assertThat(client.get("/jobs/stoppable/status").statusCode()).isEqualTo(404);
+        assertThat(client.delete("/jobs/stoppable").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void listIsNewestFirstFiltersByPhaseAndLabelAndPages() {
+        client.post("/jobs?namespace=listing", labelled("l-one", "true", "a"));
+        client.post("/jobs?namespace=listing", labelled("l-two", "sleep 3304", "b"));
+        client.post("/jobs?namespace=listing", labelled("l-three", "true", "a"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> phase("l-one", "listing").equals("Succeeded")
+                && phase("l-three", "listing").equals("Succeeded"));
+
+        assertThat(names("/jobs?namespace=listing")).containsExactly("l-three", "l-two", "l-one");
+        assertThat(names("/jobs?namespace=listing&phase=Running")).containsExactly("l-two");
+        assertThat(names("/jobs?namespace=listing&label_selector=team=a")).containsExactly("l-three", "l-one");
+
+        JsonNode first = json.readTree(client.get("/jobs?namespace=listing&limit=2").body());
+        assertThat(first.get("items")).hasSize(2);
+        String next = first.get("continue").asString();
+        assertThat(names("/jobs?namespace=listing&limit=2&continue=" + next)).containsExactly("l-one");
+        client.post("/jobs/l-two/cancel?namespace=listing", "");
+    }
+
+    private List<String> names(String path) {
+        JsonNode items = json.readTree(client.get(path).body()).get("items");
+        return items.valueStream().map(item -> item.get("name").asString()).toList();
+    }
+
+    private void awaitPhase(String name, String phase) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> phase(name).equals(phase));
+    }
+
+    private String phase(String name) {
+        return phase(name, "default");
+    }
+
+    private String phase(String name, String namespace) {
+        HttpResponse<String> response = client.get("/jobs/" + name + "/status?namespace=" + namespace);
+        return response.statusCode() == 200 ? json.readTree(response.body()).get("phase").asString() : "none";
+    }
+
+    static String body(String name, String entryPoint) {
+        return """
+                {"name": "%s", "entry_point": "%s", "pservers": 1, "trainers": 1}""".formatted(name, entryPoint);
+    }
+
+    private static String labelled(String name, String entryPoint, String team) {
+        return """
+                {"name": "%s", "entry_point": "%s", "pservers": 1, "trainers": 1, "labels": {"team": "%s"}}"""
+                .formatted(name, entryPoint, team);
+    }
+}
