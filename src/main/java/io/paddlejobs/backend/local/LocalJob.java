@@ -37,6 +37,8 @@ final class LocalJob {
     private Instant finishedAt;
     private Integer queuePosition;
     private volatile Job snapshot;
+    /** While replicas are being started, changes are published but written once, at the end. */
+    private boolean starting;
 
     /** One replica's mutable record; its process, while it has one. */
     static final class ReplicaRecord {
@@ -118,6 +120,7 @@ final class LocalJob {
     /** Called once the job has its ports: the plan now says where every replica listens. */
     synchronized void placed(JobPlan placedPlan) {
         this.plan = placedPlan;
+        this.starting = true;
         resetReplicas(placedPlan);
         queuePosition = null;
         reason = null;
@@ -138,6 +141,12 @@ final class LocalJob {
                 phase = JobPhase.RUNNING;
             }
         }
+        publish();
+    }
+
+    /** Every replica has been started (or the start failed): write the record once. */
+    synchronized void startFinished() {
+        starting = false;
         publish();
     }
 
@@ -233,7 +242,7 @@ final class LocalJob {
                 RoleCounts.of(plan.trainers().count(), statuses.stream().filter(s -> s.role() == Role.TRAINER).toList()),
                 statuses);
         snapshot = new Job(plan, status);
-        if (onChange != null) {
+        if (onChange != null && !starting) {
             onChange.accept(this);
         }
     }

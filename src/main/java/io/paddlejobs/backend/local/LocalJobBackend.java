@@ -177,6 +177,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         } catch (IOException | UncheckedIOException e) {
             log.warn("Job {} could not start", key, e);
             stopLater(job.failToStart("a replica could not be started: " + e.getMessage()));
+        } finally {
+            job.startFinished();
         }
     }
 
