@@ -254,5 +254,11 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                         "the service was stopped while the job was running")
                 .forEach(process -> process.stop(properties.stopGracePeriod())));
         executor.shutdown();
+        try {
+            // Exit callbacks still write records; let them finish before the files are left alone.
+            executor.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
