@@ -1,0 +1,67 @@
+package io.paddlejobs.api;
+
+import java.time.Duration;
+import java.util.function.Function;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** The status page as a person reads it: what the tests look at, by what it means rather than by markup. */
+final class StatusPage {
+
+    static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    private final WebDriver browser;
+
+    StatusPage(WebDriver browser) {
+        this.browser = browser;
+    }
+
+    StatusPage open(String statusUrl) {
+        browser.get(statusUrl);
+        return this;
+    }
+
+    /** Text as in the DOM, without the decoration CSS adds around it. */
+    String phase() {
+        return text(By.id("phase"));
+    }
+
+    String why() {
+        return browser.findElement(By.id("why")).getText();
+    }
+
+    String progress() {
+        return text(By.id("progress-text"));
+    }
+
+    String exitCodeOf(String replicaId) {
+        return text(By.xpath("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='Exit code']"));
+    }
+
+    String stateOf(String replicaId) {
+        return text(By.xpath("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='State']"));
+    }
+
+    String logTailOf(String replicaId) {
+        return text(By.cssSelector("#log-" + replicaId + " pre"));
+    }
+
+    String entryPoint() {
+        return text(By.xpath("//dl[@id='spec']/dt[.='Trainer entry point']/following-sibling::dd[1]"));
+    }
+
+    void openFullLogOf(String replicaId) {
+        browser.findElement(By.cssSelector("a[aria-label='Full log of " + replicaId + "']")).click();
+    }
+
+    <T> T await(Function<WebDriver, T> condition) {
+        return new WebDriverWait(browser, DEADLINE).until(condition);
+    }
+
+    private String text(By locator) {
+        WebElement element = browser.findElement(locator);
+        return element.getDomProperty("textContent").strip();
+    }
+}

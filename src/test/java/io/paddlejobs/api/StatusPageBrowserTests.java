@@ -1,0 +1,259 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The status URL opened in a real browser, with real jobs running as local processes. The pages
+ * are served under {@code Content-Security-Policy: default-src 'self'} here, and every test ends
+ * by checking that the browser reported no violation and no script error.
+ */
+@EnabledIf(value = "io.paddlejobs.api.Browser#installedOrRequired", disabledReason = "no Chromium installed")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext // stop the jobs' processes before the temporary directory goes
+class StatusPageBrowserTests {
+
+    @TempDir
+    static Path tmp;
+
+    static ChromeDriver browser;
+
+    @LocalServerPort
+    int port;
+
+    JobsClient jobs;
+    StatusPage page;
+
+    @DynamicPropertySource
+    static void dataRoot(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
+    }
+
+    @BeforeAll
+    static void openBrowser() {
+        browser = Browser.start(tmp.resolve("chromium"));
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @BeforeEach
+    void setUp() {
+        jobs = new JobsClient(port);
+        page = new StatusPage(browser);
+        browser.manage().logs().get(LogType.BROWSER); // start each test with an empty console
+    }
+
+    @AfterEach
+    void browserReportedNoScriptErrorOrPolicyViolation() {
+        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .filter(message -> message.contains("Content Security Policy") || message.contains("Uncaught"))
+                .toList();
+        assertThat(problems).isEmpty();
+    }
+
+    /** The strict policy the pages are written for; the service itself does not send it yet. */
+    @TestConfiguration
+    static class StrictContentSecurityPolicy {
+        @Bean
+        FilterRegistrationBean<Filter> contentSecurityPolicy() {
+            Filter filter = (request, response, chain) -> {
+                ((HttpServletResponse) response).setHeader("Content-Security-Policy", "default-src 'self'");
+                chain.doFilter(request, response);
+            };
+            return new FilterRegistrationBean<>(filter);
+        }
+    }
+
+    @Test
+    void statusPageFollowsJobToSucceededWithoutReloading() throws IOException {
+        Path release = tmp.resolve("release-follow");
+        // The trainers wait for the test's signal, so the page is sure to see the job running.
+        String statusUrl = jobs.submit("""
+                {"name": "follow", "trainers": 2, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo step 1; while [ ! -e '%s' ]; do sleep 0.1; done; echo step 2"}
+                """.formatted(release));
+
+        page.open(statusUrl);
+        browser.executeScript("window.sameDocument = true");
+        page.await(d -> Set.of("Pending", "Running").contains(page.phase()));
+        page.await(d -> page.logTailOf("trainer-1").contains("step 1"));
+        assertThat(page.progress()).isEqualTo("0 of 2 trainers finished");
+
+        Files.createFile(release);
+
+        page.await(d -> page.phase().equals("Succeeded"));
+        assertThat(page.progress()).isEqualTo("2 of 2 trainers finished");
+        assertThat(page.stateOf("pserver-0")).isEqualTo("Stopped");
+        page.await(d -> page.logTailOf("trainer-0").contains("step 2"));
+        assertThat(browser.executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
+    }
+
+    @Test
+    void statusPageStopsPollingOnceTheJobIsFinished() {
+        String statusUrl = jobs.submit("""
+                {"name": "quiet", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo done"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        long polls = statusPolls();
+
+        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> statusPolls() == polls);
+    }
+
+    @Test
+    void failedJobShowsTheReasonAndTheExitCode() {
+        String statusUrl = jobs.submit("""
+                {"name": "fails", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo about to fail; exit 3"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Failed"));
+
+        assertThat(page.why()).contains("Why it failed", "TrainerFailed", "trainer-0 exited with code 3");
+        assertThat(page.exitCodeOf("trainer-0")).isEqualTo("3");
+        assertThat(page.stateOf("trainer-0")).isEqualTo("Failed");
+        page.await(d -> page.logTailOf("trainer-0").contains("about to fail"));
+    }
+
+    @Test
+    void logLinkOpensTheReplicasWholeLog() {
+        String statusUrl = jobs.submit("""
+                {"name": "log-link", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo first line; echo hello from trainer zero"}
+                """);
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+
+        page.openFullLogOf("trainer-0");
+
+        page.await(d -> d.getCurrentUrl().contains("/jobs/log-link/logs?"));
+        assertThat(browser.findElement(By.tagName("body")).getText())
+                .isEqualTo("first line\nhello from trainer zero");
+    }
+
+    @Test
+    void userTextIsShownAsTextNeverAsMarkup() {
+        String markup = "<img src=x onerror=window.injected=1>";
+        String statusUrl = jobs.submit("""
+                {"name": "markup", "trainers": 1, "pservers": 1, "entry_point": "echo '%s'"}
+                """.formatted(markup));
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        page.await(d -> page.logTailOf("trainer-0").equals(markup));
+
+        assertThat(page.entryPoint()).isEqualTo("echo '" + markup + "'");
+        assertThat(browser.findElements(By.tagName("img"))).isEmpty();
+        assertThat(browser.executeScript("return window.injected === undefined")).isEqualTo(true);
+    }
+
+    @Test
+    void jobListPageShowsJobsNewestFirstAndLinksToTheirStatus() {
+        jobs.submit("""
+                {"name": "listed-older", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
+        jobs.submit("""
+                {"name": "listed-newer", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
+
+        browser.get(jobs.baseUrl() + "/jobs");
+        page.await(d -> jobNamesListed().containsAll(List.of("listed-older", "listed-newer")));
+        List<String> names = jobNamesListed();
+        assertThat(names.indexOf("listed-newer")).isLessThan(names.indexOf("listed-older"));
+
+        browser.findElement(By.linkText("listed-newer")).click();
+        page.await(d -> page.phase().equals("Succeeded"));
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Job listed-newer");
+    }
+
+    /** Writes docs/status-page.png for the README; the phone-width and job list shots go to target/ to look at. */
+    @Test
+    @EnabledIfSystemProperty(named = "screenshot.update", matches = "true")
+    void savesScreenshotsOfAFinishedExampleJob() throws IOException {
+        String statusUrl = jobs.submit("""
+                {"name": "mnist-dist", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
+                 "labels": {"team": "vision", "dataset": "mnist"},
+                 "pserver_entry_point": "echo pserver $POD_IP:$PADDLE_PORT ready; sleep 60",
+                 "entry_point": "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM, pservers $PADDLE_PSERVERS_IP_PORT_LIST; for pass in 0 1 2 3 4; do sleep 0.5; echo Pass $pass, Batch 200, Cost 0.$((9 - pass))17, classification_error 0.$((5 - pass))08; done"}
+                """);
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        page.await(d -> page.logTailOf("trainer-2").contains("Pass 4"));
+        page.await(d -> page.logTailOf("pserver-1").contains("ready"));
+
+        Path basedir = Path.of(System.getProperty("project.basedir", "."));
+        Path desktop = screenshot(1280, basedir.resolve("docs/status-page.png"));
+        Path phone = screenshot(390, basedir.resolve("target/status-page-phone.png"));
+        browser.get(jobs.baseUrl() + "/jobs");
+        page.await(d -> jobNamesListed().contains("mnist-dist"));
+        screenshot(1280, basedir.resolve("target/jobs-page.png"));
+        screenshot(390, basedir.resolve("target/jobs-page-phone.png"));
+
+        assertThat(desktop).isNotEmptyFile();
+        assertThat(phone).isNotEmptyFile();
+    }
+
+    /** The whole page at the given viewport width, as a phone or desktop browser lays it out. */
+    private Path screenshot(int width, Path file) throws IOException {
+        boolean phone = width < 600;
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", phone));
+        long height = (Long) browser.executeScript("return document.documentElement.scrollHeight");
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", phone));
+        Files.createDirectories(file.getParent());
+        Files.write(file, browser.getScreenshotAs(OutputType.BYTES));
+        browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        return file;
+    }
+
+    private List<String> jobNamesListed() {
+        return browser.findElements(By.cssSelector("#jobs tbody th")).stream().map(WebElement::getText).toList();
+    }
+
+    /** How many times the page has fetched the status JSON (the browser's own resource timing). */
+    private long statusPolls() {
+        return (Long) browser.executeScript("""
+                return performance.getEntriesByType('resource')
+                    .filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith('/status')).length""");
+    }
+}
