@@ -21,6 +21,9 @@ const $ = (id) => document.getElementById(id);
 const jobName = decodeURIComponent(window.location.pathname.split('/').at(-2));
 const jobUrl = pageUrl(`../${encodeURIComponent(jobName)}`);
 const replicas = new Replicas($('replicas').tBodies[0], $('logs'));
+// The phase the plan was read in: a queued job is given its ports when it starts, so the plan is
+// read again when the phase moves on.
+let planReadIn;
 
 async function start() {
   $('job-name').textContent = jobName;
@@ -36,6 +39,7 @@ async function start() {
   $('namespace').textContent = job.namespace;
   $('shape').textContent = `${plural(job.plan.pservers.count, 'pserver')}, ${plural(job.plan.trainers.count, 'trainer')}`;
   renderPlan(job.plan, job.warnings);
+  planReadIn = job.status.phase;
   render(job.status);
   if (!FINISHED_PHASES.has(job.status.phase)) {
     setTimeout(poll, POLL_INTERVAL_MS);
@@ -57,6 +61,11 @@ async function poll() {
   }
   $('notice').hidden = true;
   render(status);
+  if (status.phase !== planReadIn) {
+    planReadIn = status.phase;
+    // If this read fails, the plan shown stays as it was; the status above is what matters.
+    getJson(jobUrl).then((job) => renderPlan(job.plan, job.warnings), () => {});
+  }
   if (!FINISHED_PHASES.has(status.phase)) {
     setTimeout(poll, POLL_INTERVAL_MS);
   }

@@ -7,10 +7,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The jobs API as a user's script reaches it, for tests that need jobs to look at. */
 final class JobsClient {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final HttpClient http = HttpClient.newHttpClient();
     private final String baseUrl;
@@ -30,7 +33,13 @@ final class JobsClient {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(requestJson)));
         assertThat(response.statusCode()).as(response.body()).isIn(200, 201);
-        return JsonMapper.builder().build().readTree(response.body()).get("status_url").asString();
+        return JSON.readTree(response.body()).get("status_url").asString();
+    }
+
+    JsonNode getJson(String url) {
+        HttpResponse<String> response = get(url, "application/json");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
     }
 
     /** A GET with exactly the given Accept header, or none at all when {@code accept} is null. */

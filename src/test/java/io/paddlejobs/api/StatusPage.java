@@ -48,8 +48,9 @@ final class StatusPage {
         return text(By.cssSelector("#log-" + replicaId + " pre"));
     }
 
-    String entryPoint() {
-        return text(By.xpath("//dl[@id='spec']/dt[.='Trainer entry point']/following-sibling::dd[1]"));
+    /** One fact of the plan, by its name: {@code Trainer entry point}, {@code Pserver ports}, ... */
+    String planFact(String name) {
+        return text(By.xpath("//dl[@id='spec']/dt[.='" + name + "']/following-sibling::dd[1]"));
     }
 
     void openFullLogOf(String replicaId) {

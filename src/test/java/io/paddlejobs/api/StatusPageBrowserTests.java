@@ -59,6 +59,8 @@ class StatusPageBrowserTests {
     @DynamicPropertySource
     static void dataRoot(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
+        // One job at a time, so that a job can be seen waiting in the queue.
+        registry.add("paddlejobs.local.max-running-jobs", () -> "1");
     }
 
     @BeforeAll
@@ -141,6 +143,30 @@ class StatusPageBrowserTests {
     }
 
     @Test
+    void queuedJobShowsWhyItIsPendingThenItsAllocatedPortsOnceItRuns() throws IOException {
+        Path release = tmp.resolve("release-queue");
+        jobs.submit("""
+                {"name": "holds-the-slot", "trainers": 1, "pservers": 1,
+                 "entry_point": "while [ ! -e '%s' ]; do sleep 0.1; done"}
+                """.formatted(release));
+        String statusUrl = jobs.submit("""
+                {"name": "waits", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo ran"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> page.why().contains("Queued"));
+        assertThat(page.phase()).isEqualTo("Pending");
+        assertThat(page.why()).contains("Why it is pending", "position 1 in the queue");
+
+        Files.createFile(release);
+
+        page.await(d -> page.phase().equals("Succeeded"));
+        int allocatedPort = jobs.getJson("/jobs/waits?namespace=default").at("/plan/ports/first").asInt();
+        page.await(d -> page.planFact("Pserver ports").startsWith(allocatedPort + "–"));
+    }
+
+    @Test
     void failedJobShowsTheReasonAndTheExitCode() {
         String statusUrl = jobs.submit("""
                 {"name": "fails", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
@@ -183,7 +209,7 @@ class StatusPageBrowserTests {
         page.await(d -> page.phase().equals("Succeeded"));
         page.await(d -> page.logTailOf("trainer-0").equals(markup));
 
-        assertThat(page.entryPoint()).isEqualTo("echo '" + markup + "'");
+        assertThat(page.planFact("Trainer entry point")).isEqualTo("echo '" + markup + "'");
         assertThat(browser.findElements(By.tagName("img"))).isEmpty();
         assertThat(browser.executeScript("return window.injected === undefined")).isEqualTo(true);
     }
