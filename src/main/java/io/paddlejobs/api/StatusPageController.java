@@ -13,7 +13,6 @@ import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -33,7 +32,6 @@ import org.springframework.web.bind.annotation.RestController;
  * script or style is needed (they pass {@code Content-Security-Policy: default-src 'self'}).
  */
 @Hidden
-@Validated
 @RestController
 @RequestMapping(path = "/jobs", produces = MediaType.TEXT_HTML_VALUE)
 class StatusPageController {
@@ -50,6 +48,8 @@ class StatusPageController {
         this.defaultNamespace = planning.defaults().namespace();
     }
 
+    // Without @Validated on the class, Spring MVC validates the namespace itself and a bad one is a
+    // 400 problem; class-level @Validated would turn it into a ConstraintViolationException (a 500 here).
     @GetMapping("/{name}/status")
     ResponseEntity<Resource> statusPage(@PathVariable String name,
                                         @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {

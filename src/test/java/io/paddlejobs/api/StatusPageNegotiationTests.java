@@ -87,6 +87,14 @@ class StatusPageNegotiationTests {
     }
 
     @Test
+    void statusPageWithAnInvalidNamespaceIsABadRequest() {
+        HttpResponse<String> response = jobs.get("/jobs/negotiated/status?namespace=Not_A_Label", BROWSER_ACCEPT);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("namespace");
+    }
+
+    @Test
     void unknownJobStillGetsAProblemDocumentForScripts() {
         HttpResponse<String> response = jobs.get("/jobs/no-such-job/status", "*/*");
 
