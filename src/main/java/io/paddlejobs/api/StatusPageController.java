@@ -25,7 +25,7 @@ import org.springframework.web.bind.annotation.RestController;
  *
  * <p>When a request accepts both equally (curl's any-type default, or no Accept header), Spring MVC breaks
  * the tie by media type name, and {@code application/json} sorts before {@code text/html}: scripts
- * and curl keep getting JSON. {@code StatusPageTests} holds that in place.
+ * and curl keep getting JSON. {@code StatusPageNegotiationTests} hold that in place.
  *
  * <p>The pages are fixed documents; their scripts read the job from the JSON API and write it
  * with {@code textContent}, so nothing a user submitted is ever parsed as HTML, and no inline

@@ -1,6 +1,7 @@
 package io.paddlejobs.api;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
@@ -34,6 +35,23 @@ final class StatusPage {
 
     String progress() {
         return text(By.id("progress-text"));
+    }
+
+    /** "Running for", "Ran for", "Waiting for" ... and the duration after it. */
+    String elapsed() {
+        return text(By.id("elapsed-label")) + " " + text(By.id("elapsed"));
+    }
+
+    /** The exact instant behind the readable start time. */
+    String startedAt() {
+        return browser.findElement(By.id("started-at")).getDomAttribute("datetime");
+    }
+
+    /** The cells of one row of the resources table, after its header ({@code Trainers, each}, {@code Whole job}). */
+    List<String> resources(String rowHeader) {
+        return browser.findElements(By.xpath("//table[@id='resources']//tr[th='" + rowHeader + "']/td")).stream()
+                .map(cell -> cell.getDomProperty("textContent").strip())
+                .toList();
     }
 
     String exitCodeOf(String replicaId) {

@@ -48,6 +48,8 @@ class StatusPageBrowserTests {
     @TempDir
     static Path tmp;
 
+    static final Set<String> FINISHED = Set.of("Succeeded", "Failed", "Cancelled");
+
     static ChromeDriver browser;
 
     @LocalServerPort
@@ -118,11 +120,14 @@ class StatusPageBrowserTests {
         page.await(d -> Set.of("Pending", "Running").contains(page.phase()));
         page.await(d -> page.logTailOf("trainer-1").contains("step 1"));
         assertThat(page.progress()).isEqualTo("0 of 2 trainers finished");
+        page.await(d -> page.elapsed().startsWith("Running for"));
 
         Files.createFile(release);
 
         page.await(d -> page.phase().equals("Succeeded"));
         assertThat(page.progress()).isEqualTo("2 of 2 trainers finished");
+        assertThat(page.elapsed()).matches("Ran for \\d+ s");
+        assertThat(page.startedAt()).isEqualTo(jobs.getJson("/jobs/follow?namespace=default").at("/status/started_at").asString());
         assertThat(page.stateOf("pserver-0")).isEqualTo("Stopped");
         page.await(d -> page.logTailOf("trainer-0").contains("step 2"));
         assertThat(browser.executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
@@ -164,6 +169,23 @@ class StatusPageBrowserTests {
         page.await(d -> page.phase().equals("Succeeded"));
         int allocatedPort = jobs.getJson("/jobs/waits?namespace=default").at("/plan/ports/first").asInt();
         page.await(d -> page.planFact("Pserver ports").startsWith(allocatedPort + "–"));
+    }
+
+    @Test
+    void planShowsWhatEachRoleGetsAndTheWholeJobsTotals() {
+        String statusUrl = jobs.submit("""
+                {"name": "sized", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
+                 "entry_point": "true"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> !page.resources("Whole job").isEmpty());
+
+        // replicas, CPU, GPUs, memory
+        assertThat(page.resources("Pservers, each")).containsExactly("2", "1", "0", "1Gi");
+        assertThat(page.resources("Trainers, each")).containsExactly("3", "2", "0", "2Gi");
+        assertThat(page.resources("Whole job")).containsExactly("5", "8", "0", "8Gi");
+        page.await(d -> FINISHED.contains(page.phase())); // leave the one running slot free for the next test
     }
 
     @Test
