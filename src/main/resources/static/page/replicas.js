@@ -59,7 +59,12 @@ class ReplicaView {
       this.tail,
       el('p', {}, el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog } })));
     this.log.open = open;
-    this.log.addEventListener('toggle', () => this.log.open && this.fetchTail());
+    // Opened by a person (or below, on failure): show its tail now rather than at the next poll.
+    this.log.addEventListener('toggle', () => {
+      if (this.log.open && this.tailFetchedIn !== this.replica.state) {
+        this.fetchTail();
+      }
+    });
     this.replica = replica;
     this.tailFetchedIn = null;
   }
