@@ -119,6 +119,14 @@ class StatusPageNegotiationTests {
                 Arguments.of(BROWSER_ACCEPT, "text/html;charset=UTF-8"));
     }
 
+    @Test
+    void apiContractDescribesOnlyTheJson() {
+        HttpResponse<String> docs = jobs.get("/v3/api-docs", "application/json");
+
+        assertThat(docs.statusCode()).isEqualTo(200);
+        assertThat(docs.body()).contains("/jobs/{name}/status").doesNotContain("text/html");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"pages/status.html", "pages/jobs.html"})
     void pagesNeedNoInlineScriptStyleOrRemoteAsset(String page) {
