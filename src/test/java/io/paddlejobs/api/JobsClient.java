@@ -29,7 +29,11 @@ final class JobsClient {
 
     /** Submits a job (or finds the identical one already there) and returns its status URL. */
     String submit(String requestJson) {
-        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/jobs"))
+        return submit(requestJson, "default");
+    }
+
+    String submit(String requestJson, String namespace) {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/jobs?namespace=" + namespace))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(requestJson)));
         assertThat(response.statusCode()).as(response.body()).isIn(200, 201);

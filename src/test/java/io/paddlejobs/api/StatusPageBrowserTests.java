@@ -221,6 +221,23 @@ class StatusPageBrowserTests {
     }
 
     @Test
+    void pageOfAJobInAnotherNamespaceReadsAndLinksWithinIt() {
+        String statusUrl = jobs.submit("""
+                {"name": "elsewhere", "trainers": 1, "pservers": 1, "entry_point": "echo in team-a"}
+                """, "team-a");
+        assertThat(statusUrl).endsWith("/jobs/elsewhere/status?namespace=team-a");
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        assertThat(browser.findElement(By.id("namespace")).getText()).isEqualTo("team-a");
+        assertThat(browser.findElement(By.linkText("All jobs")).getDomAttribute("href")).endsWith("/jobs?namespace=team-a");
+
+        page.openFullLogOf("trainer-0");
+        page.await(d -> d.getCurrentUrl().contains("namespace=team-a"));
+        assertThat(browser.findElement(By.tagName("body")).getText()).isEqualTo("in team-a");
+    }
+
+    @Test
     void userTextIsShownAsTextNeverAsMarkup() {
         String markup = "<img src=x onerror=window.injected=1>";
         String statusUrl = jobs.submit("""
