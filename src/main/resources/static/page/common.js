@@ -108,6 +108,17 @@ export function pageUrl(path, params = {}) {
   return url;
 }
 
+/** Runs a task after a delay; in a background tab it waits until the page is looked at again. */
+export function laterWhenVisible(millis, task) {
+  setTimeout(() => {
+    if (document.hidden) {
+      document.addEventListener('visibilitychange', task, { once: true });
+    } else {
+      task();
+    }
+  }, millis);
+}
+
 export function showNotice(element, text) {
   element.textContent = text;
   element.hidden = false;

@@ -1,6 +1,6 @@
 // The job list page: the same query as the JSON list (namespace, phase, label_selector, limit,
 // continue), shown as a table; refreshed while any listed job is still going.
-import { FINISHED_PHASES, badge, el, formatTime, getJson, labelled, showNotice } from './common.js';
+import { FINISHED_PHASES, badge, el, formatTime, getJson, labelled, laterWhenVisible, showNotice } from './common.js';
 
 const REFRESH_INTERVAL_MS = 2000;
 const $ = (id) => document.getElementById(id);
@@ -27,7 +27,7 @@ async function refresh() {
   $('jobs').tBodies[0].replaceChildren(...list.items.map(row));
   showNextPage(list.continue);
   if (list.items.some((job) => !FINISHED_PHASES.has(job.phase))) {
-    setTimeout(refresh, REFRESH_INTERVAL_MS);
+    laterWhenVisible(REFRESH_INTERVAL_MS, refresh);
   }
 }
 

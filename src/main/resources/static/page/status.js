@@ -1,7 +1,7 @@
 // The status page: reads the job once for its plan, then polls the status (this page's own URL,
-// asked for JSON) every second until the job is finished.
+// asked for JSON) every second until the job is finished; a page in a background tab waits until it is seen.
 import {
-  FINISHED_PHASES, RequestFailed, formatDuration, getJson, pageUrl, setPhase, setTime, showNotice,
+  FINISHED_PHASES, RequestFailed, formatDuration, getJson, laterWhenVisible, pageUrl, setPhase, setTime, showNotice,
 } from './common.js';
 import { renderPlan } from './plan.js';
 import { Replicas } from './replicas.js';
@@ -42,7 +42,7 @@ async function start() {
   planReadIn = job.status.phase;
   render(job.status);
   if (!FINISHED_PHASES.has(job.status.phase)) {
-    setTimeout(poll, POLL_INTERVAL_MS);
+    laterWhenVisible(POLL_INTERVAL_MS, poll);
   }
 }
 
@@ -56,7 +56,7 @@ async function poll() {
       return;
     }
     showNotice($('notice'), 'Lost contact with the service; trying again…');
-    setTimeout(poll, RETRY_INTERVAL_MS);
+    laterWhenVisible(RETRY_INTERVAL_MS, poll);
     return;
   }
   $('notice').hidden = true;
@@ -67,7 +67,7 @@ async function poll() {
     getJson(jobUrl).then((job) => renderPlan(job.plan, job.warnings), () => {});
   }
   if (!FINISHED_PHASES.has(status.phase)) {
-    setTimeout(poll, POLL_INTERVAL_MS);
+    laterWhenVisible(POLL_INTERVAL_MS, poll);
   }
 }
 
