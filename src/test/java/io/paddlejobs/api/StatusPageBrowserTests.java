@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -18,10 +17,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.logging.LogEntry;
@@ -268,47 +265,6 @@ class StatusPageBrowserTests {
         browser.findElement(By.linkText("listed-newer")).click();
         page.await(d -> page.phase().equals("Succeeded"));
         assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Job listed-newer");
-    }
-
-    /** Writes docs/status-page.png for the README; the phone-width and job list shots go to target/ to look at. */
-    @Test
-    @EnabledIfSystemProperty(named = "screenshot.update", matches = "true")
-    void savesScreenshotsOfAFinishedExampleJob() throws IOException {
-        String statusUrl = jobs.submit("""
-                {"name": "mnist-dist", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
-                 "labels": {"team": "vision", "dataset": "mnist"},
-                 "pserver_entry_point": "echo pserver $POD_IP:$PADDLE_PORT ready; sleep 60",
-                 "entry_point": "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM, pservers $PADDLE_PSERVERS_IP_PORT_LIST; for pass in 0 1 2 3 4; do sleep 0.5; echo Pass $pass, Batch 200, Cost 0.$((9 - pass))17, classification_error 0.$((5 - pass))08; done"}
-                """);
-        page.open(statusUrl);
-        page.await(d -> page.phase().equals("Succeeded"));
-        page.await(d -> page.logTailOf("trainer-2").contains("Pass 4"));
-        page.await(d -> page.logTailOf("pserver-1").contains("ready"));
-
-        Path basedir = Path.of(System.getProperty("project.basedir", "."));
-        Path desktop = screenshot(1280, basedir.resolve("docs/status-page.png"));
-        Path phone = screenshot(390, basedir.resolve("target/status-page-phone.png"));
-        browser.get(jobs.baseUrl() + "/jobs");
-        page.await(d -> jobNamesListed().contains("mnist-dist"));
-        screenshot(1280, basedir.resolve("target/jobs-page.png"));
-        screenshot(390, basedir.resolve("target/jobs-page-phone.png"));
-
-        assertThat(desktop).isNotEmptyFile();
-        assertThat(phone).isNotEmptyFile();
-    }
-
-    /** The whole page at the given viewport width, as a phone or desktop browser lays it out. */
-    private Path screenshot(int width, Path file) throws IOException {
-        boolean phone = width < 600;
-        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", phone));
-        long height = (Long) browser.executeScript("return document.documentElement.scrollHeight");
-        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", phone));
-        Files.createDirectories(file.getParent());
-        Files.write(file, browser.getScreenshotAs(OutputType.BYTES));
-        browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
-        return file;
     }
 
     private List<String> jobNamesListed() {
