@@ -1,0 +1,77 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.config.PlanningProperties;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobNotFoundException;
+import io.paddlejobs.job.JobService;
+import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.validation.constraints.Pattern;
+import java.nio.charset.StandardCharsets;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.Resource;
+import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The pages for people behind the same URLs as the JSON: a browser asks for {@code text/html}
+ * and gets a page, everything else keeps getting JSON from {@link JobController}.
+ *
+ * <p>When a request accepts both equally (curl's any-type default, or no Accept header), Spring MVC breaks
+ * the tie by media type name, and {@code application/json} sorts before {@code text/html}: scripts
+ * and curl keep getting JSON. {@code StatusPageNegotiationTests} hold that in place.
+ *
+ * <p>The pages are fixed documents; their scripts read the job from the JSON API and write it
+ * with {@code textContent}, so nothing a user submitted is ever parsed as HTML, and no inline
+ * script or style is needed (they pass {@code Content-Security-Policy: default-src 'self'}).
+ */
+@Hidden
+@RestController
+@RequestMapping(path = "/jobs", produces = MediaType.TEXT_HTML_VALUE)
+class StatusPageController {
+
+    private static final Resource STATUS_PAGE = new ClassPathResource("pages/status.html");
+    private static final Resource LIST_PAGE = new ClassPathResource("pages/jobs.html");
+    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+    private final JobService jobs;
+    private final String defaultNamespace;
+
+    StatusPageController(JobService jobs, PlanningProperties planning) {
+        this.jobs = jobs;
+        this.defaultNamespace = planning.defaults().namespace();
+    }
+
+    // Without @Validated on the class, Spring MVC validates the namespace itself and a bad one is a
+    // 400 problem; class-level @Validated would turn it into a ConstraintViolationException (a 500 here).
+    @GetMapping("/{name}/status")
+    ResponseEntity<Resource> statusPage(@PathVariable String name,
+                                        @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        HttpStatus status = HttpStatus.OK;
+        try {
+            jobs.get(new JobKey(namespace != null ? namespace : defaultNamespace, name));
+        } catch (JobNotFoundException e) {
+            // Still the page: its script fetches the JSON and shows the problem's words.
+            status = HttpStatus.NOT_FOUND;
+        }
+        return page(status, STATUS_PAGE);
+    }
+
+    @GetMapping
+    ResponseEntity<Resource> listPage() {
+        return page(HttpStatus.OK, LIST_PAGE);
+    }
+
+    private static ResponseEntity<Resource> page(HttpStatus status, Resource page) {
+        return ResponseEntity.status(status)
+                .contentType(new MediaType(MediaType.TEXT_HTML, StandardCharsets.UTF_8))
+                .cacheControl(CacheControl.noCache())
+                .body(page);
+    }
+}

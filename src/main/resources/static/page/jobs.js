@@ -1,0 +1,70 @@
+// The job list page: the same query as the JSON list (namespace, phase, label_selector, limit,
+// continue), shown as a table; refreshed while any listed job is still going.
+import { FINISHED_PHASES, badge, el, formatTime, getJson, labelled, laterWhenVisible, showNotice } from './common.js';
+
+const REFRESH_INTERVAL_MS = 2000;
+const $ = (id) => document.getElementById(id);
+const query = new URLSearchParams(window.location.search);
+// The filter form sends phase= for "Any"; the API reads an empty phase as a mistake.
+const listUrl = new URL(window.location.href);
+for (const [name, value] of query) {
+  if (value === '') listUrl.searchParams.delete(name);
+}
+
+async function refresh() {
+  let list;
+  try {
+    // This page's own URL, asked for JSON, is the list.
+    list = await getJson(listUrl);
+  } catch (failure) {
+    showNotice($('notice'), `${failure.title || 'Unavailable'}: ${failure.message}`);
+    return;
+  }
+  $('notice').hidden = true;
+  $('namespace').textContent = list.items[0]?.namespace || query.get('namespace') || '(the default)';
+  $('empty').hidden = list.items.length > 0;
+  $('jobs').hidden = list.items.length === 0;
+  $('jobs').tBodies[0].replaceChildren(...list.items.map(row));
+  showNextPage(list.continue);
+  if (list.items.some((job) => !FINISHED_PHASES.has(job.phase))) {
+    laterWhenVisible(REFRESH_INTERVAL_MS, refresh);
+  }
+}
+
+function row(job) {
+  const statusPage = new URL(`jobs/${encodeURIComponent(job.name)}/status`, document.baseURI);
+  statusPage.searchParams.set('namespace', job.namespace);
+  return el('tr', {},
+    el('th', { attrs: { scope: 'row' } }, el('a', { text: job.name, attrs: { href: statusPage } })),
+    labelled('Phase', null, badge(job.phase, 'phase')),
+    labelled('Reason', job.reason || ''),
+    labelled('Pservers', job.pservers),
+    labelled('Trainers', job.trainers),
+    labelled('Submitted', null, time(job.created_at)),
+    labelled('Finished', null, time(job.finished_at)));
+}
+
+function time(iso) {
+  return iso ? el('time', { text: formatTime(iso), attrs: { datetime: iso } }) : document.createTextNode('—');
+}
+
+function showNextPage(token) {
+  const link = $('next-page');
+  link.hidden = !token;
+  if (token) {
+    const next = new URLSearchParams(listUrl.search);
+    next.set('continue', token);
+    link.href = `?${next}`;
+  }
+}
+
+function keepFilterInputs() {
+  $('filter-phase').value = query.get('phase') || '';
+  if (query.has('namespace')) {
+    $('filter-namespace').value = query.get('namespace');
+    $('filter-namespace').disabled = false;
+  }
+}
+
+keepFilterInputs();
+refresh();

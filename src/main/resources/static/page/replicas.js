@@ -1,0 +1,117 @@
+// The topology table and the log tails of the status page, one row and one log per replica.
+import { badge, el, getText, labelled, pageUrl } from './common.js';
+
+const LOG_LINES = 20;
+// Log tails are fetched every other status poll while a replica runs, and once more when it stops.
+const LOG_EVERY_RENDERS = 2;
+// Small jobs show every log; larger ones open trainer-0 and failed replicas (the rest open on click).
+const OPEN_ALL_LOGS_UP_TO = 8;
+
+export class Replicas {
+  constructor(tbody, logs) {
+    this.tbody = tbody;
+    this.logs = logs;
+    this.views = new Map();
+    this.renders = 0;
+  }
+
+  render(replicas, jobFinished) {
+    const ids = replicas.map((replica) => replica.id).join();
+    if (ids !== [...this.views.keys()].join()) {
+      this.build(replicas);
+    }
+    const tailsDue = jobFinished || this.renders % LOG_EVERY_RENDERS === 0;
+    this.renders += 1;
+    for (const replica of replicas) {
+      this.views.get(replica.id).update(replica, tailsDue);
+    }
+  }
+
+  build(replicas) {
+    this.views.clear();
+    const openAll = replicas.length <= OPEN_ALL_LOGS_UP_TO;
+    for (const replica of replicas) {
+      const open = openAll || (replica.role === 'trainer' && replica.index === 0);
+      this.views.set(replica.id, new ReplicaView(replica, open));
+    }
+    const views = [...this.views.values()];
+    this.tbody.replaceChildren(...views.map((view) => view.row));
+    this.logs.replaceChildren(...views.map((view) => view.log));
+  }
+}
+
+class ReplicaView {
+  constructor(replica, open) {
+    const fullLog = pageUrl('logs', { role: replica.role, index: replica.index });
+    this.host = labelled('Host', replica.host);
+    this.state = labelled('State', null);
+    this.restarts = labelled('Restarts', null);
+    this.exitCode = labelled('Exit code', null);
+    this.detail = labelled('Detail', null);
+    this.row = el('tr', {}, el('th', { text: replica.id, attrs: { scope: 'row' } }),
+      this.host, this.state, this.restarts, this.exitCode, this.detail,
+      labelled('Log', null, el('a', { text: 'Full log', attrs: { href: fullLog, 'aria-label': `Full log of ${replica.id}` } })));
+
+    this.logState = el('span');
+    this.tail = el('pre', { className: 'log', text: 'Nothing written yet.', attrs: { tabindex: '0', 'aria-label': `Last lines of ${replica.id}'s log` } });
+    this.log = el('details', { className: 'log-box', attrs: { id: `log-${replica.id}` } },
+      el('summary', {}, el('span', { className: 'replica-id', text: replica.id }), ' ', this.logState),
+      this.tail,
+      el('p', {}, el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog } })));
+    this.log.open = open;
+    // Opened by a person (or below, on failure): show its tail now rather than at the next poll.
+    this.log.addEventListener('toggle', () => {
+      if (this.log.open && this.tailFetchedIn !== this.replica.state) {
+        this.fetchTail();
+      }
+    });
+    this.replica = replica;
+    this.tailFetchedIn = null;
+  }
+
+  update(replica, tailsDue) {
+    const stateChanged = replica.state !== this.replica.state || this.state.childElementCount === 0;
+    this.replica = replica;
+    this.host.textContent = replica.host;
+    if (stateChanged) {
+      this.state.replaceChildren(badge(replica.state));
+      this.logState.replaceChildren(badge(replica.state));
+    }
+    this.restarts.textContent = replica.restarts;
+    this.exitCode.textContent = replica.exit_code ?? '—';
+    this.detail.textContent = replica.reason || (replica.state === 'Stopped' ? 'stopped by the service' : '');
+    if (replica.state === 'Failed') {
+      this.log.open = true; // what people come to see
+    }
+    const ended = replica.state !== 'Pending' && replica.state !== 'Running';
+    const needsTail = replica.state === 'Running' ? tailsDue : ended && this.tailFetchedIn !== replica.state;
+    if (this.log.open && needsTail) {
+      this.fetchTail();
+    }
+  }
+
+  async fetchTail() {
+    if (this.replica.state === 'Pending') {
+      return;
+    }
+    if (this.fetching) {
+      this.fetchAgain = true; // the replica may have ended meanwhile: its last lines must not be missed
+      return;
+    }
+    this.fetching = true;
+    try {
+      do {
+        this.fetchAgain = false;
+        const state = this.replica.state;
+        const url = pageUrl('logs', { role: this.replica.role, index: this.replica.index, tail: LOG_LINES });
+        this.tail.textContent = (await getText(url)) || 'Nothing written yet.';
+        this.tail.scrollTop = this.tail.scrollHeight;
+        this.tailFetchedIn = state;
+      } while (this.fetchAgain);
+    } catch (failure) {
+      this.tail.textContent = `Could not read the log: ${failure.message}`;
+    } finally {
+      this.fetching = false;
+    }
+  }
+}

@@ -1,0 +1,158 @@
+// The status page: reads the job once for its plan, then polls the status (this page's own URL,
+// asked for JSON) every second until the job is finished; a page in a background tab waits until it is seen.
+import {
+  FINISHED_PHASES, RequestFailed, formatDuration, getJson, laterWhenVisible, pageUrl, setPhase, setTime, showNotice,
+} from './common.js';
+import { renderPlan } from './plan.js';
+import { Replicas } from './replicas.js';
+
+const POLL_INTERVAL_MS = 1000;
+const RETRY_INTERVAL_MS = 3000;
+const WHY_TITLES = {
+  Pending: 'Why it is pending',
+  Running: 'Note',
+  Succeeded: 'Outcome',
+  Failed: 'Why it failed',
+  Cancelled: 'Why it stopped',
+};
+
+const $ = (id) => document.getElementById(id);
+// The page is served at …/jobs/{name}/status.
+const jobName = decodeURIComponent(window.location.pathname.split('/').at(-2));
+const jobUrl = pageUrl(`../${encodeURIComponent(jobName)}`);
+const replicas = new Replicas($('replicas').tBodies[0], $('logs'));
+// The phase the plan was read in: a queued job is given its ports when it starts, so the plan is
+// read again when the phase moves on.
+let planReadIn;
+
+async function start() {
+  $('job-name').textContent = jobName;
+  $('all-jobs').href = pageUrl('../../jobs');
+  $('job-json').href = jobUrl;
+  let job;
+  try {
+    job = await getJson(jobUrl);
+  } catch (failure) {
+    showFailure(failure);
+    return;
+  }
+  $('namespace').textContent = job.namespace;
+  $('shape').textContent = `${plural(job.plan.pservers.count, 'pserver')}, ${plural(job.plan.trainers.count, 'trainer')}`;
+  renderPlan(job.plan, job.warnings);
+  planReadIn = job.status.phase;
+  render(job.status);
+  if (!FINISHED_PHASES.has(job.status.phase)) {
+    laterWhenVisible(POLL_INTERVAL_MS, poll);
+  }
+}
+
+async function poll() {
+  let status;
+  try {
+    status = await getJson(window.location.href);
+  } catch (failure) {
+    if (failure instanceof RequestFailed && failure.status === 404) {
+      showFailure(failure); // deleted while we watched
+      return;
+    }
+    showNotice($('notice'), 'Lost contact with the service; trying again…');
+    laterWhenVisible(RETRY_INTERVAL_MS, poll);
+    return;
+  }
+  $('notice').hidden = true;
+  render(status);
+  if (status.phase !== planReadIn) {
+    planReadIn = status.phase;
+    // If this read fails, the plan shown stays as it was; the status above is what matters.
+    getJson(jobUrl).then((job) => renderPlan(job.plan, job.warnings), () => {});
+  }
+  if (!FINISHED_PHASES.has(status.phase)) {
+    laterWhenVisible(POLL_INTERVAL_MS, poll);
+  }
+}
+
+function render(status) {
+  setPhase($('phase'), status.phase);
+  document.title = `${jobName} · ${status.phase} · paddle-jobs`;
+  renderWhy(status);
+  renderTime(status);
+  renderProgress(status);
+  replicas.render(status.replicas, FINISHED_PHASES.has(status.phase));
+}
+
+function renderWhy(status) {
+  const why = $('why');
+  why.hidden = !status.reason && !status.message;
+  why.className = `why why-${status.phase.toLowerCase()}`;
+  $('why-title').textContent = WHY_TITLES[status.phase] || 'Why';
+  $('reason').textContent = status.reason || '';
+  $('reason-sep').hidden = !(status.reason && status.message);
+  $('message').textContent = status.message || '';
+  const failed = status.replicas.find((replica) => replica.state === 'Failed');
+  $('failed-log').hidden = !failed;
+  if (failed) {
+    const link = $('failed-log-link');
+    link.href = `#log-${failed.id}`;
+    link.textContent = `See the end of ${failed.id}'s log`;
+  }
+}
+
+function renderTime(status) {
+  // A job whose trainers finish before its last replica starts never reports started_at (it was
+  // never wholly running); for a person it started when its first replica did.
+  const startedAt = status.started_at || earliest(status.replicas.map((replica) => replica.started_at));
+  setTime($('created-at'), status.created_at);
+  setTime($('started-at'), startedAt);
+  setTime($('finished-at'), status.finished_at);
+  const finished = FINISHED_PHASES.has(status.phase);
+  const end = finished && status.finished_at ? Date.parse(status.finished_at) : Date.now();
+  let label;
+  let from;
+  if (startedAt) {
+    label = finished ? 'Ran for' : 'Running for';
+    from = startedAt;
+  } else {
+    label = finished ? 'Ended after' : 'Waiting for';
+    from = status.created_at;
+  }
+  $('elapsed-label').textContent = label;
+  $('elapsed').textContent = formatDuration(end - Date.parse(from));
+}
+
+function earliest(instants) {
+  const known = instants.filter(Boolean).sort((a, b) => Date.parse(a) - Date.parse(b));
+  return known[0];
+}
+
+function renderProgress(status) {
+  const trainers = status.trainers;
+  const progress = $('progress');
+  progress.max = Math.max(1, trainers.desired);
+  progress.value = trainers.succeeded;
+  $('progress-text').textContent = `${trainers.succeeded} of ${plural(trainers.desired, 'trainer')} finished`;
+  $('pserver-counts').textContent = describeCounts(status.pservers);
+  $('trainer-counts').textContent = describeCounts(status.trainers);
+}
+
+/** "2 running", "1 succeeded, 1 failed, 1 stopped": the non-zero counts, in the order a job moves. */
+function describeCounts(counts) {
+  const stopped = counts.desired - counts.pending - counts.running - counts.succeeded - counts.failed;
+  const parts = [['pending', counts.pending], ['running', counts.running], ['succeeded', counts.succeeded],
+    ['failed', counts.failed], ['stopped', stopped]]
+    .filter(([, n]) => n > 0)
+    .map(([word, n]) => `${n} ${word}`);
+  return `${parts.join(', ') || 'none'} (of ${counts.desired})`;
+}
+
+function showFailure(failure) {
+  const words = failure instanceof RequestFailed ? `${failure.title}: ${failure.message}` : String(failure);
+  showNotice($('notice'), words);
+  $('phase').textContent = failure.status === 404 ? 'Not found' : 'Unavailable';
+  $('phase').className = 'phase phase-unknown';
+}
+
+function plural(n, noun) {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+start();

@@ -1,0 +1,65 @@
+package io.paddlejobs.api;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.logging.Level;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * A headless Chromium for the page tests. Where none is installed the tests are skipped, unless
+ * {@code -Dbrowser.required=true} says that a missing browser is a failure (as on CI). Paths
+ * other than Debian's are given with {@code -Dchromium.binary=} and {@code -Dchromedriver.path=}.
+ *
+ * <p>Both the browser and its driver are given by path, so Selenium Manager never runs (it would
+ * try to download a driver; the build has no internet).
+ */
+final class Browser {
+
+    private static final Path CHROMIUM = Path.of(System.getProperty("chromium.binary", "/usr/bin/chromium"));
+    private static final Path CHROMEDRIVER = Path.of(System.getProperty("chromedriver.path", "/usr/bin/chromedriver"));
+
+    private Browser() {
+    }
+
+    /**
+     * For {@code @EnabledIf}: the page tests run where a browser is installed, and also where
+     * one is required but missing, so that {@link #start} can fail them.
+     */
+    static boolean installedOrRequired() {
+        return installed() || required();
+    }
+
+    static ChromeDriver start(Path userDataDir) {
+        if (!installed()) {
+            fail("No browser for the page tests: needs %s and %s (apt-get install chromium chromium-driver);"
+                    .formatted(CHROMIUM, CHROMEDRIVER) + " -Dbrowser.required=true makes that a failure");
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + userDataDir, "--window-size=1280,900", "--lang=en-US");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL); // the console, for script errors and CSP violations
+        options.setCapability(ChromeOptions.LOGGING_PREFS, logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
+        return new ChromeDriver(service, options);
+    }
+
+    private static boolean installed() {
+        return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    private static boolean required() {
+        return Boolean.getBoolean("browser.required");
+    }
+}

@@ -1,0 +1,280 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The status URL opened in a real browser, with real jobs running as local processes. The pages
+ * are served under {@code Content-Security-Policy: default-src 'self'} here, and every test ends
+ * by checking that the browser reported no violation and no script error.
+ */
+@EnabledIf(value = "io.paddlejobs.api.Browser#installedOrRequired", disabledReason = "no Chromium installed")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext // stop the jobs' processes before the temporary directory goes
+class StatusPageBrowserTests {
+
+    @TempDir
+    static Path tmp;
+
+    static final Set<String> FINISHED = Set.of("Succeeded", "Failed", "Cancelled");
+
+    static ChromeDriver browser;
+
+    @LocalServerPort
+    int port;
+
+    JobsClient jobs;
+    StatusPage page;
+
+    @DynamicPropertySource
+    static void dataRoot(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
+        // One job at a time, so that a job can be seen waiting in the queue.
+        registry.add("paddlejobs.local.max-running-jobs", () -> "1");
+    }
+
+    @BeforeAll
+    static void openBrowser() {
+        browser = Browser.start(tmp.resolve("chromium"));
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @BeforeEach
+    void setUp() {
+        jobs = new JobsClient(port);
+        page = new StatusPage(browser);
+        browser.manage().logs().get(LogType.BROWSER); // start each test with an empty console
+    }
+
+    @AfterEach
+    void browserReportedNoScriptErrorOrPolicyViolation() {
+        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .filter(message -> message.contains("Content Security Policy") || message.contains("Uncaught"))
+                .toList();
+        assertThat(problems).isEmpty();
+    }
+
+    /** The strict policy the pages are written for; the service itself does not send it yet. */
+    @TestConfiguration
+    static class StrictContentSecurityPolicy {
+        @Bean
+        FilterRegistrationBean<Filter> contentSecurityPolicy() {
+            Filter filter = (request, response, chain) -> {
+                ((HttpServletResponse) response).setHeader("Content-Security-Policy", "default-src 'self'");
+                chain.doFilter(request, response);
+            };
+            return new FilterRegistrationBean<>(filter);
+        }
+    }
+
+    @Test
+    void statusPageFollowsJobToSucceededWithoutReloading() throws IOException {
+        Path release = tmp.resolve("release-follow");
+        // The trainers wait for the test's signal, so the page is sure to see the job running.
+        String statusUrl = jobs.submit("""
+                {"name": "follow", "trainers": 2, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo step 1; while [ ! -e '%s' ]; do sleep 0.1; done; echo step 2"}
+                """.formatted(release));
+
+        page.open(statusUrl);
+        browser.executeScript("window.sameDocument = true");
+        page.await(d -> Set.of("Pending", "Running").contains(page.phase()));
+        page.await(d -> page.logTailOf("trainer-1").contains("step 1"));
+        assertThat(page.progress()).isEqualTo("0 of 2 trainers finished");
+        page.await(d -> page.elapsed().startsWith("Running for"));
+
+        Files.createFile(release);
+
+        page.await(d -> page.phase().equals("Succeeded"));
+        assertThat(page.progress()).isEqualTo("2 of 2 trainers finished");
+        assertThat(page.elapsed()).matches("Ran for \\d+ s");
+        assertThat(page.startedAt()).isEqualTo(jobs.getJson("/jobs/follow?namespace=default").at("/status/started_at").asString());
+        assertThat(page.stateOf("pserver-0")).isEqualTo("Stopped");
+        page.await(d -> page.logTailOf("trainer-0").contains("step 2"));
+        assertThat(browser.executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
+    }
+
+    @Test
+    void statusPageStopsPollingOnceTheJobIsFinished() {
+        String statusUrl = jobs.submit("""
+                {"name": "quiet", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo done"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        long polls = statusPolls();
+
+        await().during(Duration.ofMillis(2500)).atMost(Duration.ofSeconds(5)).until(() -> statusPolls() == polls);
+    }
+
+    @Test
+    void queuedJobShowsWhyItIsPendingThenItsAllocatedPortsOnceItRuns() throws IOException {
+        Path release = tmp.resolve("release-queue");
+        jobs.submit("""
+                {"name": "holds-the-slot", "trainers": 1, "pservers": 1,
+                 "entry_point": "while [ ! -e '%s' ]; do sleep 0.1; done"}
+                """.formatted(release));
+        String statusUrl = jobs.submit("""
+                {"name": "waits", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo ran"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> page.why().contains("Queued"));
+        assertThat(page.phase()).isEqualTo("Pending");
+        assertThat(page.why()).contains("Why it is pending", "position 1 in the queue");
+
+        Files.createFile(release);
+
+        page.await(d -> page.phase().equals("Succeeded"));
+        int allocatedPort = jobs.getJson("/jobs/waits?namespace=default").at("/plan/ports/first").asInt();
+        page.await(d -> page.planFact("Pserver ports").startsWith(allocatedPort + "–"));
+    }
+
+    @Test
+    void planShowsWhatEachRoleGetsAndTheWholeJobsTotals() {
+        String statusUrl = jobs.submit("""
+                {"name": "sized", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
+                 "entry_point": "true"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> !page.resources("Whole job").isEmpty());
+
+        // replicas, CPU, GPUs, memory
+        assertThat(page.resources("Pservers, each")).containsExactly("2", "1", "0", "1Gi");
+        assertThat(page.resources("Trainers, each")).containsExactly("3", "2", "0", "2Gi");
+        assertThat(page.resources("Whole job")).containsExactly("5", "8", "0", "8Gi");
+        page.await(d -> FINISHED.contains(page.phase())); // leave the one running slot free for the next test
+    }
+
+    @Test
+    void failedJobShowsTheReasonAndTheExitCode() {
+        String statusUrl = jobs.submit("""
+                {"name": "fails", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo about to fail; exit 3"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Failed"));
+
+        assertThat(page.why()).contains("Why it failed", "TrainerFailed", "trainer-0 exited with code 3");
+        assertThat(page.exitCodeOf("trainer-0")).isEqualTo("3");
+        assertThat(page.stateOf("trainer-0")).isEqualTo("Failed");
+        page.await(d -> page.logTailOf("trainer-0").contains("about to fail"));
+    }
+
+    @Test
+    void logLinkOpensTheReplicasWholeLog() {
+        String statusUrl = jobs.submit("""
+                {"name": "log-link", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "echo first line; echo hello from trainer zero"}
+                """);
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+
+        page.openFullLogOf("trainer-0");
+
+        page.await(d -> d.getCurrentUrl().contains("/jobs/log-link/logs?"));
+        assertThat(browser.findElement(By.tagName("body")).getText())
+                .isEqualTo("first line\nhello from trainer zero");
+    }
+
+    @Test
+    void pageOfAJobInAnotherNamespaceReadsAndLinksWithinIt() {
+        String statusUrl = jobs.submit("""
+                {"name": "elsewhere", "trainers": 1, "pservers": 1, "entry_point": "echo in team-a"}
+                """, "team-a");
+        assertThat(statusUrl).endsWith("/jobs/elsewhere/status?namespace=team-a");
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        assertThat(browser.findElement(By.id("namespace")).getText()).isEqualTo("team-a");
+        assertThat(browser.findElement(By.linkText("All jobs")).getDomAttribute("href")).endsWith("/jobs?namespace=team-a");
+
+        page.openFullLogOf("trainer-0");
+        page.await(d -> d.getCurrentUrl().contains("namespace=team-a"));
+        assertThat(browser.findElement(By.tagName("body")).getText()).isEqualTo("in team-a");
+    }
+
+    @Test
+    void userTextIsShownAsTextNeverAsMarkup() {
+        String markup = "<img src=x onerror=window.injected=1>";
+        String statusUrl = jobs.submit("""
+                {"name": "markup", "trainers": 1, "pservers": 1, "entry_point": "echo '%s'"}
+                """.formatted(markup));
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        page.await(d -> page.logTailOf("trainer-0").equals(markup));
+
+        assertThat(page.planFact("Trainer entry point")).isEqualTo("echo '" + markup + "'");
+        assertThat(browser.findElements(By.tagName("img"))).isEmpty();
+        assertThat(browser.executeScript("return window.injected === undefined")).isEqualTo(true);
+    }
+
+    @Test
+    void jobListPageShowsJobsNewestFirstAndLinksToTheirStatus() {
+        jobs.submit("""
+                {"name": "listed-older", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
+        jobs.submit("""
+                {"name": "listed-newer", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
+
+        browser.get(jobs.baseUrl() + "/jobs");
+        page.await(d -> jobNamesListed().containsAll(List.of("listed-older", "listed-newer")));
+        List<String> names = jobNamesListed();
+        assertThat(names.indexOf("listed-newer")).isLessThan(names.indexOf("listed-older"));
+
+        browser.findElement(By.linkText("listed-newer")).click();
+        page.await(d -> page.phase().equals("Succeeded"));
+        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Job listed-newer");
+    }
+
+    private List<String> jobNamesListed() {
+        return browser.findElements(By.cssSelector("#jobs tbody th")).stream().map(WebElement::getText).toList();
+    }
+
+    /** How many times the page has fetched the status JSON (the browser's own resource timing). */
+    private long statusPolls() {
+        return (Long) browser.executeScript("""
+                return performance.getEntriesByType('resource')
+                    .filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith('/status')).length""");
+    }
+}

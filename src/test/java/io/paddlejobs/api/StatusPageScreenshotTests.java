@@ -1,0 +1,98 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Writes docs/status-page.png, the README's picture of the status page, on request only
+ * ({@code -Dscreenshot.update=true}), so that ordinary runs leave the tree alone. The phone-width
+ * shot and the job list go to target/, to be looked at before committing.
+ */
+@EnabledIfSystemProperty(named = "screenshot.update", matches = "true")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext
+class StatusPageScreenshotTests {
+
+    @TempDir
+    static Path tmp;
+
+    static ChromeDriver browser;
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void dataRoot(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
+    }
+
+    @BeforeAll
+    static void openBrowser() {
+        browser = Browser.start(tmp.resolve("chromium"));
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void savesScreenshotsOfAFinishedExampleJob() throws IOException {
+        JobsClient jobs = new JobsClient(port);
+        StatusPage page = new StatusPage(browser);
+        String statusUrl = jobs.submit("""
+                {"name": "mnist-dist", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
+                 "labels": {"team": "vision", "dataset": "mnist"},
+                 "pserver_entry_point": "echo pserver $POD_IP:$PADDLE_PORT ready; sleep 60",
+                 "entry_point": "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM, pservers $PADDLE_PSERVERS_IP_PORT_LIST; for pass in 0 1 2 3 4; do sleep 0.5; echo Pass $pass, Batch 200, Cost 0.$((9 - pass))17, classification_error 0.$((5 - pass))08; done"}
+                """);
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        page.await(d -> page.logTailOf("trainer-2").contains("Pass 4"));
+        page.await(d -> page.logTailOf("pserver-1").contains("ready"));
+
+        Path basedir = Path.of(System.getProperty("project.basedir", "."));
+        Path desktop = screenshot(1280, basedir.resolve("docs/status-page.png"));
+        Path phone = screenshot(390, basedir.resolve("target/status-page-phone.png"));
+        browser.get(jobs.baseUrl() + "/jobs");
+        page.await(d -> !d.findElements(By.linkText("mnist-dist")).isEmpty());
+        screenshot(1280, basedir.resolve("target/jobs-page.png"));
+        screenshot(390, basedir.resolve("target/jobs-page-phone.png"));
+
+        assertThat(desktop).isNotEmptyFile();
+        assertThat(phone).isNotEmptyFile();
+    }
+
+    /** The whole page at the given viewport width, as a phone or desktop browser lays it out. */
+    private static Path screenshot(int width, Path file) throws IOException {
+        boolean phone = width < 600;
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", phone));
+        long height = (Long) browser.executeScript("return document.documentElement.scrollHeight");
+        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", phone));
+        Files.createDirectories(file.getParent());
+        Files.write(file, browser.getScreenshotAs(OutputType.BYTES));
+        browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        return file;
+    }
+}
