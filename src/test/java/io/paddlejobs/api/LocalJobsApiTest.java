@@ -147,6 +147,18 @@ class LocalJobsApiTest {
         client.post("/jobs/l-two/cancel?namespace=listing", "");
     }
 
+    @Test
+    void badQueryParametersAreProblemsNamingTheParameter() {
+        HttpResponse<String> namespace = client.get("/jobs/x/status?namespace=Not_A_Label");
+        HttpResponse<String> limit = client.get("/jobs?limit=0");
+
+        assertThat(namespace.statusCode()).isEqualTo(400);
+        assertThat(namespace.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(namespace.body()).contains("namespace");
+        assertThat(limit.statusCode()).isEqualTo(400);
+        assertThat(limit.body()).contains("limit");
+    }
+
     private List<String> names(String path) {
         JsonNode items = json.readTree(client.get(path).body()).get("items");
         return items.valueStream().map(item -> item.get("name").asString()).toList();
