@@ -1,5 +1,7 @@
 package io.paddlejobs.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -7,30 +9,65 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
-/** Real HTTP against a running service: what a user's curl does, from a test. */
+/** Real HTTP against a running service: what a user's curl or script does, from a test. */
 final class ServiceClient {
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private final String base;
+    private final String baseUrl;
 
     ServiceClient(int port) {
-        this.base = "http://127.0.0.1:" + port;
+        // The service listens on 127.0.0.1 only; "localhost" may resolve to ::1 first.
+        this.baseUrl = "http://127.0.0.1:" + port;
+    }
+
+    String baseUrl() {
+        return baseUrl;
     }
 
     HttpResponse<String> post(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(base + path))
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** Submits a job (or finds the identical one already there) and returns its status URL. */
+    String submit(String requestJson) {
+        return submit(requestJson, "default");
+    }
+
+    String submit(String requestJson, String namespace) {
+        HttpResponse<String> response = post("/jobs?namespace=" + namespace, requestJson);
+        assertThat(response.statusCode()).as(response.body()).isIn(200, 201);
+        return JSON.readTree(response.body()).get("status_url").asString();
+    }
+
     /** A GET as curl sends it: {@code Accept: *}{@code /*}. */
     HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).header("Accept", "*/*").GET());
+        return get(path, "*/*");
+    }
+
+    /** A GET with exactly the given Accept header, or none at all when {@code accept} is null; a path or a whole URL. */
+    HttpResponse<String> get(String url, String accept) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url.startsWith("/") ? baseUrl + url : url)).GET();
+        if (accept != null) {
+            request.header("Accept", accept);
+        }
+        return send(request);
+    }
+
+    JsonNode getJson(String url) {
+        HttpResponse<String> response = get(url, "application/json");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
     }
 
     HttpResponse<String> delete(String path) {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).DELETE());
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) {

@@ -52,7 +52,7 @@ class StatusPageBrowserTests {
     @LocalServerPort
     int port;
 
-    JobsClient jobs;
+    ServiceClient jobs;
     StatusPage page;
 
     @DynamicPropertySource
@@ -76,7 +76,7 @@ class StatusPageBrowserTests {
 
     @BeforeEach
     void setUp() {
-        jobs = new JobsClient(port);
+        jobs = new ServiceClient(port);
         page = new StatusPage(browser);
         browser.manage().logs().get(LogType.BROWSER); // start each test with an empty console
     }

@@ -41,7 +41,7 @@ class StatusPageNegotiationTests {
     @LocalServerPort
     int port;
 
-    JobsClient jobs;
+    ServiceClient jobs;
 
     @DynamicPropertySource
     static void dataRoot(DynamicPropertyRegistry registry) {
@@ -50,7 +50,7 @@ class StatusPageNegotiationTests {
 
     @BeforeEach
     void submitJob() {
-        jobs = new JobsClient(port);
+        jobs = new ServiceClient(port);
         jobs.submit("""
                 {"name": "negotiated", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
     }

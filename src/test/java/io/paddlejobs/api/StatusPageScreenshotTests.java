@@ -57,7 +57,7 @@ class StatusPageScreenshotTests {
 
     @Test
     void savesScreenshotsOfAFinishedExampleJob() throws IOException {
-        JobsClient jobs = new JobsClient(port);
+        ServiceClient jobs = new ServiceClient(port);
         StatusPage page = new StatusPage(browser);
         String statusUrl = jobs.submit("""
                 {"name": "mnist-dist", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
