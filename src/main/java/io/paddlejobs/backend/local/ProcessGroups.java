@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Stops a replica together with every process it started. Where {@code setsid} exists each
@@ -37,43 +38,50 @@ final class ProcessGroups {
             ProcessHandle.of(leaderPid).ifPresent(handle -> stopTree(handle, grace));
             return;
         }
-        signalGroup(leaderPid, "TERM");
+        if (!signalGroup(leaderPid, "TERM")) {
+            return; // the group is empty: the replica left nothing behind
+        }
         long deadline = System.nanoTime() + grace.toNanos();
-        while (groupAlive(leaderPid) && System.nanoTime() < deadline) {
+        ProcessHandle.of(leaderPid).ifPresent(leader -> awaitExit(leader, deadline));
+        while (hasMembers(leaderPid) && System.nanoTime() < deadline) {
             pause();
         }
-        if (groupAlive(leaderPid)) {
+        if (hasMembers(leaderPid)) {
             signalGroup(leaderPid, "KILL");
             long killDeadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (groupAlive(leaderPid) && System.nanoTime() < killDeadline) {
+            while (hasMembers(leaderPid) && System.nanoTime() < killDeadline) {
                 pause();
             }
         }
     }
 
-    private static boolean groupAlive(long pgid) {
-        // A zombie leader still counts for kill -0, so look at the leader's own state too.
-        boolean leaderRunning = ProcessHandle.of(pgid).map(ProcessHandle::isAlive).orElse(false);
-        return run("kill", "-0", "--", "-" + pgid) == 0 && (leaderRunning || hasOtherMembers(pgid));
-    }
-
-    private static boolean hasOtherMembers(long pgid) {
-        return ProcessHandle.allProcesses().anyMatch(p -> p.pid() != pgid && groupOf(p.pid()) == pgid);
-    }
-
-    /** The process group id, from /proc/<pid>/stat (field 5, after the parenthesised command name). */
-    private static long groupOf(long pid) {
+    private static void awaitExit(ProcessHandle process, long deadline) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[2]);
-        } catch (IOException | RuntimeException e) {
-            return -1;
+            process.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (Exception timedOutOrInterrupted) {
+            // the group check below decides what happens next
         }
     }
 
-    private static void signalGroup(long pgid, String signal) {
-        run("kill", "-" + signal, "--", "-" + pgid);
+    /** Whether any live (not zombie) process is still in the group. */
+    private static boolean hasMembers(long pgid) {
+        return ProcessHandle.allProcesses().anyMatch(p -> isLiveMemberOf(p.pid(), pgid));
+    }
+
+    /** From /proc/<pid>/stat: after the parenthesised command name come the state and, third, the group. */
+    private static boolean isLiveMemberOf(long pid, long pgid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[2]) == pgid && !fields[0].equals("Z");
+        } catch (IOException | RuntimeException e) {
+            return false; // gone while we looked
+        }
+    }
+
+    /** @return whether the group had a process to signal */
+    private static boolean signalGroup(long pgid, String signal) {
+        return run("kill", "-" + signal, "--", "-" + pgid) == 0;
     }
 
     private static int run(String... command) {
@@ -103,7 +111,7 @@ final class ProcessGroups {
         long deadline = System.nanoTime() + grace.toNanos();
         for (ProcessHandle handle : tree) {
             try {
-                handle.onExit().get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                handle.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (Exception timedOutOrInterrupted) {
                 handle.destroyForcibly();
             }
