@@ -9,6 +9,7 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import java.util.regex.Pattern;
 
 /** A positive memory amount in Kubernetes quantity syntax ({@code 512Mi}, {@code 2Gi}, {@code 1G}). */
 @Target(ElementType.FIELD)
@@ -23,9 +24,25 @@ import java.lang.annotation.Target;
     Class<? extends Payload>[] payload() default {};
 
     class Validator implements ConstraintValidator<MemoryQuantity, String> {
+        /**
+         * No memory fits in a long past 10^19 bytes, but computing 10^n for a huge exponent
+         * ({@code 1e99999999}) keeps a CPU busy for minutes: refuse those before parsing.
+         */
+        private static final Pattern HUGE_EXPONENT = Pattern.compile(".*[eE]0*[1-9][0-9]{2,}\\s*");
+
         @Override
         public boolean isValid(String value, ConstraintValidatorContext context) {
-            return value == null || (Memory.isValid(value) && Memory.parse(value).bytes() > 0);
+            if (value == null) {
+                return true;
+            }
+            if (HUGE_EXPONENT.matcher(value).matches()) {
+                return false;
+            }
+            try {
+                return Memory.parse(value).bytes() > 0;
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                return false;
+            }
         }
     }
 }
