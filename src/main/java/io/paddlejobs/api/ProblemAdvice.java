@@ -21,6 +21,9 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
@@ -101,14 +104,21 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        Throwable cause = e.getCause();
-        while (cause != null && !(cause instanceof JacksonException) && !(cause instanceof BodyTooLargeException)) {
-            cause = cause.getCause();
-        }
-        if (cause instanceof BodyTooLargeException tooLarge) {
+        // Jackson wraps what the capped stream throws mid-document, so look through the whole chain.
+        BodyTooLargeException tooLarge = causeOfType(e, BodyTooLargeException.class);
+        if (tooLarge != null) {
             return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge.getBody());
         }
-        return ResponseEntity.badRequest().body(unreadable(cause));
+        return ResponseEntity.badRequest().body(unreadable(causeOfType(e, JacksonException.class)));
+    }
+
+    private static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return type.cast(cause);
+            }
+        }
+        return null;
     }
 
     private static ProblemDetail unreadable(Throwable cause) {
@@ -123,6 +133,15 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         if (cause instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
             return Problems.invalidRequest(List.of(new FieldError(path(mismatch),
                     "must be " + typeName(mismatch.getTargetType()), null)));
+        }
+        if (cause instanceof InputCoercionException coercion && fieldAt(coercion.processor()) != null) {
+            return Problems.invalidRequest(List.of(new FieldError(fieldAt(coercion.processor()),
+                    "must be " + typeName(coercion.getTargetType()) + " in range", null)));
+        }
+        if (cause instanceof StreamReadException read && fieldAt(read.processor()) != null
+                && read.getOriginalMessage().startsWith("Duplicate Object property")) {
+            return Problems.invalidRequest(List.of(new FieldError(fieldAt(read.processor()),
+                    "is given more than once; give each field once", null)));
         }
         ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
         problem.setType(URI.create("urn:paddlejobs:problem:unreadable-body"));
@@ -144,6 +163,18 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             }
         }
         return path.isEmpty() ? "(body)" : path.toString();
+    }
+
+    /** Where the parser stopped, as a request field ({@code env.A}); null outside any object. */
+    private static String fieldAt(JsonParser parser) {
+        List<String> names = new ArrayList<>();
+        for (TokenStreamContext context = parser == null ? null : parser.streamReadContext(); context != null;
+                context = context.getParent()) {
+            if (context.inObject() && context.currentName() != null) {
+                names.add(0, context.currentName());
+            }
+        }
+        return names.isEmpty() ? null : String.join(".", names);
     }
 
     private static String typeName(Class<?> type) {

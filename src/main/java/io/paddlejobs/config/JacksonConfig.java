@@ -7,9 +7,11 @@ import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
 import io.swagger.v3.core.jackson.ModelResolver;
 import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JacksonModule;
 import tools.jackson.databind.deser.std.StdDeserializer;
@@ -47,6 +49,15 @@ class JacksonConfig {
         });
         module.setMixInAnnotation(Role.class, RoleWireName.class);
         return module;
+    }
+
+    /**
+     * A key given twice is refused, not read as its last value: like an unknown field, a
+     * repeated {@code num_gpus} is a mistake the user should hear about.
+     */
+    @Bean
+    JsonMapperBuilderCustomizer strictDuplicateDetection() {
+        return builder -> builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     }
 
     /**
