@@ -1,0 +1,243 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MvcResult;
+import tools.jackson.databind.JsonNode;
+
+/** DESIGN §2: every request rule answers 400 with a problem document naming the fields involved. */
+class JobRequestValidationTest extends ApiTest {
+
+    @LocalServerPort
+    int port;
+
+    static Stream<Arguments> fieldRules() {
+        return Stream.of(
+                arguments("{'name':'Fit_A_Line','entry_point':'true'}", "name", "lower-case"),
+                arguments("{'name':'-fit','entry_point':'true'}", "name", "lower-case"),
+                arguments("{'name':'','entry_point':'true'}", "name", "between 1 and 40"),
+                arguments("{'name':'" + "a".repeat(41) + "','entry_point':'true'}", "name", "between 1 and 40"),
+                arguments("{'num_gpus':1}", "entry_point", "must not be blank"),
+                arguments("{'entry_point':null}", "entry_point", "must not be blank"),
+                arguments("{'entry_point':'   '}", "entry_point", "must not be blank"),
+                arguments("{'entry_point':'" + "x".repeat(4097) + "'}", "entry_point", "4096"),
+                arguments("{'entry_point':'true','pserver_entry_point':''}", "pserver_entry_point", "size"),
+                arguments("{'entry_point':'true','image':'my image'}", "image", "white space"),
+                arguments("{'entry_point':'true','num_gpus':-1}", "num_gpus", "greater than or equal to 0"),
+                arguments("{'entry_point':'true','trainer_gpu':-2}", "trainer_gpu", "greater than or equal to 0"),
+                arguments("{'entry_point':'true','num_cpus':0}", "num_cpus", "greater than or equal to 1"),
+                arguments("{'entry_point':'true','trainers':0}", "trainers", "greater than or equal to 1"),
+                arguments("{'entry_point':'true','pservers':-1}", "pservers", "greater than or equal to 1"),
+                arguments("{'entry_point':'true','memory':'1 GB'}", "memory", "memory quantity"),
+                arguments("{'entry_point':'true','memory':'0'}", "memory", "greater than 0"),
+                arguments("{'entry_point':'true','trainer_mem':'lots'}", "trainer_mem", "memory quantity"),
+                arguments("{'entry_point':'true','pserver_mem':'-1Gi'}", "pserver_mem", "memory quantity"),
+                arguments("{'entry_point':'true','memory':'1e99999999'}", "memory", "memory quantity"),
+                arguments("{'entry_point':'true','memory':'1e999999999'}", "memory", "memory quantity"),
+                arguments("{'entry_point':'true','port':0}", "port", "greater than or equal to 1"),
+                arguments("{'entry_point':'true','port':70000}", "port", "less than or equal to 65535"),
+                arguments("{'entry_point':'true','ports_num':0}", "ports_num", "greater than or equal to 1"),
+                arguments("{'entry_point':'true','env':{'1BAD':'x'}}", "env", "1BAD: name must match"),
+                arguments("{'entry_point':'true','env':{'A-B':'x'}}", "env", "A-B: name must match"),
+                arguments("{'entry_point':'true','env':{'PADDLE_TRAINER_ID':'3'}}", "env", "PADDLE_TRAINER_ID: is injected"),
+                arguments("{'entry_point':'true','env':{'POD_IP':'10.0.0.1'}}", "env", "POD_IP: is injected"),
+                arguments("{'entry_point':'true','env':{'PADDLE_INIT_FOO':'1'}}", "env", "PADDLE_INIT_FOO: is injected"),
+                arguments("{'entry_point':'true','env':{'A':null}}", "env", "A: value must be a string"),
+                arguments("{'entry_point':'true','labels':{'bad key':'v'}}", "labels", "bad key: key name"),
+                arguments("{'entry_point':'true','labels':{'Example.COM/team':'v'}}", "labels", "key prefix"),
+                arguments("{'entry_point':'true','labels':{'team':'bad value'}}", "labels", "team: value must be"),
+                arguments("{'entry_point':'true','labels':{'paddlejobs.io/role':'x'}}", "labels", "set by paddle-jobs"),
+                arguments("{'entry_point':'true','labels':{'app.kubernetes.io/name':'x'}}", "labels", "set by paddle-jobs"));
+    }
+
+    @ParameterizedTest(name = "[{index}] {1}: {0}")
+    @MethodSource("fieldRules")
+    void submitBreakingAFieldRuleReturnsProblemNamingTheField(String body, String field, String message) throws Exception {
+        JsonNode problem = assertProblem(dryRun(json(body)), 400);
+
+        assertThat(errorsOn(problem, field)).as("errors on %s in %s", field, problem)
+                .anySatisfy(error -> assertThat(error.path("message").asString()).contains(message));
+    }
+
+    static Stream<Arguments> crossFieldConflicts() {
+        return Stream.of(
+                arguments("{'entry_point':'true','trainers':2,'trainer_gpu':1,'num_gpus':3}",
+                        List.of("trainers", "trainer_gpu", "num_gpus")),
+                arguments("{'entry_point':'true','num_gpus':4,'trainer_gpu':3}", List.of("num_gpus", "trainer_gpu")),
+                arguments("{'entry_point':'true','num_gpus':3,'trainers':2}", List.of("num_gpus", "trainers")),
+                arguments("{'entry_point':'true','trainers':2,'trainer_cpu':1,'num_cpus':3}",
+                        List.of("trainers", "trainer_cpu", "num_cpus")),
+                arguments("{'entry_point':'true','trainers':2,'trainer_mem':'1Gi','memory':'3Gi'}",
+                        List.of("trainers", "trainer_mem", "memory")),
+                arguments("{'entry_point':'true','port':65535,'ports_num':2}",
+                        List.of("port", "ports_num", "ports_num_for_sparse")));
+    }
+
+    @ParameterizedTest(name = "[{index}] {1}")
+    @MethodSource("crossFieldConflicts")
+    void submitWithConflictingFieldsReturnsProblemNamingEveryFieldInvolved(String body, List<String> fields)
+            throws Exception {
+        JsonNode problem = assertProblem(dryRun(json(body)), 400);
+
+        for (String field : fields) {
+            assertThat(errorsOn(problem, field)).as("errors on %s in %s", field, problem).isNotEmpty();
+        }
+    }
+
+    static Stream<Arguments> configuredLimits() {
+        return Stream.of(
+                arguments("{'entry_point':'true','trainers':65}", "trainers", "64", "max-trainers"),
+                arguments("{'entry_point':'true','trainers':1,'pservers':65}", "pservers", "64", "max-pservers"),
+                arguments("{'entry_point':'true','num_gpus':17}", "num_gpus", "16", "max-gpus"),
+                arguments("{'entry_point':'true','num_cpus':300,'trainer_cpu':300}", "num_cpus", "256", "max-cpus"),
+                arguments("{'entry_point':'true','memory':'600Gi'}", "memory", "512Gi", "max-memory"));
+    }
+
+    @ParameterizedTest(name = "[{index}] {3}")
+    @MethodSource("configuredLimits")
+    void submitOverAConfiguredLimitReturnsProblemNamingTheLimitAndItsKey(String body, String field, String limit,
+                                                                        String key) throws Exception {
+        JsonNode problem = assertProblem(dryRun(json(body)), 400);
+
+        assertThat(errorsOn(problem, field)).as("errors on %s in %s", field, problem)
+                .anySatisfy(error -> assertThat(error.path("message").asString())
+                        .contains("limit is " + limit).contains("paddlejobs.limits." + key));
+    }
+
+    @Test
+    void submitWithUnknownFieldReturnsProblemNamingTheField() throws Exception {
+        MvcResult result = mvc.perform(post("/jobs").contentType(MediaType.APPLICATION_JSON)
+                .content(json("{'entry_point':'true','num_gpu':2}"))).andReturn();
+
+        JsonNode problem = assertProblem(result, 400);
+        assertThat(errorsOn(problem, "num_gpu")).singleElement()
+                .satisfies(error -> assertThat(error.path("message").asString()).contains("not a field"));
+    }
+
+    static Stream<Arguments> wrongTypes() {
+        return Stream.of(
+                arguments("{'entry_point':'true','num_gpus':'two'}", "num_gpus", "whole number"),
+                arguments("{'entry_point':'true','num_gpus':1.5}", "num_gpus", "whole number"),
+                arguments("{'entry_point':'true','trainers':true}", "trainers", "whole number"),
+                arguments("{'entry_point':'true','num_gpus':99999999999}", "num_gpus", "whole number"),
+                arguments("{'entry_point':'true','use_gpu':'yes'}", "use_gpu", "true or false"),
+                arguments("{'entry_point':{'cmd':'true'}}", "entry_point", "a string"),
+                arguments("{'entry_point':['true']}", "entry_point", "a string"),
+                arguments("{'entry_point':'true','env':{'A':{'b':1}}}", "env.A", "a string"),
+                arguments("{'entry_point':'true','env':'A=1'}", "env", "an object"),
+                arguments("{'entry_point':'true','labels':['team']}", "labels", "an object"));
+    }
+
+    @ParameterizedTest(name = "[{index}] {1}: {0}")
+    @MethodSource("wrongTypes")
+    void submitWithAValueOfTheWrongTypeReturnsProblemNamingTheField(String body, String field, String message)
+            throws Exception {
+        JsonNode problem = assertProblem(dryRun(json(body)), 400);
+
+        assertThat(errorsOn(problem, field)).as("errors on %s in %s", field, problem)
+                .anySatisfy(error -> assertThat(error.path("message").asString()).contains(message));
+    }
+
+    static Stream<Arguments> unreadableBodies() {
+        return Stream.of(
+                arguments("malformed JSON", "{\"entry_point\":"),
+                arguments("not JSON at all", "entry_point=true"),
+                arguments("empty body", ""),
+                arguments("a JSON array", "[{\"entry_point\":\"true\"}]"),
+                arguments("JSON null", "null"),
+                arguments("a JSON string", "\"python train.py\""));
+    }
+
+    @ParameterizedTest(name = "[{index}] {0}")
+    @MethodSource("unreadableBodies")
+    void submitWithABodyThatIsNotOneJsonObjectReturnsProblem(String what, String body) throws Exception {
+        JsonNode problem = assertProblem(dryRun(body), 400);
+
+        assertThat(problem.path("detail").asString()).isNotBlank();
+    }
+
+    @Test
+    void submitWithDuplicateKeyReturnsProblemNamingTheField() throws Exception {
+        JsonNode problem = assertProblem(dryRun(json("{'entry_point':'true','num_gpus':1,'num_gpus':8}")), 400);
+
+        assertThat(errorsOn(problem, "num_gpus")).isNotEmpty();
+    }
+
+    @Test
+    void submitOverTheSizeLimitWithContentLengthReturnsContentTooLargeProblem() throws Exception {
+        String body = oversizedBody();
+        MvcResult result = dryRun(body);
+
+        assertThat(body.length()).isGreaterThan(64 * 1024);
+        assertProblem(result, 413);
+    }
+
+    @Test
+    void submitOverTheSizeLimitInChunksReturnsContentTooLargeProblem() throws Exception {
+        byte[] body = oversizedBody().getBytes(StandardCharsets.UTF_8);
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/jobs?dry_run=true"))
+                .header("Content-Type", "application/json")
+                // no length known up front: the client sends the body chunked
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                .build();
+
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(413);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(MediaType.parseMediaType(type).isCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)).isTrue());
+        assertThat(json.readTree(response.body()).path("title").asString()).isEqualTo("Request body too large");
+    }
+
+    @Test
+    void submitAsPlainTextReturnsUnsupportedMediaTypeProblem() throws Exception {
+        MvcResult result = mvc.perform(post("/jobs").queryParam("dry_run", "true")
+                .contentType(MediaType.TEXT_PLAIN).content("python train.py")).andReturn();
+
+        assertProblem(result, 415);
+    }
+
+    @Test
+    void submitWithUnknownDryRunValueReturnsProblemNamingTheParameter() throws Exception {
+        MvcResult result = mvc.perform(post("/jobs").queryParam("dry_run", "maybe")
+                .contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}"))).andReturn();
+
+        assertThat(errorsOn(assertProblem(result, 400), "dry_run")).isNotEmpty();
+    }
+
+    /** A well-formed request that only its size makes wrong. */
+    private static String oversizedBody() {
+        StringBuilder env = new StringBuilder();
+        for (int i = 0; i < 20; i++) {
+            env.append(i == 0 ? "" : ",").append("'V").append(i).append("':'").append("x".repeat(4000)).append("'");
+        }
+        return json("{'entry_point':'true','env':{" + env + "}}");
+    }
+
+    private static List<JsonNode> errorsOn(JsonNode problem, String field) {
+        List<JsonNode> matching = new ArrayList<>();
+        problem.path("errors").forEach(error -> {
+            if (field.equals(error.path("field").asString())) {
+                matching.add(error);
+            }
+        });
+        return matching;
+    }
+}
