@@ -6,6 +6,8 @@ import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
 import io.swagger.v3.core.jackson.ModelResolver;
+import io.swagger.v3.oas.models.media.StringSchema;
+import java.util.List;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -27,7 +29,9 @@ import tools.jackson.databind.ser.std.ToStringSerializer;
 class JacksonConfig {
 
     static {
-        SpringDocUtils.getConfig().replaceWithClass(Memory.class, String.class).replaceWithClass(Cpu.class, String.class);
+        SpringDocUtils.getConfig().replaceWithClass(Memory.class, String.class).replaceWithClass(Cpu.class, String.class)
+                // swagger-core reads @JsonValue from the enum itself, not from a mix-in
+                .replaceWithSchema(Role.class, new StringSchema()._enum(List.of("pserver", "trainer")));
     }
 
     @Bean
