@@ -51,6 +51,11 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','pserver_mem':'-1Gi'}", "pserver_mem", "memory quantity"),
                 arguments("{'entry_point':'true','memory':'1e99999999'}", "memory", "memory quantity"),
                 arguments("{'entry_point':'true','memory':'1e999999999'}", "memory", "memory quantity"),
+                arguments("{'entry_point':'true','memory':'101Ti'}", "memory", "at most 100Ti"),
+                arguments("{'entry_point':'true','trainers':2147483647}", "trainers", "less than or equal to 10000"),
+                arguments("{'entry_point':'true','trainers':4,'trainer_gpu':1073741824}", "trainer_gpu", "less than or equal"),
+                arguments("{'entry_point':'true','pservers':10001}", "pservers", "less than or equal to 10000"),
+                arguments("{'entry_point':'true','num_cpus':2147483647}", "num_cpus", "less than or equal to 10000"),
                 arguments("{'entry_point':'true','port':0}", "port", "greater than or equal to 1"),
                 arguments("{'entry_point':'true','port':70000}", "port", "less than or equal to 65535"),
                 arguments("{'entry_point':'true','ports_num':0}", "ports_num", "greater than or equal to 1"),
@@ -107,7 +112,11 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','trainers':1,'pservers':65}", "pservers", "64", "max-pservers"),
                 arguments("{'entry_point':'true','num_gpus':17}", "num_gpus", "16", "max-gpus"),
                 arguments("{'entry_point':'true','num_cpus':300,'trainer_cpu':300}", "num_cpus", "256", "max-cpus"),
-                arguments("{'entry_point':'true','memory':'600Gi'}", "memory", "512Gi", "max-memory"));
+                arguments("{'entry_point':'true','memory':'600Gi'}", "memory", "512Gi", "max-memory"),
+                // the largest values the fields allow: refused by the limits, with no arithmetic overflow on the way
+                arguments("{'entry_point':'true','trainers':10000,'trainer_cpu':10000,'trainer_gpu':10000,"
+                        + "'trainer_mem':'100Ti','pservers':10000,'pserver_cpu':10000,'pserver_mem':'100Ti'}",
+                        "memory", "512Gi", "max-memory"));
     }
 
     @ParameterizedTest(name = "[{index}] {3}")
