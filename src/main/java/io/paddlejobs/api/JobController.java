@@ -111,8 +111,10 @@ class JobController {
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
                      @RequestParam(name = "continue", required = false) String continueToken) {
-        JobQuery query = new JobQuery(namespaceOrDefault(namespace), phase == null ? null : JobPhase.parse(phase),
-                LabelSelector.parse(labelSelector), limit, continueToken);
+        JobQuery query = new JobQuery(namespaceOrDefault(namespace),
+                phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
+                InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
+                continueToken);
         JobPage page = jobs.list(query);
         return new JobListView(page.items().stream().map(job -> JobSummary.of(job, statusUrls)).toList(),
                 page.continueToken());
