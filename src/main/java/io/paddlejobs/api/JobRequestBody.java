@@ -19,11 +19,11 @@ record JobRequestBody(
         @Schema(description = "DNS-1123 label, 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
         @Size(min = 1, max = 40) @Pattern(regexp = DNS_LABEL, message = DNS_LABEL_MESSAGE) String name,
         @Schema(description = "Shell command run in each replica", example = "python3 train.py", requiredMode = Schema.RequiredMode.REQUIRED)
-        @NotBlank @Size(max = 4096) String entryPoint,
+        @NotBlank @Size(max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String entryPoint,
         @Schema(description = "Shell command for pservers, if they start differently; defaults to entry_point")
-        @Size(min = 1, max = 4096) String pserverEntryPoint,
+        @Size(min = 1, max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String pserverEntryPoint,
         @Schema(description = "Container image (kubernetes backend); defaults to paddlejobs.defaults.image")
-        @Size(min = 1, max = 512) @Pattern(regexp = "\\S+", message = "must not contain white space") String image,
+        @Size(min = 1, max = 512) @Pattern(regexp = "[^\\s\\x00]+", message = "must not contain white space or NUL characters") String image,
         @Schema(description = "GPUs for the job (beginner)", example = "0") @Min(0) @Max(MAX_COUNT) Integer numGpus,
         @Schema(description = "CPUs for the job (beginner)", example = "2") @Min(1) @Max(MAX_COUNT) Integer numCpus,
         @Schema(description = "Memory for the job (beginner), Kubernetes quantity", example = "2Gi") @MemoryQuantity String memory,
@@ -46,6 +46,10 @@ record JobRequestBody(
      * message), and low enough that no product of counts, CPUs and memory overflows in planning.
      */
     static final int MAX_COUNT = 10_000;
+
+    /** A process can be given no NUL character, in its command line or its environment. */
+    static final String NO_NUL = "[^\\x00]*";
+    static final String NO_NUL_MESSAGE = "must not contain NUL characters";
 
     static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     static final String DNS_LABEL_MESSAGE =
