@@ -27,6 +27,8 @@ class QueryParameterTest extends ApiTest {
                 arguments(get("/jobs").queryParam("continue", "not a token!"), "continue"),
                 arguments(get("/jobs/some-job/logs").queryParam("role", "chief"), "role"),
                 arguments(get("/jobs/some-job/logs").queryParam("index", "-1"), "index"),
+                arguments(post("/jobs").queryParam("dry_run", "maybe")
+                        .contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}")), "dry_run"),
                 arguments(post("/jobs").queryParam("dry_run", "true").queryParam("namespace", "-ns")
                         .contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}")), "namespace"));
     }
