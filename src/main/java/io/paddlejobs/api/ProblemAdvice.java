@@ -109,6 +109,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                 Problems.jsonName(error.getField()), error.getDefaultMessage(), Problems.rejectedValue(error.getRejectedValue()))));
         e.getBindingResult().getGlobalErrors().forEach(error ->
                 errors.add(new FieldError(error.getObjectName(), error.getDefaultMessage(), null)));
+        // Bean Validation reports in no particular order; the same request should get the same document.
+        errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
         return ResponseEntity.badRequest().body(Problems.invalidRequest(errors));
     }
 
