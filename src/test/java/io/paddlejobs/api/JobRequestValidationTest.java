@@ -74,6 +74,17 @@ class JobRequestValidationTest extends ApiTest {
                 .anySatisfy(error -> assertThat(error.path("message").asString()).contains(message));
     }
 
+    @Test
+    void errorsComeSortedByFieldThenMessageSoThatARequestAlwaysGetsTheSameDocument() throws Exception {
+        String body = json("{'port':0,'num_gpus':-1,'memory':'x','entry_point':'','env':{'POD_IP':'y','B-C':'z','1A':'x'}}");
+
+        JsonNode errors = assertProblem(dryRun(body), 400).path("errors");
+
+        List<String> fieldsAndMessages = new ArrayList<>();
+        errors.forEach(error -> fieldsAndMessages.add(error.path("field").asString() + " " + error.path("message").asString()));
+        assertThat(fieldsAndMessages).hasSize(7).isSorted();
+    }
+
     static Stream<Arguments> crossFieldConflicts() {
         return Stream.of(
                 arguments("{'entry_point':'true','trainers':2,'trainer_gpu':1,'num_gpus':3}",
