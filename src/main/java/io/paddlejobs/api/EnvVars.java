@@ -50,6 +50,8 @@ import java.util.regex.Pattern;
                 }
                 if (value == null) {
                     report.onEntry(name, "value must be a string, not null");
+                } else if (value.indexOf('\0') >= 0) {
+                    report.onEntry(name, "value " + JobRequestBody.NO_NUL_MESSAGE);
                 } else if (value.length() > MAX_VALUE_LENGTH) {
                     report.onEntry(name, "value may be at most " + MAX_VALUE_LENGTH + " characters");
                 }

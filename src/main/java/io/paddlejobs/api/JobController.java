@@ -11,6 +11,11 @@ import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.Role;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -53,8 +58,30 @@ class JobController {
             Plans the job and starts it. 201 with Location and status_url; 200 with the existing job when the \
             same name is resubmitted with an identical spec; 409 when the name is taken by a different spec. \
             With dry_run=true, 200 with the plan (and the objects that would be created) and nothing started.""")
+    @ApiResponse(responseCode = "201", description = "Created; started, or queued as Pending",
+            headers = @Header(name = HttpHeaders.LOCATION, description = "The job", schema = @Schema(type = "string")),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = JobView.class)))
+    @ApiResponse(responseCode = "200", description = "With dry_run: the plan. Else: the existing job with this identical spec",
+            headers = @Header(name = HttpHeaders.WARNING, description = "One per warning: 299 - \"text\"",
+                    schema = @Schema(type = "string")),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(oneOf = {DryRunView.class, JobView.class})))
+    @ApiResponse(responseCode = "400", description = "The request breaks a rule; errors names each field", content = @Content(
+            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
+    @ApiResponse(responseCode = "409", description = "The name is taken by a job with another spec", content = @Content(
+            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
+    @ApiResponse(responseCode = "413", description = "The body is over 64 KiB", content = @Content(
+            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<?> submit(@Valid @RequestBody JobRequestBody body,
+    ResponseEntity<?> submit(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+                                     mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                     schema = @Schema(implementation = JobRequestBody.class),
+                                     examples = {
+                                         @ExampleObject(name = "beginner", summary = "An entry point and a few numbers",
+                                                 value = RequestExamples.BEGINNER),
+                                         @ExampleObject(name = "advanced", summary = "Every number given",
+                                                 value = RequestExamples.ADVANCED)}))
+                             @Valid @RequestBody JobRequestBody body,
                              @Parameter(description = "Plan only; start nothing")
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
                              @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
@@ -82,8 +109,10 @@ class JobController {
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
                      @RequestParam(name = "continue", required = false) String continueToken) {
-        JobQuery query = new JobQuery(namespaceOrDefault(namespace), phase == null ? null : JobPhase.parse(phase),
-                LabelSelector.parse(labelSelector), limit, continueToken);
+        JobQuery query = new JobQuery(namespaceOrDefault(namespace),
+                phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
+                InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
+                continueToken);
         JobPage page = jobs.list(query);
         return new JobListView(page.items().stream().map(job -> JobSummary.of(job, statusUrls)).toList(),
                 page.continueToken());
@@ -102,6 +131,8 @@ class JobController {
     }
 
     @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica ends")
+    @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
+            content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
     ResponseEntity<StreamingResponseBody> logs(@PathVariable String name,
                                                @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
@@ -124,6 +155,9 @@ class JobController {
     }
 
     @Operation(summary = "Delete a job and everything it created")
+    @ApiResponse(responseCode = "204", description = "Deleted")
+    @ApiResponse(responseCode = "404", description = "No such job", content = @Content(
+            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @DeleteMapping("/{name}")
     ResponseEntity<Void> delete(@PathVariable String name,
                                 @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {

@@ -19,20 +19,20 @@ record JobRequestBody(
         @Schema(description = "DNS-1123 label, 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
         @Size(min = 1, max = 40) @Pattern(regexp = DNS_LABEL, message = DNS_LABEL_MESSAGE) String name,
         @Schema(description = "Shell command run in each replica", example = "python3 train.py", requiredMode = Schema.RequiredMode.REQUIRED)
-        @NotBlank @Size(max = 4096) String entryPoint,
+        @NotBlank @Size(max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String entryPoint,
         @Schema(description = "Shell command for pservers, if they start differently; defaults to entry_point")
-        @Size(min = 1, max = 4096) String pserverEntryPoint,
+        @Size(min = 1, max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String pserverEntryPoint,
         @Schema(description = "Container image (kubernetes backend); defaults to paddlejobs.defaults.image")
-        @Size(min = 1, max = 512) @Pattern(regexp = "\\S+", message = "must not contain white space") String image,
-        @Schema(description = "GPUs for the job (beginner)", example = "0") @Min(0) Integer numGpus,
-        @Schema(description = "CPUs for the job (beginner)", example = "2") @Min(1) Integer numCpus,
+        @Size(min = 1, max = 512) @Pattern(regexp = "[^\\s\\x00]+", message = "must not contain white space or NUL characters") String image,
+        @Schema(description = "GPUs for the job (beginner)", example = "0") @Min(0) @Max(MAX_COUNT) Integer numGpus,
+        @Schema(description = "CPUs for the job (beginner)", example = "2") @Min(1) @Max(MAX_COUNT) Integer numCpus,
         @Schema(description = "Memory for the job (beginner), Kubernetes quantity", example = "2Gi") @MemoryQuantity String memory,
-        @Schema(description = "Trainer count (advanced)") @Min(1) Integer trainers,
-        @Schema(description = "CPUs per trainer (advanced)") @Min(1) Integer trainerCpu,
-        @Schema(description = "GPUs per trainer (advanced)") @Min(0) Integer trainerGpu,
+        @Schema(description = "Trainer count (advanced)") @Min(1) @Max(MAX_COUNT) Integer trainers,
+        @Schema(description = "CPUs per trainer (advanced)") @Min(1) @Max(MAX_COUNT) Integer trainerCpu,
+        @Schema(description = "GPUs per trainer (advanced)") @Min(0) @Max(MAX_COUNT) Integer trainerGpu,
         @Schema(description = "Memory per trainer (advanced)") @MemoryQuantity String trainerMem,
-        @Schema(description = "Pserver count (advanced); defaults to one per trainer") @Min(1) Integer pservers,
-        @Schema(description = "CPUs per pserver (advanced)") @Min(1) Integer pserverCpu,
+        @Schema(description = "Pserver count (advanced); defaults to one per trainer") @Min(1) @Max(MAX_COUNT) Integer pservers,
+        @Schema(description = "CPUs per pserver (advanced)") @Min(1) @Max(MAX_COUNT) Integer pserverCpu,
         @Schema(description = "Memory per pserver (advanced)") @MemoryQuantity String pserverMem,
         @Schema(description = "First pserver port", example = "7164") @Min(1) @Max(65535) Integer port,
         @Schema(description = "Dense-parameter ports per pserver", example = "1") @Min(1) @Max(64) Integer portsNum,
@@ -40,6 +40,16 @@ record JobRequestBody(
         @Schema(description = "Defaults to whether GPUs are asked for; a contradicting value is a warning") Boolean useGpu,
         @Schema(description = "Extra environment variables; may not set an injected name") @EnvVars Map<String, String> env,
         @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels) {
+
+    /**
+     * Far above any sensible limit (the operator's limits are checked later, with a better
+     * message), and low enough that no product of counts, CPUs and memory overflows in planning.
+     */
+    static final int MAX_COUNT = 10_000;
+
+    /** A process can be given no NUL character, in its command line or its environment. */
+    static final String NO_NUL = "[^\\x00]*";
+    static final String NO_NUL_MESSAGE = "must not contain NUL characters";
 
     static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
     static final String DNS_LABEL_MESSAGE =

@@ -1,8 +1,11 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.job.InvalidContinueTokenException;
 import io.paddlejobs.planning.InvalidJobRequest;
-import java.net.URI;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -21,10 +24,6 @@ import org.springframework.web.method.annotation.HandlerMethodValidationExceptio
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.exc.StreamReadException;
-import tools.jackson.databind.exc.InvalidFormatException;
-import tools.jackson.databind.exc.MismatchedInputException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * Every error leaves as a problem document ({@code application/problem+json}) a user can act
@@ -45,6 +44,32 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                     : violation.message();
             violation.fields().forEach(field -> errors.add(new FieldError(field, message, violation.rejected())));
         }
+        return Problems.invalidRequest(errors);
+    }
+
+    @ExceptionHandler(InvalidParameterException.class)
+    ProblemDetail invalidParameter(InvalidParameterException e) {
+        return Problems.invalidRequest(List.of(e.error()));
+    }
+
+    @ExceptionHandler(InvalidContinueTokenException.class)
+    ProblemDetail invalidContinueToken(InvalidContinueTokenException e) {
+        ProblemDetail problem = e.getBody();
+        problem.setProperty("errors", List.of(new FieldError("continue", problem.getDetail(), null)));
+        return problem;
+    }
+
+    /**
+     * A constrained query parameter ({@code limit}, {@code namespace}, ...) of the {@code @Validated}
+     * controller: each violation's last path node is the parameter.
+     */
+    @ExceptionHandler(ConstraintViolationException.class)
+    ProblemDetail parameterConstraint(ConstraintViolationException e) {
+        List<FieldError> errors = e.getConstraintViolations().stream()
+                .map(violation -> new FieldError(parameterName(violation.getPropertyPath()), violation.getMessage(),
+                        Problems.rejectedValue(violation.getInvalidValue())))
+                .sorted(Comparator.comparing(FieldError::field))
+                .toList();
         return Problems.invalidRequest(errors);
     }
 
@@ -81,9 +106,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         List<FieldError> errors = new ArrayList<>();
         e.getBindingResult().getFieldErrors().forEach(error -> errors.add(new FieldError(
-                Problems.jsonName(error.getField()), error.getDefaultMessage(), rejectedValue(error.getRejectedValue()))));
+                Problems.jsonName(error.getField()), error.getDefaultMessage(), Problems.rejectedValue(error.getRejectedValue()))));
         e.getBindingResult().getGlobalErrors().forEach(error ->
                 errors.add(new FieldError(error.getObjectName(), error.getDefaultMessage(), null)));
+        // Bean Validation reports in no particular order; the same request should get the same document.
+        errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
         return ResponseEntity.badRequest().body(Problems.invalidRequest(errors));
     }
 
@@ -93,7 +120,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         List<FieldError> errors = e.getParameterValidationResults().stream()
                 .flatMap(result -> result.getResolvableErrors().stream().map(error -> new FieldError(
                         result.getMethodParameter().getParameterName(), error.getDefaultMessage(),
-                        rejectedValue(result.getArgument()))))
+                        Problems.rejectedValue(result.getArgument()))))
                 .collect(Collectors.toList());
         return ResponseEntity.badRequest().body(Problems.invalidRequest(errors));
     }
@@ -101,78 +128,28 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        Throwable cause = e.getCause();
-        while (cause != null && !(cause instanceof JacksonException) && !(cause instanceof BodyTooLargeException)) {
-            cause = cause.getCause();
-        }
-        if (cause instanceof BodyTooLargeException tooLarge) {
+        // Jackson wraps what the capped stream throws mid-document, so look through the whole chain.
+        BodyTooLargeException tooLarge = causeOfType(e, BodyTooLargeException.class);
+        if (tooLarge != null) {
             return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge.getBody());
         }
-        return ResponseEntity.badRequest().body(unreadable(cause));
+        return ResponseEntity.badRequest().body(UnreadableBodies.problem(causeOfType(e, JacksonException.class)));
     }
 
-    private static ProblemDetail unreadable(Throwable cause) {
-        if (cause instanceof UnrecognizedPropertyException unknown) {
-            return Problems.invalidRequest(List.of(new FieldError(path(unknown),
-                    "is not a field of a job request; known fields are listed in the API contract (/v3/api-docs)", null)));
-        }
-        if (cause instanceof InvalidFormatException format) {
-            return Problems.invalidRequest(List.of(new FieldError(path(format),
-                    "must be " + typeName(format.getTargetType()), rejectedValue(format.getValue()))));
-        }
-        if (cause instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
-            return Problems.invalidRequest(List.of(new FieldError(path(mismatch),
-                    "must be " + typeName(mismatch.getTargetType()), null)));
-        }
-        ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
-        problem.setType(URI.create("urn:paddlejobs:problem:unreadable-body"));
-        problem.setTitle("Unreadable request body");
-        problem.setDetail(cause instanceof StreamReadException read && read.getLocation() != null
-                ? "The body is not valid JSON (line %d, column %d): %s".formatted(read.getLocation().getLineNr(),
-                        read.getLocation().getColumnNr(), read.getOriginalMessage())
-                : "The body must be one JSON object describing the job.");
-        return problem;
-    }
-
-    private static String path(JacksonException e) {
-        StringBuilder path = new StringBuilder();
-        for (JacksonException.Reference ref : e.getPath()) {
-            if (ref.getPropertyName() != null) {
-                path.append(path.isEmpty() ? "" : ".").append(ref.getPropertyName());
-            } else if (ref.getIndex() >= 0) {
-                path.append('[').append(ref.getIndex()).append(']');
+    private static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return type.cast(cause);
             }
         }
-        return path.isEmpty() ? "(body)" : path.toString();
-    }
-
-    private static String typeName(Class<?> type) {
-        if (type == null) {
-            return "of another type";
-        }
-        if (type == Integer.class || type == int.class || type == Long.class) {
-            return "a whole number";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (java.util.Map.class.isAssignableFrom(type)) {
-            return "an object of string values";
-        }
-        return "a JSON object";
-    }
-
-    /** Echo short scalar values only: a huge or structured rejected value helps nobody. */
-    private static Object rejectedValue(Object value) {
-        if (value instanceof Number || value instanceof Boolean) {
-            return value;
-        }
-        if (value instanceof String s) {
-            return s.length() > 200 ? s.substring(0, 200) + "..." : s;
-        }
         return null;
+    }
+
+    private static String parameterName(Path path) {
+        String last = "";
+        for (Path.Node node : path) {
+            last = node.getName();
+        }
+        return Problems.jsonName(last);
     }
 }

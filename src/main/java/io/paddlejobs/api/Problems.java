@@ -28,4 +28,15 @@ final class Problems {
     static String jsonName(String javaName) {
         return javaName.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
+
+    /** Echo short scalar values only: a huge or structured rejected value helps nobody. */
+    static Object rejectedValue(Object value) {
+        if (value instanceof Number || value instanceof Boolean) {
+            return value;
+        }
+        if (value instanceof String s) {
+            return s.length() > 200 ? s.substring(0, 200) + "..." : s;
+        }
+        return null;
+    }
 }

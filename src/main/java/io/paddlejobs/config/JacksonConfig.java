@@ -4,9 +4,13 @@ import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
 import io.swagger.v3.core.jackson.ModelResolver;
+import io.swagger.v3.oas.models.media.StringSchema;
+import java.util.List;
 import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.JacksonModule;
 
 /** JSON as the API writes it: snake_case (application.yaml) and the planning types' own form. */
@@ -14,12 +18,23 @@ import tools.jackson.databind.JacksonModule;
 class JacksonConfig {
 
     static {
-        SpringDocUtils.getConfig().replaceWithClass(Memory.class, String.class).replaceWithClass(Cpu.class, String.class);
+        SpringDocUtils.getConfig().replaceWithClass(Memory.class, String.class).replaceWithClass(Cpu.class, String.class)
+                // swagger-core reads @JsonValue from the enum itself, not from a mix-in
+                .replaceWithSchema(Role.class, new StringSchema()._enum(List.of("pserver", "trainer")));
     }
 
     @Bean
     JacksonModule planningTypes() {
         return new PlanningJsonModule();
+    }
+
+    /**
+     * A key given twice is refused, not read as its last value: like an unknown field, a
+     * repeated {@code num_gpus} is a mistake the user should hear about.
+     */
+    @Bean
+    JsonMapperBuilderCustomizer strictDuplicateDetection() {
+        return builder -> builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     }
 
     /**

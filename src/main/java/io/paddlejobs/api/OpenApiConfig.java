@@ -1,0 +1,39 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.planning.JobRequest;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.servers.Server;
+import java.util.List;
+import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The served contract ({@code /v3/api-docs}), kept equal to the committed {@code openapi/openapi.yaml}:
+ * so it must not depend on how the service was reached (one relative server, not the caller's
+ * host and port) nor on the order in which springdoc happens to meet the types.
+ */
+@Configuration(proxyBeanMethods = false)
+class OpenApiConfig {
+
+    static {
+        // A plan's spec is the request as given and is written with the request's field names;
+        // both would otherwise be described under the one name "JobRequest", last one wins.
+        SpringDocUtils.getConfig().replaceWithClass(JobRequest.class, JobRequestBody.class);
+    }
+
+    @Bean
+    OpenAPI paddleJobsOpenApi() {
+        return new OpenAPI()
+                .info(new Info()
+                        .title("paddle-jobs")
+                        .version("v1")
+                        .description("""
+                                Submit PaddlePaddle parameter-server training jobs with one small JSON document: \
+                                the service plans the topology, starts the replicas, wires them together through \
+                                environment variables and serves a status URL. Errors are problem documents \
+                                (application/problem+json, RFC 9457) whose errors array names each offending field."""))
+                .servers(List.of(new Server().url("/").description("this service")));
+    }
+}

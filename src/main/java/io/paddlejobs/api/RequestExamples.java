@@ -1,0 +1,36 @@
+package io.paddlejobs.api;
+
+/** Request documents shown in Swagger UI; tests check that each one plans cleanly. */
+final class RequestExamples {
+
+    /** The seed's promise: an entry point and a few numbers, everything else derived. */
+    static final String BEGINNER = """
+            {
+              "name": "fit-a-line",
+              "entry_point": "python train.py",
+              "num_cpus": 2,
+              "memory": "4Gi"
+            }""";
+
+    /** Every number given: GPU trainers, fewer and bigger pservers started differently, sparse ports, env and labels. */
+    static final String ADVANCED = """
+            {
+              "name": "ctr-dnn",
+              "entry_point": "python train.py",
+              "pserver_entry_point": "python train.py --role pserver",
+              "image": "paddlepaddle/paddle:2.6.1-gpu-cuda12.0-cudnn8.9-trt8.6",
+              "trainers": 4,
+              "trainer_gpu": 1,
+              "trainer_cpu": 4,
+              "trainer_mem": "16Gi",
+              "pservers": 2,
+              "pserver_cpu": 2,
+              "pserver_mem": "8Gi",
+              "ports_num_for_sparse": 2,
+              "env": {"EPOCHS": "30", "GLOG_v": "1"},
+              "labels": {"team": "ads", "experiment": "ctr-v2"}
+            }""";
+
+    private RequestExamples() {
+    }
+}

@@ -1,0 +1,133 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * DESIGN §5: the committed contract {@code openapi/openapi.yaml} is what the service serves, and
+ * what it serves is what the service really sends (snake_case names, quantities as strings).
+ */
+class OpenApiContractTest extends ApiTest {
+
+    static final Path CONTRACT = Path.of("openapi", "openapi.yaml");
+    static final String UPDATE_PROPERTY = "openapi.update";
+
+    @Test
+    void servedContractMatchesTheCommittedOne() throws Exception {
+        String served = mvc.perform(get("/v3/api-docs.yaml")).andReturn().getResponse()
+                .getContentAsString(StandardCharsets.UTF_8);
+        if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+            Files.createDirectories(CONTRACT.getParent());
+            Files.writeString(CONTRACT, served, StandardCharsets.UTF_8);
+        }
+
+        String committed = Files.exists(CONTRACT) ? Files.readString(CONTRACT, StandardCharsets.UTF_8) : "";
+        if (!served.equals(committed)) {
+            fail("""
+                    The served /v3/api-docs.yaml differs from the committed %s (%s).
+                    If the API change is intended, regenerate the file and commit it:
+                        ./mvnw test -Dtest=OpenApiContractTest -D%s=true"""
+                    .formatted(CONTRACT, firstDifference(committed, served), UPDATE_PROPERTY));
+        }
+    }
+
+    @Test
+    void servedContractIsTheSameOnEveryRequest() throws Exception {
+        String first = mvc.perform(get("/v3/api-docs.yaml")).andReturn().getResponse().getContentAsString();
+        String second = mvc.perform(get("/v3/api-docs.yaml")).andReturn().getResponse().getContentAsString();
+
+        assertThat(second).isEqualTo(first);
+        assertThat(first).doesNotContain("localhost").doesNotContain("127.0.0.1");
+    }
+
+    @Test
+    void requestSchemaUsesTheWireNamesAndTypes() throws Exception {
+        JsonNode request = schemas().path("JobRequest");
+
+        assertThat(request.path("properties").propertyNames()).contains("entry_point", "num_gpus", "trainer_gpu",
+                "ports_num_for_sparse", "use_gpu", "env", "labels").noneMatch(name -> name.matches(".*[A-Z].*"));
+        assertThat(request.path("required").toString()).isEqualTo("[\"entry_point\"]");
+        assertThat(request.at("/properties/memory/type").asString()).isEqualTo("string");
+    }
+
+    @Test
+    void planSchemasDescribeQuantitiesAsStringsAndRolesInLowerCase() throws Exception {
+        JsonNode schemas = schemas();
+
+        assertThat(schemas.at("/Resources/properties/cpu/type").asString()).isEqualTo("string");
+        assertThat(schemas.at("/Resources/properties/memory/type").asString()).isEqualTo("string");
+        assertThat(schemas.at("/RolePlan/properties/role/enum").toString()).isEqualTo("[\"pserver\",\"trainer\"]");
+        assertThat(schemas.at("/JobPlan/properties/spec/$ref").asString()).isEqualTo("#/components/schemas/JobRequest");
+    }
+
+    @Test
+    void submitOffersABeginnerAndAnAdvancedExample() throws Exception {
+        JsonNode examples = apiDocs().at("/paths/~1jobs/post/requestBody/content/application~1json/examples");
+
+        assertThat(examples.propertyNames()).containsExactlyInAnyOrder("beginner", "advanced");
+        assertThat(examples.at("/beginner/value/entry_point").asString()).isEqualTo("python train.py");
+        assertThat(examples.at("/advanced/value/trainer_gpu").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void submitDocumentsItsErrorsAsProblemDocuments() throws Exception {
+        JsonNode responses = apiDocs().at("/paths/~1jobs/post/responses");
+
+        assertThat(responses.propertyNames()).contains("200", "201", "400", "409", "413");
+        assertThat(responses.at("/400/content/application~1problem+json/schema/$ref").asString())
+                .isEqualTo("#/components/schemas/Problem");
+    }
+
+    @Test
+    void everyFieldTheServiceSendsInADryRunIsInTheContract() throws Exception {
+        JsonNode schemas = schemas();
+        JsonNode body = bodyOf(dryRun(RequestExamples.ADVANCED));
+
+        assertThat(missing(body, schemas.path("DryRunView"))).isEmpty();
+        assertThat(missing(body.path("plan"), schemas.path("JobPlan"))).isEmpty();
+        assertThat(missing(body.at("/plan/trainers"), schemas.path("RolePlan"))).isEmpty();
+        assertThat(missing(body.at("/plan/totals"), schemas.path("Resources"))).isEmpty();
+        assertThat(missing(body.at("/plan/replicas/0"), schemas.path("Replica"))).isEmpty();
+        assertThat(missing(body.at("/plan/spec"), schemas.path("JobRequest"))).isEmpty();
+    }
+
+    private JsonNode apiDocs() throws Exception {
+        return bodyOf(mvc.perform(get("/v3/api-docs")).andReturn());
+    }
+
+    private JsonNode schemas() throws Exception {
+        return apiDocs().at("/components/schemas");
+    }
+
+    private static List<String> missing(JsonNode sent, JsonNode schema) {
+        List<String> missing = new ArrayList<>();
+        sent.propertyNames().forEach(name -> {
+            if (!schema.path("properties").has(name)) {
+                missing.add(name);
+            }
+        });
+        return missing;
+    }
+
+    private static String firstDifference(String expected, String actual) {
+        String[] a = expected.split("\n", -1);
+        String[] b = actual.split("\n", -1);
+        for (int i = 0; i < Math.max(a.length, b.length); i++) {
+            String left = i < a.length ? a[i] : "<end of file>";
+            String right = i < b.length ? b[i] : "<end of file>";
+            if (!left.equals(right)) {
+                return "first difference at line %d: committed '%s', served '%s'".formatted(i + 1, left, right);
+            }
+        }
+        return "they differ in line endings";
+    }
+}

@@ -1,0 +1,50 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.RequestBuilder;
+import tools.jackson.databind.JsonNode;
+
+/** DESIGN §2, §5: a bad query parameter is a 400 problem naming the parameter, like a bad body field. */
+class QueryParameterTest extends ApiTest {
+
+    static Stream<Arguments> badParameters() {
+        return Stream.of(
+                arguments(get("/jobs").queryParam("namespace", "Not_A_Namespace"), "namespace"),
+                arguments(get("/jobs").queryParam("limit", "0"), "limit"),
+                arguments(get("/jobs").queryParam("limit", "ten"), "limit"),
+                arguments(get("/jobs").queryParam("phase", "Sleeping"), "phase"),
+                arguments(get("/jobs").queryParam("label_selector", "team"), "label_selector"),
+                arguments(get("/jobs").queryParam("continue", "not a token!"), "continue"),
+                arguments(get("/jobs/some-job/logs").queryParam("role", "chief"), "role"),
+                arguments(get("/jobs/some-job/logs").queryParam("index", "-1"), "index"),
+                arguments(post("/jobs").queryParam("dry_run", "maybe")
+                        .contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}")), "dry_run"),
+                arguments(post("/jobs").queryParam("dry_run", "true").queryParam("namespace", "-ns")
+                        .contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}")), "namespace"));
+    }
+
+    @ParameterizedTest(name = "[{index}] {1}")
+    @MethodSource("badParameters")
+    void badQueryParameterReturnsProblemNamingTheParameter(RequestBuilder request, String parameter) throws Exception {
+        JsonNode problem = assertProblem(mvc.perform(request).andReturn(), 400);
+
+        assertThat(problem.path("errors").findValuesAsString("field")).as("%s", problem).contains(parameter);
+    }
+
+    @Test
+    void unknownJobReturnsNotFoundProblem() throws Exception {
+        JsonNode problem = assertProblem(mvc.perform(get("/jobs/no-such-job")).andReturn(), 404);
+
+        assertThat(problem.path("detail").asString()).contains("no-such-job");
+    }
+}
