@@ -174,7 +174,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                     stopLater(List.of(process));
                 }, executor);
             }
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException | RuntimeException e) {
+            // Whatever went wrong, the job ends failed and frees its slot: it must never hang as Pending.
             log.warn("Job {} could not start", key, e);
             stopLater(job.failToStart("a replica could not be started: " + e.getMessage()));
         } finally {

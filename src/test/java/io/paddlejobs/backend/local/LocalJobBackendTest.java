@@ -128,6 +128,21 @@ class LocalJobBackendTest {
     }
 
     @Test
+    void jobWhoseReplicaCannotStartFailsAndFreesItsSlot() {
+        try (var single = new LocalBackendFixture(dataRoot.resolve("single"), 1)) {
+            // The kernel refuses a NUL in an environment value, so this process cannot be started.
+            single.backend.submit(single.plan(new io.paddlejobs.planning.JobRequest("broken", "true", null, null,
+                    null, null, null, 1, null, null, null, 1, null, null, null, null, null, null,
+                    java.util.Map.of("BAD", "a\u0000b"), java.util.Map.of())));
+
+            assertThat(single.job("broken").status().phase()).isEqualTo(JobPhase.FAILED);
+            assertThat(single.job("broken").status().reason()).isEqualTo("StartFailed");
+            single.submit("after", "true", 1, 1);
+            single.awaitPhase("after", JobPhase.SUCCEEDED);
+        }
+    }
+
+    @Test
     void secondSubmitOfATakenNameIsRefused() {
         local.submit("twice", "true", 1, 1);
 
