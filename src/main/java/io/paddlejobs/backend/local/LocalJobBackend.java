@@ -12,7 +12,6 @@ import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayDeque;
