@@ -38,8 +38,9 @@ final class ProcessGroups {
             ProcessHandle.of(leaderPid).ifPresent(handle -> stopTree(handle, grace));
             return;
         }
-        if (!signalGroup(leaderPid, "TERM")) {
-            return; // the group is empty: the replica left nothing behind
+        // Most replicas leave nothing behind: look before paying for a kill process.
+        if (!hasMembers(leaderPid) || !signalGroup(leaderPid, "TERM")) {
+            return;
         }
         long deadline = System.nanoTime() + grace.toNanos();
         ProcessHandle.of(leaderPid).ifPresent(leader -> awaitExit(leader, deadline));
