@@ -101,6 +101,12 @@ final class JobStatusMapper {
                 .max(Comparator.naturalOrder()).orElse(null);
     }
 
+    /** Whether the job has ended, one way or another: its pservers have nothing left to serve. */
+    static boolean isOver(ObservedJob observed) {
+        return observed.cancelledAt() != null || condition(observed, "Complete") != null
+                || condition(observed, "Failed") != null;
+    }
+
     /** A condition of the trainer Job that holds ({@code status: "True"}), or {@code null}. */
     static JobCondition condition(ObservedJob observed, String type) {
         var status = observed.trainerJob().getStatus();
