@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,18 +129,19 @@ final class ClusterCache implements AutoCloseable {
 
     private static Scope scope(KubernetesClient client, String namespace, Consumer<JobKey> onChange, long resyncMillis) {
         var jobs = informer(namespace == null ? client.batch().v1().jobs().inAnyNamespace()
-                : client.batch().v1().jobs().inNamespace(namespace), onChange, resyncMillis);
+                : client.batch().v1().jobs().inNamespace(namespace), Slim::job, onChange, resyncMillis);
         var sets = informer(namespace == null ? client.apps().statefulSets().inAnyNamespace()
-                : client.apps().statefulSets().inNamespace(namespace), onChange, 0);
+                : client.apps().statefulSets().inNamespace(namespace), Slim::statefulSet, onChange, 0);
         var pods = informer(namespace == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(namespace),
-                key -> { }, 0);
+                Slim::pod, key -> { }, 0);
         pods.addIndexers(Map.of(BY_JOB, byJob()));
         return new Scope(jobs, sets, pods);
     }
 
-    private static <T extends HasMetadata> SharedIndexInformer<T> informer(
-            FilterWatchListDeletable<T, ?, ?> objects, Consumer<JobKey> onChange, long resyncMillis) {
-        SharedIndexInformer<T> informer = objects.withLabels(JobLabels.managed()).runnableInformer(0);
+    private static <T extends HasMetadata> SharedIndexInformer<T> informer(FilterWatchListDeletable<T, ?, ?> objects,
+            UnaryOperator<T> slim, Consumer<JobKey> onChange, long resyncMillis) {
+        SharedIndexInformer<T> informer = objects.withLabels(JobLabels.managed()).runnableInformer(0)
+                .itemStore(new SlimItemStore<>(slim));
         // Keep retrying, also before the first sync: the API server may come up after this service.
         informer.exceptionHandler((started, error) -> true);
         informer.addEventHandlerWithResyncPeriod(new Notifier<>(onChange), resyncMillis);

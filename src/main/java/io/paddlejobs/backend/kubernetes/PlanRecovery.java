@@ -6,6 +6,10 @@ import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.planning.Replica;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -60,6 +64,19 @@ final class PlanRecovery {
         JobPlan plan = planner.plan(SpecCodec.read(spec), trainerJob.getMetadata().getNamespace(), site);
         String image = trainerJob.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
         return new JobPlan(plan.name(), plan.namespace(), image, plan.spec(), plan.pservers(), plan.trainers(),
-                plan.ports(), plan.useGpu(), plan.totals(), plan.replicas(), plan.derivations(), plan.warnings());
+                plan.ports(), plan.useGpu(), plan.totals(), compact(plan.replicas()), plan.derivations(), plan.warnings());
+    }
+
+    /**
+     * The same replicas, sharing equal strings: every replica's environment repeats the same
+     * lists and names, and a plan is kept for every job in the cluster.
+     */
+    static List<Replica> compact(List<Replica> replicas) {
+        Map<String, String> canonical = new HashMap<>();
+        return replicas.stream().map(replica -> {
+            Map<String, String> env = new LinkedHashMap<>();
+            replica.env().forEach((name, value) -> env.put(name.intern(), canonical.computeIfAbsent(value, v -> v)));
+            return new Replica(replica.role(), replica.index(), replica.host(), env);
+        }).toList();
     }
 }
