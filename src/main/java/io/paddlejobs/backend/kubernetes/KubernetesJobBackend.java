@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
@@ -65,8 +66,24 @@ final class KubernetesJobBackend implements JobBackend {
         if (!cache.serves(plan.namespace())) {
             throw new NamespaceNotServedException(plan.namespace());
         }
-        var created = creator.create(plan);
-        return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
+        try {
+            var created = creator.create(plan);
+            return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
+        } catch (JobAlreadyExistsException e) {
+            awaitCached(e.key());
+            throw e;
+        }
+    }
+
+    /**
+     * The caller looks the existing job up next, in the cache; a job another replica of this
+     * service created a moment ago may not have reached it yet, and would look like a stranger.
+     */
+    private void awaitCached(JobKey key) {
+        long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
+        while (cache.find(key).isEmpty() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+        }
     }
 
     @Override

@@ -299,6 +299,26 @@ class KubernetesJobBackendTest {
     }
 
     @Test
+    void followingALogStreamsItUntilThePodsLogEnds() throws Exception {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+        cluster.server.expect().get()
+                .withPath("/api/v1/namespaces/" + ns + "/pods/mnist-pserver-0/log?pretty=false&container=paddle&follow=true")
+                .andReturn(200, "serving\nstopped\n").once();
+
+        var out = new ByteArrayOutputStream();
+        assertThat(backend.writeLogs(key, Role.PSERVER, 0, null, true, out)).isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("serving\nstopped\n");
+    }
+
+    @Test
+    void aConcurrentSubmitOfTheSameJobFindsItInTheCacheAfterward() {
+        backend.submit(plan);
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(JobAlreadyExistsException.class);
+        assertThat(backend.find(key)).isPresent();
+    }
+
+    @Test
     void logsOfAReplicaTheJobDoesNotHaveAreRefused() throws Exception {
         backend.submit(plan);
         awaitPhase(JobPhase.PENDING);
