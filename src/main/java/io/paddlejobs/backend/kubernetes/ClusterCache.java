@@ -108,12 +108,6 @@ final class ClusterCache implements AutoCloseable {
         return jobs;
     }
 
-    /** Every job in every served namespace: what the reconciler looks at. */
-    List<JobKey> keys() {
-        return scopes.values().stream().flatMap(s -> s.jobs().getStore().list().stream()).map(ClusterCache::jobKey)
-                .filter(key -> key != null).toList();
-    }
-
     private ObservedJob observe(Scope scope, Job job) {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getLabels().get(JobLabels.NAME);

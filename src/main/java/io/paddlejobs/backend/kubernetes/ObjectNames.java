@@ -36,10 +36,4 @@ final class ObjectNames {
     static String podHostname(String job, Role role, int index) {
         return workload(job, role) + "-" + index;
     }
-
-    /** The job a trainer Job's name belongs to, or {@code null} if it is not one. */
-    static String jobOfTrainerJob(String trainerJobName) {
-        String suffix = "-trainer";
-        return trainerJobName.endsWith(suffix) ? trainerJobName.substring(0, trainerJobName.length() - suffix.length()) : null;
-    }
 }
