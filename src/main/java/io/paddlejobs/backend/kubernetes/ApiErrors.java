@@ -1,0 +1,29 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import org.springframework.web.ErrorResponseException;
+
+/** Turns what the client throws into the problem a user gets. */
+final class ApiErrors {
+
+    static final int CONFLICT = 409;
+
+    private ApiErrors() {
+    }
+
+    /** Unreachable, timed out or overloaded is "try again" (503); any other answer is a refusal (502). */
+    static ErrorResponseException translate(KubernetesClientException e, String action, Duration retryAfter) {
+        int code = e.getCode();
+        if (code <= 0 || code == 429 || code == 503 || code == 504) {
+            return new ClusterUnavailableException(action, retryAfter, e);
+        }
+        String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                : e.getMessage();
+        return new ClusterRefusedException(action, code, message, e);
+    }
+
+    static boolean isConflict(KubernetesClientException e) {
+        return e.getCode() == CONFLICT;
+    }
+}

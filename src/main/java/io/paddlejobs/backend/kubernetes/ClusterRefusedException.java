@@ -1,0 +1,21 @@
+package io.paddlejobs.backend.kubernetes;
+
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+
+/**
+ * The Kubernetes API server answered, but refused (forbidden, a quota, an invalid object): 502,
+ * with the server's own words, which usually say what to change.
+ */
+public class ClusterRefusedException extends ErrorResponseException {
+
+    public ClusterRefusedException(String action, int code, String serverMessage, Throwable cause) {
+        super(HttpStatus.BAD_GATEWAY, ProblemDetail.forStatus(HttpStatus.BAD_GATEWAY), cause);
+        getBody().setType(URI.create("urn:paddlejobs:problem:cluster-refused"));
+        setTitle("Cluster refused the request");
+        setDetail("The Kubernetes API server refused to " + action + " (HTTP " + code + "): " + serverMessage
+                + ". Nothing was left behind.");
+    }
+}

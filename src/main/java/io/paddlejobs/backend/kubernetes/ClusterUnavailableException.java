@@ -1,0 +1,21 @@
+package io.paddlejobs.backend.kubernetes;
+
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+
+/** The Kubernetes API server could not be reached or is overloaded: 503, try again later. */
+public class ClusterUnavailableException extends ErrorResponseException {
+
+    public ClusterUnavailableException(String action, Duration retryAfter, Throwable cause) {
+        super(HttpStatus.SERVICE_UNAVAILABLE, ProblemDetail.forStatus(HttpStatus.SERVICE_UNAVAILABLE), cause);
+        getBody().setType(URI.create("urn:paddlejobs:problem:cluster-unavailable"));
+        setTitle("Cluster unavailable");
+        setDetail("The Kubernetes API server did not answer while trying to " + action
+                + ". Nothing was left behind; retry in " + retryAfter.toSeconds() + " s.");
+        getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
+    }
+}

@@ -1,0 +1,22 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+
+/** The user's storage: the namespace's claim, mounted at {@link KubernetesSite#DATA_PATH} in the main container. */
+record DataVolumeStep(String claimName) implements PodStep {
+
+    static final String VOLUME = "data";
+
+    @Override
+    public PodParts apply(PodParts pod) {
+        var volume = new VolumeBuilder().withName(VOLUME)
+                .withNewPersistentVolumeClaim().withClaimName(claimName).endPersistentVolumeClaim()
+                .build();
+        var mount = new VolumeMountBuilder().withName(VOLUME).withMountPath(KubernetesSite.DATA_PATH).build();
+        return pod.withSpec(new PodSpecBuilder(pod.spec()).addToVolumes(volume).build())
+                .withMain(new ContainerBuilder(pod.main()).addToVolumeMounts(mount).build());
+    }
+}

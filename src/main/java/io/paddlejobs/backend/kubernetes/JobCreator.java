@@ -1,0 +1,124 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.paddlejobs.job.JobAlreadyExistsException;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.JobPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates a job's objects, all or nothing. The trainer Job is created first: creating it is
+ * what makes a job name taken (the API server decides between two concurrent submits), and its
+ * uid is what the other objects name as their owner. If a later create fails, what was created
+ * is removed before the error reaches the user.
+ */
+final class JobCreator {
+
+    private static final Logger log = LoggerFactory.getLogger(JobCreator.class);
+
+    private final KubernetesClient client;
+    private final KubernetesProperties settings;
+
+    JobCreator(KubernetesClient client, KubernetesProperties settings) {
+        this.client = client;
+        this.settings = settings;
+    }
+
+    /**
+     * @return the trainer Job as the API server created it
+     * @throws JobAlreadyExistsException when a trainer Job of that name exists; if it is the same
+     *         spec, its other objects are created first, so that a retry completes an interrupted submit
+     */
+    Job create(JobPlan plan) {
+        Manifests desired = Manifests.desired(plan, settings);
+        Job created;
+        try {
+            created = client.resource(desired.trainerJob()).create();
+        } catch (KubernetesClientException e) {
+            if (ApiErrors.isConflict(e)) {
+                completeIfSame(desired);
+                throw new JobAlreadyExistsException(new JobKey(plan.namespace(), plan.name()));
+            }
+            throw ApiErrors.translate(e, "create the trainer Job of '" + plan.name() + "'", settings.retryAfter());
+        }
+        List<HasMetadata> made = new ArrayList<>(List.of(created));
+        try {
+            for (HasMetadata owned : List.of(desired.service(), desired.pserverSet())) {
+                createOwned(Manifests.ownedBy(created, owned), created, made);
+            }
+        } catch (RuntimeException e) {
+            rollBack(made);
+            if (e instanceof KubernetesClientException api) {
+                throw ApiErrors.translate(api, "create the objects of '" + plan.name() + "'", settings.retryAfter());
+            }
+            throw e;
+        }
+        return created;
+    }
+
+    /** A create that meets its own object (a retry whose first answer was lost) has succeeded. */
+    private void createOwned(HasMetadata object, Job owner, List<HasMetadata> made) {
+        try {
+            made.add(client.resource(object).create());
+        } catch (KubernetesClientException e) {
+            if (!ApiErrors.isConflict(e)) {
+                throw e;
+            }
+            HasMetadata existing = client.resource(object).get();
+            if (existing == null || !ownedBy(existing, owner)) {
+                throw new ForeignObjectException(object.getKind(), object.getMetadata().getNamespace(),
+                        object.getMetadata().getName());
+            }
+        }
+    }
+
+    private void completeIfSame(Manifests desired) {
+        Job existing;
+        try {
+            existing = client.resource(desired.trainerJob()).get();
+        } catch (KubernetesClientException e) {
+            return;
+        }
+        if (existing == null || !Objects.equals(spec(existing), spec(desired.trainerJob()))) {
+            return;
+        }
+        List<HasMetadata> ignored = new ArrayList<>();
+        for (HasMetadata owned : List.of(desired.service(), desired.pserverSet())) {
+            try {
+                createOwned(Manifests.ownedBy(existing, owned), existing, ignored);
+            } catch (RuntimeException e) {
+                log.warn("Could not complete the objects of {}: {}", existing.getMetadata().getName(), e.toString());
+            }
+        }
+    }
+
+    private void rollBack(List<HasMetadata> made) {
+        for (int i = made.size() - 1; i >= 0; i--) {
+            HasMetadata object = made.get(i);
+            try {
+                client.resource(object).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            } catch (KubernetesClientException e) {
+                // The Job's owner references let the garbage collector finish what we could not.
+                log.warn("Could not roll back {} {}: {}", object.getKind(), object.getMetadata().getName(), e.toString());
+            }
+        }
+    }
+
+    static boolean ownedBy(HasMetadata object, Job owner) {
+        return object.getMetadata().getOwnerReferences().stream()
+                .anyMatch(ref -> owner.getMetadata().getUid().equals(ref.getUid()));
+    }
+
+    private static String spec(Job job) {
+        var annotations = job.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(JobLabels.SPEC_ANNOTATION);
+    }
+}

@@ -1,0 +1,65 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one label set a job's objects are created with and selected by. The user's labels go on
+ * every object too, but ours are applied last: a user label cannot move a pod out of its job.
+ */
+final class JobLabels {
+
+    static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    static final String MANAGER = "paddle-jobs";
+    static final String NAME = "app.kubernetes.io/name";
+    static final String ROLE = "paddlejobs.io/role";
+
+    /** The request the job was planned from (JSON), on the trainer Job: the plan is recovered from it. */
+    static final String SPEC_ANNOTATION = "paddlejobs.io/spec";
+    /** When the job was cancelled (ISO-8601); its presence is what makes a job {@code Cancelled}. */
+    static final String CANCELLED_AT_ANNOTATION = "paddlejobs.io/cancelled-at";
+
+    /** Set by Kubernetes on every pod of an Indexed Job. */
+    static final String COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";
+
+    private JobLabels() {
+    }
+
+    /** Everything this service manages, in any namespace: what the informers watch. */
+    static Map<String, String> managed() {
+        return Map.of(MANAGED_BY, MANAGER);
+    }
+
+    /** Every object and pod of one job. */
+    static Map<String, String> selector(String job) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(MANAGED_BY, MANAGER);
+        labels.put(NAME, job);
+        return labels;
+    }
+
+    /** The pods (and workload) of one role of one job. */
+    static Map<String, String> selector(String job, Role role) {
+        Map<String, String> labels = selector(job);
+        labels.put(ROLE, role.label());
+        return labels;
+    }
+
+    /** The labels of the job's objects that belong to no single role (the Service). */
+    static Map<String, String> of(JobPlan plan) {
+        return withUserLabels(plan, selector(plan.name()));
+    }
+
+    /** The labels of a role's workload and pods. */
+    static Map<String, String> of(JobPlan plan, Role role) {
+        return withUserLabels(plan, selector(plan.name(), role));
+    }
+
+    private static Map<String, String> withUserLabels(JobPlan plan, Map<String, String> ours) {
+        Map<String, String> labels = new LinkedHashMap<>(plan.spec().labels());
+        labels.putAll(ours);
+        return labels;
+    }
+}

@@ -1,0 +1,157 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobAlreadyExistsException;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.Site;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each job as a headless Service, a pserver StatefulSet and an Indexed trainer Job (see
+ * the manifest classes), and reads every status from informer caches. The cluster is the only
+ * record: any number of replicas of this service can serve the same jobs, and a restarted one
+ * finds them all again.
+ */
+final class KubernetesJobBackend implements JobBackend {
+
+    private static final Logger log = LoggerFactory.getLogger(KubernetesJobBackend.class);
+    private static final Comparator<Job> NEWEST_FIRST = Comparator
+            .comparing((Job job) -> job.status().createdAt(), Comparator.nullsLast(Comparator.reverseOrder()))
+            .thenComparing(job -> job.plan().name());
+
+    private final KubernetesProperties settings;
+    private final ClusterCache cache;
+    private final JobCreator creator;
+    private final Workloads workloads;
+    private final PlanRecovery plans;
+    private final LogStreams logs;
+    private final Clock clock;
+    private final Site site = new KubernetesSite();
+
+    KubernetesJobBackend(KubernetesProperties settings, ClusterCache cache, JobCreator creator, Workloads workloads,
+                         PlanRecovery plans, LogStreams logs, Clock clock) {
+        this.settings = settings;
+        this.cache = cache;
+        this.creator = creator;
+        this.workloads = workloads;
+        this.plans = plans;
+        this.logs = logs;
+        this.clock = clock;
+        cache.addListener(key -> {
+            if (cache.find(key).isEmpty()) {
+                plans.forget(key);
+            }
+        });
+    }
+
+    @Override
+    public Site site() {
+        return site;
+    }
+
+    @Override
+    public Job submit(JobPlan plan) {
+        if (!cache.serves(plan.namespace())) {
+            throw new NamespaceNotServedException(plan.namespace());
+        }
+        try {
+            var created = creator.create(plan);
+            return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
+        } catch (JobAlreadyExistsException e) {
+            awaitCached(e.key());
+            throw e;
+        }
+    }
+
+    /**
+     * The caller looks the existing job up next, in the cache; a job another replica of this
+     * service created a moment ago may not have reached it yet, and would look like a stranger.
+     */
+    private void awaitCached(JobKey key) {
+        long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
+        while (cache.find(key).isEmpty() && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+        }
+    }
+
+    @Override
+    public Optional<Job> find(JobKey key) {
+        return cache.find(key).flatMap(this::toJob);
+    }
+
+    @Override
+    public List<Job> list(String namespace) {
+        return cache.list(namespace).stream().map(this::toJob).flatMap(Optional::stream).sorted(NEWEST_FIRST).toList();
+    }
+
+    @Override
+    public Optional<Job> cancel(JobKey key) {
+        Optional<ObservedJob> observed = cache.find(key);
+        if (observed.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<Job> current = toJob(observed.get());
+        if (current.isEmpty() || current.get().status().phase().isFinished()) {
+            return current;
+        }
+        try {
+            var cancelled = workloads.cancelTrainers(key, clock.instant());
+            workloads.scalePserversToZero(key);
+            // Answer from the patched Job: the informer may not have seen the change yet.
+            return toJob(new ObservedJob(cancelled, observed.get().pserverSet(), observed.get().pods()));
+        } catch (KubernetesClientException e) {
+            throw ApiErrors.translate(e, "cancel '" + key.name() + "'", settings.retryAfter());
+        }
+    }
+
+    @Override
+    public boolean delete(JobKey key) {
+        try {
+            boolean existed = workloads.delete(key);
+            plans.forget(key);
+            return existed;
+        } catch (KubernetesClientException e) {
+            throw ApiErrors.translate(e, "delete '" + key.name() + "'", settings.retryAfter());
+        }
+    }
+
+    @Override
+    public boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
+            throws IOException {
+        Optional<ObservedJob> observed = cache.find(key);
+        Optional<Job> job = observed.flatMap(this::toJob);
+        if (job.isEmpty() || index < 0 || index >= job.get().plan().role(role).count()) {
+            return false;
+        }
+        logs.write(observed.get(), role, index, tail, follow, out);
+        return true;
+    }
+
+    @Override
+    public List<Map<String, Object>> manifests(JobPlan plan) {
+        return Manifests.desired(plan, settings).asMaps();
+    }
+
+    private Optional<Job> toJob(ObservedJob observed) {
+        try {
+            JobPlan plan = plans.planOf(observed.trainerJob());
+            return Optional.of(new Job(plan, JobStatusMapper.map(plan, observed)));
+        } catch (RuntimeException e) {
+            // Someone else's object wearing our label, or a spec from a future version: not a job we can show.
+            log.debug("Skipping {}/{}: {}", observed.namespace(), observed.trainerJob().getMetadata().getName(), e.toString());
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.paddlejobs.planning.JobPlan;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A job's objects, in the order they are created: the trainer Job first, because it owns the
+ * others, then the Service and the pserver StatefulSet.
+ */
+record Manifests(Job trainerJob, Service service, StatefulSet pserverSet) {
+
+    static Manifests desired(JobPlan plan, KubernetesProperties settings) {
+        return new Manifests(TrainerJobManifest.desired(plan, settings), HeadlessServiceManifest.desired(plan),
+                PserverStatefulSetManifest.desired(plan, settings));
+    }
+
+    List<HasMetadata> inCreationOrder() {
+        return List.of(trainerJob, service, pserverSet);
+    }
+
+    /** The objects as plain JSON-shaped maps (a dry run shows them; fabric8 types stay in this package). */
+    List<Map<String, Object>> asMaps() {
+        return inCreationOrder().stream().map(Manifests::asMap).toList();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> asMap(HasMetadata object) {
+        return Serialization.unmarshal(Serialization.asJson(object), Map.class);
+    }
+
+    /**
+     * Makes {@code owned} a dependent of the trainer Job: deleting the Job (by hand, or by its
+     * TTL) then removes it too. Not a controller reference: nothing reconciles it from the Job.
+     */
+    static <T extends HasMetadata> T ownedBy(Job owner, T owned) {
+        OwnerReference reference = new OwnerReferenceBuilder()
+                .withApiVersion(owner.getApiVersion())
+                .withKind(owner.getKind())
+                .withName(owner.getMetadata().getName())
+                .withUid(owner.getMetadata().getUid())
+                .build();
+        T copy = Serialization.clone(owned);
+        copy.getMetadata().setOwnerReferences(List.of(reference));
+        return copy;
+    }
+}

@@ -1,0 +1,39 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.paddlejobs.planning.Role;
+
+/**
+ * The names of a job's objects. A job name is at most 40 characters, so the longest derived
+ * name ({@code <job>-trainer-<index>}) stays under the 63 of a DNS label.
+ */
+final class ObjectNames {
+
+    private ObjectNames() {
+    }
+
+    /** The headless Service, and the DNS subdomain of every replica. */
+    static String service(String job) {
+        return job;
+    }
+
+    static String statefulSet(String job) {
+        return job + "-pserver";
+    }
+
+    static String trainerJob(String job) {
+        return job + "-trainer";
+    }
+
+    /** The object that runs a role's replicas. */
+    static String workload(String job, Role role) {
+        return switch (role) {
+            case PSERVER -> statefulSet(job);
+            case TRAINER -> trainerJob(job);
+        };
+    }
+
+    /** A replica pod's hostname; also the pserver pod's name (trainer pods get a random suffix). */
+    static String podHostname(String job, Role role, int index) {
+        return workload(job, role) + "-" + index;
+    }
+}

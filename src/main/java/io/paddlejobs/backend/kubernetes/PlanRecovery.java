@@ -1,0 +1,82 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.planning.Replica;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Recovers a job's plan from its trainer Job: the request kept in its annotation is planned
+ * again. Planning is a pure function of the request, so this gives the plan the job was started
+ * with, except where an operator has since changed a default; the image, which such a change
+ * would most visibly break, is taken from the Job itself. Limits are not applied again: a job
+ * that was admitted stays visible when limits are lowered.
+ *
+ * <p>Plans are kept per job (keyed by the Job's uid, so a job deleted and submitted again is
+ * planned again) and forgotten when the job is.
+ */
+final class PlanRecovery {
+
+    private record Entry(String uid, JobPlan plan) {
+    }
+
+    private final JobPlanner planner;
+    private final KubernetesSite site = new KubernetesSite();
+    private final Map<JobKey, Entry> plans = new ConcurrentHashMap<>();
+
+    PlanRecovery(PlanningPolicy policy) {
+        int many = Integer.MAX_VALUE;
+        this.planner = new JobPlanner(new PlanningPolicy(policy.defaults(),
+                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE))));
+    }
+
+    /** @throws IllegalArgumentException when the Job carries no spec this service can read */
+    JobPlan planOf(Job trainerJob) {
+        String uid = trainerJob.getMetadata().getUid();
+        JobKey key = ClusterCache.jobKey(trainerJob);
+        Entry entry = plans.get(key);
+        if (entry != null && entry.uid() != null && entry.uid().equals(uid)) {
+            return entry.plan();
+        }
+        JobPlan plan = replan(trainerJob);
+        plans.put(key, new Entry(uid, plan));
+        return plan;
+    }
+
+    void forget(JobKey key) {
+        plans.remove(key);
+    }
+
+    private JobPlan replan(Job trainerJob) {
+        var annotations = trainerJob.getMetadata().getAnnotations();
+        String spec = annotations == null ? null : annotations.get(JobLabels.SPEC_ANNOTATION);
+        if (spec == null) {
+            throw new IllegalArgumentException("no " + JobLabels.SPEC_ANNOTATION + " annotation");
+        }
+        JobPlan plan = planner.plan(SpecCodec.read(spec), trainerJob.getMetadata().getNamespace(), site);
+        String image = trainerJob.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+        return new JobPlan(plan.name(), plan.namespace(), image, plan.spec(), plan.pservers(), plan.trainers(),
+                plan.ports(), plan.useGpu(), plan.totals(), compact(plan.replicas()), plan.derivations(), plan.warnings());
+    }
+
+    /**
+     * The same replicas, sharing equal strings: every replica's environment repeats the same
+     * lists and names, and a plan is kept for every job in the cluster.
+     */
+    static List<Replica> compact(List<Replica> replicas) {
+        Map<String, String> canonical = new HashMap<>();
+        return replicas.stream().map(replica -> {
+            Map<String, String> env = new LinkedHashMap<>();
+            replica.env().forEach((name, value) -> env.put(name.intern(), canonical.computeIfAbsent(value, v -> v)));
+            return new Replica(replica.role(), replica.index(), replica.host(), env);
+        }).toList();
+    }
+}

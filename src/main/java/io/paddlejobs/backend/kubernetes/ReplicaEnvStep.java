@@ -1,0 +1,72 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.PaddleEnv;
+import io.paddlejobs.planning.Role;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The planned environment, shared by every pod of a role. The values that differ per replica
+ * are filled in by Kubernetes instead: the pod's name for a pserver, the completion index for a
+ * trainer. Both give exactly the host the planner wrote into the endpoint lists.
+ *
+ * <p>The per-replica variables come first, because Kubernetes expands {@code $(NAME)} only from
+ * variables defined earlier in the list.
+ */
+record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
+
+    static final String POD_NAME = "POD_NAME";
+    static final String TRAINER_ID_V2 = PaddleEnv.V2_PREFIX + "TRAINER_ID";
+
+    @Override
+    public PodParts apply(PodParts pod) {
+        List<EnvVar> env = new ArrayList<>(perReplica());
+        Map<String, String> planned = plan.replicasOf(role).get(0).env();
+        planned.forEach((name, value) -> {
+            if (!isPerReplica(name)) {
+                env.add(new EnvVar(name, Expansion.literal(value), null));
+            } else if (name.equals(PaddleEnv.POD_IP)) {
+                env.add(new EnvVar(name, hostExpression(), null));
+            }
+        });
+        return pod.withMain(new ContainerBuilder(pod.main()).withEnv(env).build());
+    }
+
+    private List<EnvVar> perReplica() {
+        return switch (role) {
+            case PSERVER -> List.of(fieldRef(POD_NAME, "metadata.name"));
+            case TRAINER -> List.of(
+                    fieldRef(PaddleEnv.TRAINER_ID, completionIndex()),
+                    fieldRef(TRAINER_ID_V2, completionIndex()));
+        };
+    }
+
+    /** This replica's host, exactly as {@link KubernetesSite} writes it into the lists. */
+    private String hostExpression() {
+        String subdomain = "." + ObjectNames.service(plan.name());
+        return switch (role) {
+            case PSERVER -> Expansion.reference(POD_NAME) + subdomain;
+            case TRAINER -> ObjectNames.trainerJob(plan.name()) + "-" + Expansion.reference(PaddleEnv.TRAINER_ID)
+                    + subdomain;
+        };
+    }
+
+    private boolean isPerReplica(String name) {
+        return name.equals(PaddleEnv.POD_IP) || name.equals(PaddleEnv.TRAINER_ID) || name.equals(TRAINER_ID_V2);
+    }
+
+    private static String completionIndex() {
+        return "metadata.annotations['" + JobLabels.COMPLETION_INDEX_ANNOTATION + "']";
+    }
+
+    private static EnvVar fieldRef(String name, String fieldPath) {
+        return new EnvVarBuilder().withName(name)
+                .withNewValueFrom().withNewFieldRef().withFieldPath(fieldPath).endFieldRef().endValueFrom()
+                .build();
+    }
+}

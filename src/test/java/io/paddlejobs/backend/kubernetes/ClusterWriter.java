@@ -1,0 +1,30 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.function.UnaryOperator;
+
+/** Plays the controllers and kubelets the mock server lacks: writes what they would write. */
+record ClusterWriter(KubernetesClient admin) {
+
+    Job trainerJob(String ns, String job) {
+        return admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob(job)).get();
+    }
+
+    StatefulSet pserverSet(String ns, String job) {
+        return admin.apps().statefulSets().inNamespace(ns).withName(ObjectNames.statefulSet(job)).get();
+    }
+
+    void updateTrainerJob(String ns, String job, UnaryOperator<Job> change) {
+        Job changed = change.apply(trainerJob(ns, job));
+        admin.resource(changed).updateStatus();
+    }
+
+    /** Creates or replaces a pod, status included. */
+    void put(Pod pod) {
+        admin.resource(pod).createOr(existing -> existing.update());
+        admin.resource(pod).updateStatus();
+    }
+}

@@ -1,0 +1,18 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class DataVolumeStepTest {
+
+    @Test
+    void theConfiguredClaimIsMountedAtSlashData() {
+        var pod = new DataVolumeStep("team-data").apply(PodParts.empty());
+        assertThat(pod.spec().getVolumes()).singleElement()
+                .satisfies(v -> assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("team-data"));
+        assertThat(pod.main().getVolumeMounts()).singleElement()
+                .satisfies(m -> assertThat(m.getMountPath()).isEqualTo("/data"))
+                .satisfies(m -> assertThat(m.getName()).isEqualTo(pod.spec().getVolumes().get(0).getName()));
+    }
+}

@@ -1,0 +1,90 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.Memory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testcontainers.junit.jupiter.Container;
+import org.testcontainers.junit.jupiter.Testcontainers;
+import org.testcontainers.k3s.K3sContainer;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * The example job on a real (k3s) API server, in a namespace that enforces the restricted Pod
+ * Security profile: the server's validation, admission and controllers accept what the mock
+ * server cannot judge. Needs Docker; skipped without it.
+ */
+@Testcontainers(disabledWithoutDocker = true)
+class K3sExampleJobTest {
+
+    private static final String NS = "paddle-example";
+
+    @Container
+    static final K3sContainer K3S = new K3sContainer(DockerImageName.parse("rancher/k3s:v1.31.4-k3s1"));
+
+    private static KubernetesClient admin;
+    private static MockCluster.Backend backend;
+
+    @BeforeAll
+    static void connect() {
+        Config config = Config.fromKubeconfig(K3S.getKubeConfigYaml());
+        admin = new KubernetesClientBuilder().withConfig(config).build();
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NS)
+                .addToLabels("pod-security.kubernetes.io/enforce", "restricted").endMetadata().build()).create();
+        admin.persistentVolumeClaims().inNamespace(NS).resource(new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("paddle-data").endMetadata()
+                .withNewSpec().withAccessModes("ReadWriteOnce")
+                .withNewResources().addToRequests("storage", new Quantity("64Mi")).endResources().endSpec()
+                .build()).create();
+
+        var settings = MockCluster.settings(config.getMasterUrl(), List.of());
+        var client = new KubernetesClientBuilder().withConfig(config).build();
+        var cache = new ClusterCache(client, List.of(), 0);
+        var reconciler = new PserverReconciler(cache, new Workloads(client));
+        cache.addListener(reconciler);
+        var jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), new Workloads(client),
+                new PlanRecovery(Plans.POLICY), new LogStreams(client, settings.retryAfter()), Clock.systemUTC());
+        cache.start();
+        backend = new MockCluster.Backend(client, cache, reconciler, jobs);
+    }
+
+    @AfterAll
+    static void disconnect() {
+        if (backend != null) {
+            backend.close();
+        }
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    @Test
+    void theExampleJobIsAdmittedAndItsPodsCreatedUnderTheRestrictedProfile() {
+        var request = new JobRequest("example", "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM",
+                "sleep 3600", "busybox:1.36", null, 1, Memory.parse("128Mi"), 2, null, null,
+                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"));
+        backend.jobs().submit(Plans.plan(request, NS));
+
+        await().atMost(Duration.ofMinutes(2)).until(() ->
+                admin.pods().inNamespace(NS).withLabels(JobLabels.selector("example")).list().getItems().size() == 3);
+        await().atMost(Duration.ofMinutes(2)).until(() -> backend.jobs().find(new JobKey(NS, "example")).isPresent());
+        assertThat(admin.pods().inNamespace(NS).withLabels(JobLabels.selector("example")).list().getItems())
+                .extracting(pod -> pod.getSpec().getHostname())
+                .containsExactlyInAnyOrder("example-pserver-0", "example-trainer-0", "example-trainer-1");
+    }
+}

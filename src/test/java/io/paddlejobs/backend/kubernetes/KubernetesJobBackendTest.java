@@ -1,0 +1,339 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobAlreadyExistsException;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The backend against fabric8's mock API server over real HTTP; each test works in a namespace of its own. */
+class KubernetesJobBackendTest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(15);
+    private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+    private static MockCluster cluster;
+    private static ClusterWriter write;
+    private static MockCluster.Backend running;
+    private static KubernetesJobBackend backend;
+
+    private String ns;
+    private JobPlan plan;
+    private JobKey key;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = new MockCluster();
+        write = new ClusterWriter(cluster.admin);
+        running = cluster.startBackend();
+        backend = running.jobs();
+        await().atMost(DEADLINE).until(() -> running.cache().synced());
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @BeforeEach
+    void namespace() {
+        ns = "t" + NAMESPACES.incrementAndGet();
+        plan = Plans.plan(Plans.request("mnist", 2), ns);
+        key = new JobKey(ns, "mnist");
+    }
+
+    private Job awaitPhase(JobPhase phase) {
+        await().atMost(DEADLINE).until(() -> backend.find(key).map(j -> j.status().phase()).orElse(null) == phase);
+        return backend.find(key).orElseThrow();
+    }
+
+    private void awaitPserverReplicas(int replicas) {
+        await().atMost(DEADLINE).until(() -> write.pserverSet(ns, "mnist").getSpec().getReplicas() == replicas);
+    }
+
+    @Test
+    void submitCreatesTheTrainerJobAndTheObjectsItOwns() {
+        Job submitted = backend.submit(plan);
+
+        assertThat(submitted.status().phase()).isEqualTo(JobPhase.PENDING);
+        var trainerJob = write.trainerJob(ns, "mnist");
+        var service = cluster.admin.services().inNamespace(ns).withName("mnist").get();
+        var set = write.pserverSet(ns, "mnist");
+        assertThat(trainerJob.getSpec().getCompletions()).isEqualTo(2);
+        assertThat(List.of(service.getMetadata(), set.getMetadata())).allSatisfy(meta ->
+                assertThat(meta.getOwnerReferences()).singleElement()
+                        .satisfies(ref -> assertThat(ref.getUid()).isEqualTo(trainerJob.getMetadata().getUid())));
+    }
+
+    @Test
+    void dryRunManifestsAreTheObjectsASubmitCreates() {
+        var manifests = backend.manifests(plan);
+        backend.submit(plan);
+        var created = Manifests.asMap(write.pserverSet(ns, "mnist"));
+        assertThat(manifests).extracting(m -> m.get("kind")).containsExactly("Job", "Service", "StatefulSet");
+        assertThat(manifests.get(2).get("spec")).isEqualTo(created.get("spec"));
+    }
+
+    @Test
+    void aSubmittedJobIsFoundWithItsPlanRecoveredFromTheCluster() {
+        backend.submit(plan);
+        Job found = awaitPhase(JobPhase.PENDING);
+        assertThat(found.plan()).isEqualTo(plan);
+        assertThat(backend.list(ns)).extracting(j -> j.plan().name()).containsExactly("mnist");
+    }
+
+    @Test
+    void listIsNewestFirst() {
+        backend.submit(plan);
+        await().atMost(DEADLINE).until(() -> backend.list(ns).size() == 1);
+        backend.submit(Plans.plan(Plans.request("newer", 1), ns));
+        await().atMost(DEADLINE).until(() -> backend.list(ns).size() == 2);
+        // The mock server stamps creation times to the second: tie-broken by name, newest first otherwise.
+        var jobs = backend.list(ns);
+        assertThat(jobs.get(0).status().createdAt()).isAfterOrEqualTo(jobs.get(1).status().createdAt());
+    }
+
+    @Test
+    void readingStatusesCallsTheApiServerNoMore() {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+        int before = cluster.server.getRequestCount();
+        for (int i = 0; i < 100; i++) {
+            assertThat(backend.find(key)).isPresent();
+            assertThat(backend.list(ns)).hasSize(1);
+        }
+        assertThat(cluster.server.getRequestCount()).isEqualTo(before);
+    }
+
+    @Test
+    void statusFollowsThePodsAndTheTrainerJob() {
+        backend.submit(plan);
+        write.put(Pods.unschedulable(pod(Role.PSERVER, 0), "0/3 nodes are available: 3 Insufficient cpu."));
+        Job pending = awaitPhase(JobPhase.PENDING);
+        await().atMost(DEADLINE).until(() -> "Unschedulable".equals(backend.find(key).orElseThrow().status().reason()));
+
+        for (int i = 0; i < 2; i++) {
+            write.put(Pods.running(pod(Role.PSERVER, i)));
+            write.put(Pods.running(pod(Role.TRAINER, i)));
+        }
+        Job runningJob = awaitPhase(JobPhase.RUNNING);
+        assertThat(runningJob.status().trainers().running()).isEqualTo(2);
+        assertThat(pending.status().replicas()).hasSize(4);
+    }
+
+    @Test
+    void whenTheTrainersCompleteThePserversAreScaledToZero() {
+        backend.submit(plan);
+        write.put(Pods.succeeded(pod(Role.TRAINER, 0)));
+        write.put(Pods.succeeded(pod(Role.TRAINER, 1)));
+        write.updateTrainerJob(ns, "mnist", job -> Pods.withCondition(job, "Complete"));
+
+        Job done = awaitPhase(JobPhase.SUCCEEDED);
+        awaitPserverReplicas(0);
+        assertThat(done.status().trainers().succeeded()).isEqualTo(2);
+    }
+
+    @Test
+    void whenTheTrainerJobFailsThePserversAreScaledToZeroAndTheFailureExplained() {
+        backend.submit(plan);
+        write.put(Pods.failed(pod(Role.TRAINER, 1), 137, "OOMKilled"));
+        write.updateTrainerJob(ns, "mnist", job -> Pods.withCondition(job, "Failed"));
+
+        Job failed = awaitPhase(JobPhase.FAILED);
+        awaitPserverReplicas(0);
+        assertThat(failed.status().message()).startsWith("trainer-1 failed: exit code 137");
+    }
+
+    @Test
+    void aServiceStartedLaterScalesDownJobsThatEndedWhileItWasAway() {
+        backend.submit(plan);
+        write.updateTrainerJob(ns, "mnist", job -> Pods.withCondition(job, "Complete"));
+        awaitPserverReplicas(0);
+        // Undo, as if the job had ended while no replica of the service was running.
+        cluster.admin.apps().statefulSets().inNamespace(ns).withName("mnist-pserver")
+                .edit(s -> { s.getSpec().setReplicas(2); return s; });
+
+        MockCluster.Backend restarted = cluster.startBackend();
+        restarted.reconciler().accept(key);
+        await().atMost(DEADLINE).until(() -> restarted.cache().synced());
+        awaitPserverReplicas(0);
+    }
+
+    @Test
+    void cancelSuspendsTheTrainersStopsThePserversAndKeepsTheJob() {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+
+        Job cancelled = backend.cancel(key).orElseThrow();
+
+        assertThat(cancelled.status().phase()).isEqualTo(JobPhase.CANCELLED);
+        assertThat(cancelled.status().replicas()).extracting(r -> r.state()).containsOnly(ReplicaState.STOPPED);
+        assertThat(write.trainerJob(ns, "mnist").getSpec().getSuspend()).isTrue();
+        assertThat(write.pserverSet(ns, "mnist").getSpec().getReplicas()).isZero();
+        assertThat(awaitPhase(JobPhase.CANCELLED).status().finishedAt()).isNotNull();
+    }
+
+    @Test
+    void cancellingAFinishedJobChangesNothing() {
+        backend.submit(plan);
+        write.updateTrainerJob(ns, "mnist", job -> Pods.withCondition(job, "Complete"));
+        awaitPhase(JobPhase.SUCCEEDED);
+
+        assertThat(backend.cancel(key).orElseThrow().status().phase()).isEqualTo(JobPhase.SUCCEEDED);
+        assertThat(write.trainerJob(ns, "mnist").getSpec().getSuspend()).isNotEqualTo(Boolean.TRUE);
+    }
+
+    @Test
+    void cancellingAnUnknownJobFindsNothing() {
+        assertThat(backend.cancel(key)).isEmpty();
+    }
+
+    @Test
+    void deleteRemovesEveryObjectOfTheJob() {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+
+        assertThat(backend.delete(key)).isTrue();
+
+        assertThat(write.trainerJob(ns, "mnist")).isNull();
+        assertThat(write.pserverSet(ns, "mnist")).isNull();
+        assertThat(cluster.admin.services().inNamespace(ns).withName("mnist").get()).isNull();
+        await().atMost(DEADLINE).until(() -> backend.find(key).isEmpty());
+        assertThat(backend.delete(key)).isFalse();
+    }
+
+    @Test
+    void deleteLeavesASameNamedObjectOfSomeoneElseAlone() {
+        cluster.admin.services().inNamespace(ns).resource(foreignService()).create();
+        assertThat(backend.delete(key)).isFalse();
+        assertThat(cluster.admin.services().inNamespace(ns).withName("mnist").get()).isNotNull();
+    }
+
+    @Test
+    void submitMeetingSomeoneElsesObjectRemovesWhatItCreatedAndSaysWhichObject() {
+        cluster.admin.services().inNamespace(ns).resource(foreignService()).create();
+
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(ForeignObjectException.class)
+                .satisfies(e -> assertThat(((ForeignObjectException) e).getBody().getDetail()).contains("Service", "'mnist'"));
+        assertThat(write.trainerJob(ns, "mnist")).isNull();
+        assertThat(write.pserverSet(ns, "mnist")).isNull();
+    }
+
+    @Test
+    void aFailedCreateRemovesWhatWasCreatedAndReportsABadGateway() {
+        cluster.server.expect().post().withPath("/apis/apps/v1/namespaces/" + ns + "/statefulsets")
+                .andReturn(500, new StatusBuilder().withCode(500).withMessage("etcd is sad").build()).once();
+
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(ClusterRefusedException.class)
+                .satisfies(e -> assertThat(((ClusterRefusedException) e).getStatusCode().value()).isEqualTo(502))
+                .satisfies(e -> assertThat(((ClusterRefusedException) e).getBody().getDetail()).contains("etcd is sad"));
+        assertThat(write.trainerJob(ns, "mnist")).isNull();
+        assertThat(cluster.admin.services().inNamespace(ns).withName("mnist").get()).isNull();
+    }
+
+    @Test
+    void submitOfATakenNameLeavesTheJobAloneAndSaysItExists() {
+        backend.submit(plan);
+        var other = Plans.plan(Plans.request("mnist", 1), ns);
+
+        assertThatThrownBy(() -> backend.submit(other)).isInstanceOf(JobAlreadyExistsException.class);
+        assertThat(write.trainerJob(ns, "mnist").getSpec().getCompletions()).isEqualTo(2);
+    }
+
+    @Test
+    void resubmittingAnInterruptedSubmitCompletesItsObjects() {
+        // The first submit created the trainer Job and its Service, then the service went away.
+        var desired = Manifests.desired(plan, KubernetesProperties.defaults());
+        var job = cluster.admin.resource(desired.trainerJob()).create();
+        cluster.admin.resource(Manifests.ownedBy(job, desired.service())).create();
+
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(JobAlreadyExistsException.class);
+
+        assertThat(write.pserverSet(ns, "mnist").getMetadata().getOwnerReferences())
+                .singleElement().satisfies(ref -> assertThat(ref.getUid()).isEqualTo(job.getMetadata().getUid()));
+        awaitPhase(JobPhase.PENDING);
+    }
+
+    @Test
+    void logsOfAPserverAreReadFromItsPod() throws Exception {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+        cluster.server.expect().get()
+                .withPath("/api/v1/namespaces/" + ns + "/pods/mnist-pserver-1/log?pretty=false&container=paddle&tailLines=2")
+                .andReturn(200, "line 9\nline 10\n").once();
+
+        var out = new ByteArrayOutputStream();
+        assertThat(backend.writeLogs(key, Role.PSERVER, 1, 2, false, out)).isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("line 9\nline 10\n");
+    }
+
+    @Test
+    void logsOfATrainerAreReadFromThePodOfItsIndex() throws Exception {
+        backend.submit(plan);
+        write.put(Pods.running(pod(Role.TRAINER, 1)));
+        await().atMost(DEADLINE).until(() -> backend.find(key).orElseThrow().status().trainers().running() == 1);
+        cluster.server.expect().get()
+                .withPath("/api/v1/namespaces/" + ns + "/pods/mnist-trainer-1-x7k2p/log?pretty=false&container=paddle")
+                .andReturn(200, "epoch 1\n").once();
+
+        var out = new ByteArrayOutputStream();
+        assertThat(backend.writeLogs(key, Role.TRAINER, 1, null, false, out)).isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("epoch 1\n");
+    }
+
+    @Test
+    void followingALogStreamsItUntilThePodsLogEnds() throws Exception {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+        cluster.server.expect().get()
+                .withPath("/api/v1/namespaces/" + ns + "/pods/mnist-pserver-0/log?pretty=false&container=paddle&follow=true")
+                .andReturn(200, "serving\nstopped\n").once();
+
+        var out = new ByteArrayOutputStream();
+        assertThat(backend.writeLogs(key, Role.PSERVER, 0, null, true, out)).isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("serving\nstopped\n");
+    }
+
+    @Test
+    void aConcurrentSubmitOfTheSameJobFindsItInTheCacheAfterward() {
+        backend.submit(plan);
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(JobAlreadyExistsException.class);
+        assertThat(backend.find(key)).isPresent();
+    }
+
+    @Test
+    void logsOfAReplicaTheJobDoesNotHaveAreRefused() throws Exception {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+        assertThat(backend.writeLogs(key, Role.TRAINER, 2, null, false, new ByteArrayOutputStream())).isFalse();
+    }
+
+    private io.fabric8.kubernetes.api.model.Pod pod(Role role, int index) {
+        var pod = Pods.of("mnist", role, index);
+        pod.getMetadata().setNamespace(ns);
+        return pod;
+    }
+
+    private io.fabric8.kubernetes.api.model.Service foreignService() {
+        return new ServiceBuilder().withNewMetadata().withName("mnist").withNamespace(ns)
+                .addToLabels("app", "someone-else").endMetadata()
+                .withNewSpec().addNewPort().withPort(80).endPort().endSpec().build();
+    }
+}

@@ -1,0 +1,38 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.paddlejobs.planning.Role;
+import org.junit.jupiter.api.Test;
+
+class MainContainerStepTest {
+
+    @Test
+    void trainerRunsTheEntryPointWithShInThePlannedImage() {
+        var plan = Plans.plan("mnist", 1);
+        var main = new MainContainerStep(plan, Role.TRAINER).apply(PodParts.empty()).main();
+        assertThat(main.getName()).isEqualTo("paddle");
+        assertThat(main.getImage()).isEqualTo("paddlepaddle/paddle:2.6.1");
+        assertThat(main.getCommand()).containsExactly("sh", "-c", "python train.py");
+        assertThat(main.getPorts()).isEmpty();
+    }
+
+    @Test
+    void pserverRunsThePserverEntryPointWithDollarsEscapedFromKubernetesExpansion() {
+        var plan = Plans.plan(Plans.gpuRequest("vision", 2));
+        var main = new MainContainerStep(plan, Role.PSERVER).apply(PodParts.empty()).main();
+        assertThat(main.getImage()).isEqualTo("example/paddle:gpu");
+        assertThat(main.getCommand()).containsExactly("sh", "-c", "paddle pserver --port=$$PADDLE_PORT");
+        assertThat(KubeletEnv.expand(main.getCommand().get(2), java.util.Map.of("PADDLE_PORT", "1")))
+                .isEqualTo("paddle pserver --port=$PADDLE_PORT");
+    }
+
+    @Test
+    void pserverExposesEveryPortFromFirstToLast() {
+        var plan = Plans.plan("mnist", 1);
+        var main = new MainContainerStep(plan, Role.PSERVER).apply(PodParts.empty()).main();
+        assertThat(main.getPorts()).extracting(ContainerPort::getContainerPort).containsExactly(7164, 7165);
+        assertThat(main.getPorts()).extracting(ContainerPort::getName).containsExactly("port-7164", "port-7165");
+    }
+}

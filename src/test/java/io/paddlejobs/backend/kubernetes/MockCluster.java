@@ -1,0 +1,95 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * fabric8's mock API server in CRUD mode (expectations first, where a test sets some), with
+ * the backend wired as in production against it, and an admin client with which a test plays
+ * the cluster's controllers: writing Job conditions, pods and their states.
+ */
+final class MockCluster implements AutoCloseable {
+
+    final KubernetesMockServer server;
+    final KubernetesClient admin;
+    private final List<Backend> backends = new java.util.ArrayList<>();
+
+    /** One running instance of the service's backend: its client, caches and reconciler. */
+    record Backend(KubernetesClient client, ClusterCache cache, PserverReconciler reconciler,
+                   KubernetesJobBackend jobs) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            reconciler.close();
+            cache.close();
+            client.close();
+        }
+    }
+
+    /** The mock server logs every request at INFO through java.util.logging; keep a reference, or the level is lost. */
+    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+    static {
+        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+    }
+
+    MockCluster() {
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), responses,
+                new KubernetesMixedDispatcher(responses), false);
+        server.init();
+        admin = server.createClient();
+    }
+
+    /**
+     * The shipped settings, but a longer request timeout: on a busy two-core test machine the
+     * first requests of a cold JVM can take seconds, which says nothing about the code under test.
+     */
+    static KubernetesProperties settings(String masterUrl, List<String> namespaces) {
+        var d = KubernetesProperties.defaults();
+        return new KubernetesProperties(d.dataClaim(), d.ttlSecondsAfterFinished(), d.pserverWaitTimeout(), d.waitImage(),
+                d.runAsUser(), d.connectTimeout(), Duration.ofSeconds(15), d.retryAfter(), namespaces, masterUrl);
+    }
+
+    String url() {
+        return server.url("/");
+    }
+
+    /** Starts (another) backend instance, as a (re)started replica of the service would be. */
+    Backend startBackend() {
+        return startBackend(settings(url(), List.of()));
+    }
+
+    Backend startBackend(KubernetesProperties settings) {
+        KubernetesClient client = KubernetesClients.create(settings);
+        ClusterCache cache = new ClusterCache(client, settings.namespaces(), Duration.ofMinutes(5).toMillis());
+        PserverReconciler reconciler = new PserverReconciler(cache, new Workloads(client));
+        cache.addListener(reconciler);
+        KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings),
+                new Workloads(client), new PlanRecovery(Plans.POLICY), new LogStreams(client, settings.retryAfter()),
+                Clock.systemUTC());
+        cache.start();
+        Backend backend = new Backend(client, cache, reconciler, jobs);
+        backends.add(backend);
+        return backend;
+    }
+
+    @Override
+    public void close() {
+        backends.forEach(Backend::close);
+        admin.close();
+        server.destroy();
+    }
+}

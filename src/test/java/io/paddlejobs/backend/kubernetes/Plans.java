@@ -1,0 +1,44 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.PlanningPolicy;
+import java.util.Map;
+
+/** Plans for tests, made by the real planner with the shipped defaults on the Kubernetes site. */
+final class Plans {
+
+    static final PlanningPolicy POLICY = new PlanningPolicy(
+            new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", "default", 1, Memory.parse("1Gi"), 1,
+                    Memory.parse("1Gi"), 7164, 1, 1),
+            new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
+
+    private Plans() {
+    }
+
+    /** {@code trainers} trainers and as many pservers, each trainer with one CPU. */
+    static JobRequest request(String name, int trainers) {
+        return new JobRequest(name, "python train.py", null, null, null, trainers, null, null, null, null, null,
+                null, null, null, null, null, null, null, Map.of(), Map.of());
+    }
+
+    static JobRequest gpuRequest(String name, int gpus) {
+        return new JobRequest(name, "python train.py", "paddle pserver --port=$PADDLE_PORT", "example/paddle:gpu", gpus,
+                null, Memory.parse("8Gi"), null, null, null, null, null, null, null, null, null, null, null,
+                Map.of("USER_SETTING", "costs $$5 or $(HOME)"), Map.of("team", "vision"));
+    }
+
+    static JobPlan plan(JobRequest request) {
+        return plan(request, "ml");
+    }
+
+    static JobPlan plan(JobRequest request, String namespace) {
+        return new JobPlanner(POLICY).plan(request, namespace, new KubernetesSite());
+    }
+
+    static JobPlan plan(String name, int trainers) {
+        return plan(request(name, trainers));
+    }
+}

@@ -1,0 +1,109 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.paddlejobs.planning.Role;
+import java.util.Map;
+
+/** Pods and trainer Jobs in the states the kubelet, scheduler and job controller would write. */
+final class Pods {
+
+    static final String T0 = "2026-01-01T10:00:00Z";
+    static final String T1 = "2026-01-01T10:05:00Z";
+
+    private Pods() {
+    }
+
+    static Pod of(String job, Role role, int index) {
+        var pod = new PodBuilder().withNewMetadata()
+                .withNamespace("ml")
+                .withName(role == Role.PSERVER ? ObjectNames.podHostname(job, role, index)
+                        : ObjectNames.podHostname(job, role, index) + "-x7k2p")
+                .withLabels(JobLabels.selector(job, role))
+                .withCreationTimestamp(T0)
+                .endMetadata()
+                .withNewSpec().addNewContainer().withName("paddle").withImage("example/paddle:gpu").endContainer().endSpec();
+        if (role == Role.TRAINER) {
+            pod.editMetadata().addToAnnotations(JobLabels.COMPLETION_INDEX_ANNOTATION, Integer.toString(index))
+                    .addToLabels("job-name", ObjectNames.trainerJob(job)).endMetadata();
+        }
+        return pod.withNewStatus().withPhase("Pending").endStatus().build();
+    }
+
+    static Pod running(Pod pod) {
+        return withMain(pod, "Running", new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
+                .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(T0).endRunning().build()).build());
+    }
+
+    static Pod succeeded(Pod pod) {
+        return withMain(pod, "Succeeded", terminated(0, "Completed"));
+    }
+
+    static Pod failed(Pod pod, int exitCode, String reason) {
+        return withMain(pod, "Failed", terminated(exitCode, reason));
+    }
+
+    static Pod waiting(Pod pod, String reason, String message) {
+        return withMain(pod, "Pending", new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
+                .withState(new ContainerStateBuilder().withNewWaiting().withReason(reason).withMessage(message)
+                        .endWaiting().build()).build());
+    }
+
+    static Pod crashLooping(Pod pod, int lastExitCode, int restarts) {
+        return withMain(pod, "Running", new ContainerStatusBuilder().withName("paddle").withRestartCount(restarts)
+                .withState(new ContainerStateBuilder().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().build())
+                .withLastState(new ContainerStateBuilder().withNewTerminated().withExitCode(lastExitCode)
+                        .withReason("Error").endTerminated().build())
+                .build());
+    }
+
+    static Pod unschedulable(Pod pod, String message) {
+        return new PodBuilder(pod).editStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")
+                .withStatus("False").withReason("Unschedulable").withMessage(message).endCondition().endStatus().build();
+    }
+
+    static Pod waitingForPservers(Pod pod) {
+        return new PodBuilder(pod).editStatus().withPhase("Pending").addNewInitContainerStatus()
+                .withName("wait-for-pservers").withNewState().withNewRunning().withStartedAt(T0).endRunning().endState()
+                .endInitContainerStatus().endStatus().build();
+    }
+
+    static Pod gaveUpWaitingForPservers(Pod pod) {
+        return new PodBuilder(pod).editStatus().withPhase("Failed").addNewInitContainerStatus()
+                .withName("wait-for-pservers").withNewState().withNewTerminated().withExitCode(1).endTerminated()
+                .endState().endInitContainerStatus().endStatus().build();
+    }
+
+    static Job withCondition(Job job, String type) {
+        var builder = new JobBuilder(job).editOrNewStatus().withStartTime(T0).addToConditions(new JobConditionBuilder()
+                .withType(type).withStatus("True").withLastTransitionTime(T1).withReason(type.equals("Failed")
+                        ? "BackoffLimitExceeded" : null).withMessage(type.equals("Failed")
+                        ? "Job has reached the specified backoff limit" : null).build());
+        if (type.equals("Complete")) {
+            builder.withCompletionTime(T1);
+        }
+        return builder.endStatus().build();
+    }
+
+    static Job cancelled(Job job) {
+        return new JobBuilder(job).editMetadata().addToAnnotations(Map.of(JobLabels.CANCELLED_AT_ANNOTATION, T1))
+                .endMetadata().build();
+    }
+
+    private static ContainerStatus terminated(int exitCode, String reason) {
+        return new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
+                .withState(new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason(reason)
+                        .withStartedAt(T0).withFinishedAt(T1).endTerminated().build())
+                .build();
+    }
+
+    private static Pod withMain(Pod pod, String phase, ContainerStatus status) {
+        return new PodBuilder(pod).editStatus().withPhase(phase).withContainerStatuses(status).endStatus().build();
+    }
+}

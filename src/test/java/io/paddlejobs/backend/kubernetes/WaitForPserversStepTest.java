@@ -1,0 +1,34 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class WaitForPserversStepTest {
+
+    @Test
+    void waitsForEveryPortOfEveryPserverInOrder() {
+        var plan = Plans.plan("mnist", 2);
+        assertThat(WaitForPserversStep.endpoints(plan)).containsExactly(
+                "mnist-pserver-0.mnist:7164", "mnist-pserver-0.mnist:7165",
+                "mnist-pserver-1.mnist:7164", "mnist-pserver-1.mnist:7165");
+    }
+
+    @Test
+    void initContainerRunsTheScriptOverTheEndpointsWithTheTimeout() {
+        var plan = Plans.plan("mnist", 1);
+        var pod = new WaitForPserversStep(plan, "busybox:1.36", Duration.ofMinutes(2)).apply(PodParts.empty());
+        var init = pod.spec().getInitContainers().get(0);
+        assertThat(init.getImage()).isEqualTo("busybox:1.36");
+        assertThat(init.getCommand().subList(0, 2)).containsExactly("sh", "-c");
+        assertThat(init.getCommand().subList(3, init.getCommand().size()))
+                .containsExactly("wait-for-pservers", "mnist-pserver-0.mnist:7164", "mnist-pserver-0.mnist:7165");
+        assertThat(init.getEnv()).singleElement().satisfies(e -> {
+            assertThat(e.getName()).isEqualTo("TIMEOUT_SECONDS");
+            assertThat(e.getValue()).isEqualTo("120");
+        });
+        assertThat(KubeletEnv.expand(init.getCommand().get(2), java.util.Map.of("TIMEOUT_SECONDS", "120")))
+                .isEqualTo(WaitForPserversStep.SCRIPT);
+    }
+}
