@@ -30,12 +30,15 @@ class ArchitectureTest {
                 .check(PRODUCTION);
     }
 
-    /** The job package may know HTTP statuses: its exceptions are problem documents (STYLE, "Problem details"). */
+    /**
+     * Backends serve no requests: no controllers, filters or servlets. Like the job package they
+     * may raise problem documents (STYLE, "Problem details"), such as a 503 when the cluster is away.
+     */
     @Test
-    void backendsKnowNothingOfHttp() {
+    void backendsServeNoRequests() {
         noClasses().that().resideInAnyPackage("io.paddlejobs.backend..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web..", "org.springframework.http..",
-                        "jakarta.servlet..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web.servlet..",
+                        "org.springframework.web.bind..", "org.springframework.web.filter..", "jakarta.servlet..")
                 .check(PRODUCTION);
     }
 }
