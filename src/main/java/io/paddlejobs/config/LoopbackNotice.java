@@ -19,20 +19,29 @@ class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
     private static final Logger log = LoggerFactory.getLogger(LoopbackNotice.class);
 
     private final String address;
+    private final String securityMode;
 
-    LoopbackNotice(@Value("${server.address:}") String address) {
+    LoopbackNotice(@Value("${server.address:}") String address,
+                   @Value("${paddlejobs.security.mode:none}") String securityMode) {
         this.address = address;
+        this.securityMode = securityMode.toLowerCase(java.util.Locale.ROOT);
     }
 
     @Override
     public void onApplicationEvent(WebServerInitializedEvent event) {
         int port = event.getWebServer().getPort();
+        boolean open = "none".equals(securityMode);
+        String auth = open ? "paddlejobs.security.mode=none: no authentication"
+                : "paddlejobs.security.mode=" + securityMode + ": callers need a bearer token";
         if (isLoopback(address)) {
-            log.info("paddle-jobs listens on {}:{} (loopback only); set server.address=0.0.0.0 to accept other machines",
-                    address, port);
+            log.info("paddle-jobs listens on {}:{} (loopback only; {}); set server.address=0.0.0.0 to accept other machines",
+                    address, port, auth);
+        } else if (open) {
+            log.warn("paddle-jobs listens on {}:{}, reachable from other machines, and anyone who reaches it may run "
+                    + "processes ({}); set paddlejobs.security.mode=token", address.isEmpty() ? "every address" : address,
+                    port, auth);
         } else {
-            log.warn("paddle-jobs listens on {}:{}, reachable from other machines; there is no authentication yet",
-                    address.isEmpty() ? "every address" : address, port);
+            log.info("paddle-jobs listens on {}:{} ({})", address.isEmpty() ? "every address" : address, port, auth);
         }
     }
 
