@@ -2,6 +2,7 @@ package io.paddlejobs.config;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -10,8 +11,9 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Says at start-up where the service can be reached: anyone who reaches it can run processes
- * as this user, so the default is loopback only, and widening that should be a conscious act.
+ * Says at start-up where the service can be reached and whether callers need a token: in
+ * {@code paddlejobs.security.mode=none} anyone who reaches it can run processes as this user, so
+ * the default is loopback only, and widening that should be a conscious act.
  */
 @Component
 class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
@@ -24,7 +26,7 @@ class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
     LoopbackNotice(@Value("${server.address:}") String address,
                    @Value("${paddlejobs.security.mode:none}") String securityMode) {
         this.address = address;
-        this.securityMode = securityMode.toLowerCase(java.util.Locale.ROOT);
+        this.securityMode = securityMode.toLowerCase(Locale.ROOT);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.config.PlanningProperties;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.security.core.Authentication;
@@ -19,7 +20,7 @@ public class NamespaceAccess {
     private final Tenant anonymous;
 
     NamespaceAccess(SecurityProperties security, TenantAuthorizer authorizer,
-                    io.paddlejobs.config.PlanningProperties planning) {
+                    PlanningProperties planning) {
         this.mode = security.mode();
         this.authorizer = authorizer;
         // Mode none: one tenant, everyone, with the service's default namespace and limits.
@@ -38,8 +39,10 @@ public class NamespaceAccess {
 
     /** Like {@link #resolve}, but empty instead of an error: for pages, which show the error their script reads. */
     public Optional<String> resolveQuietly(String requested, Action action) {
-        return tenant().map(tenant -> requested != null ? requested : tenant.defaultNamespace())
-                .filter(namespace -> authorizer.mayUse(tenant().orElseThrow(), namespace, action));
+        return tenant().flatMap(tenant -> {
+            String namespace = requested != null ? requested : tenant.defaultNamespace();
+            return authorizer.mayUse(tenant, namespace, action) ? Optional.of(namespace) : Optional.empty();
+        });
     }
 
     /** The caller: authenticated, or in mode none everyone; empty when a token was needed and none sent. */

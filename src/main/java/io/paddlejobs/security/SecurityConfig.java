@@ -1,6 +1,7 @@
 package io.paddlejobs.security;
 
 import jakarta.servlet.DispatcherType;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -38,7 +39,7 @@ class SecurityConfig {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties security, JsonMapper json,
-                                            org.springframework.beans.factory.ObjectProvider<TokenStore> tokens) {
+                                            ObjectProvider<TokenStore> tokens) {
         AuthProblems problems = new AuthProblems(json);
         http.csrf(AbstractHttpConfigurer::disable) // no cookies or sessions: a bearer token cannot be ridden
                 .httpBasic(AbstractHttpConfigurer::disable)

@@ -8,9 +8,10 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -66,7 +67,7 @@ public final class TokenStore {
             if (entry.user() == null || entry.user().isBlank()) {
                 throw new IllegalStateException(where + "user is missing");
             }
-            String hash = entry.sha256() == null ? "" : entry.sha256().strip().toLowerCase(java.util.Locale.ROOT);
+            String hash = entry.sha256() == null ? "" : entry.sha256().strip().toLowerCase(Locale.ROOT);
             if (!SHA256_HEX.matcher(hash).matches()) {
                 throw new IllegalStateException(where + "sha256 must be 64 hex digits (printf %s \"$TOKEN\" | sha256sum)");
             }

@@ -139,6 +139,14 @@ class TokenModePageBrowserTests {
         page.await(d -> !browser.findElements(By.xpath("//table[@id='jobs']//a[.='listed']")).isEmpty());
     }
 
+    @Test
+    void swaggerUiLoadsUnderItsPolicyAndOffersToAuthorize() {
+        browser.get(alice.baseUrl() + "/swagger-ui/index.html");
+
+        page.await(d -> visible(By.cssSelector("button.authorize")));
+        page.await(d -> visible(By.xpath("//*[contains(@class,'opblock-summary-path')][.//text()='/jobs']")));
+    }
+
     private void enterToken(String token) {
         WebElement input = browser.findElement(By.id("token"));
         input.clear();
