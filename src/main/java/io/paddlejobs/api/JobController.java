@@ -85,11 +85,11 @@ class JobController {
         return audit.record(Action.SUBMIT, namespace, request.name(), () -> {
             String ns = access.resolve(namespace, Action.SUBMIT);
             var tenant = access.tenant().orElseThrow();
-            return created(limits.submit(tenant, ns, () -> jobs.submit(request, ns)));
+            return submitted(limits.submit(tenant, ns, () -> jobs.submit(request, ns)));
         }, response -> response.getStatusCode().value() == 201 ? "created" : "existing");
     }
 
-    private ResponseEntity<JobView> created(JobService.Submission submission) {
+    private ResponseEntity<JobView> submitted(JobService.Submission submission) {
         JobView view = JobView.of(submission.job(), statusUrls);
         HttpHeaders headers = warnings(view.warnings());
         if (!submission.created()) {

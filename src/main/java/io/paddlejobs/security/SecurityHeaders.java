@@ -2,6 +2,7 @@ package io.paddlejobs.security;
 
 import java.util.List;
 import org.springframework.http.HttpMethod;
+import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.web.header.HeaderWriter;
@@ -44,7 +45,7 @@ final class SecurityHeaders {
                 new StaticHeadersWriter("Content-Security-Policy", SWAGGER_UI_POLICY));
         http.headers(headers -> headers
                 .cacheControl(cache -> cache.disable())
-                .contentTypeOptions(options -> { })
+                .contentTypeOptions(Customizer.withDefaults())
                 .frameOptions(frames -> frames.deny())
                 .referrerPolicy(referrer -> referrer.policy(ReferrerPolicy.NO_REFERRER))
                 .addHeaderWriter(policy)
