@@ -198,6 +198,17 @@ class TokenModeApiTest {
     }
 
     @Test
+    void aRequestServedJsonBecauseItAcceptsHtmlAndJsonAlikeStillNeedsAToken() {
+        // A browser's navigation lists text/html first and gets the page; this one prefers JSON.
+        HttpResponse<String> response = anonymous.get("/jobs/bobs-job/status?namespace=team-b",
+                "application/json, text/html");
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"paddle-jobs\"");
+        assertThat(response.body()).doesNotContain("Running", "Pending");
+    }
+
+    @Test
     void swaggerUiCanAuthorizeWithABearerToken() {
         JsonNode docs = json.readTree(anonymous.get("/v3/api-docs").body());
 
