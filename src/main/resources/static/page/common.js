@@ -25,12 +25,52 @@ export async function getText(url) {
 
 async function get(url, accept) {
   // The page and its JSON share a URL, so the Accept header is what picks the JSON.
-  const response = await fetch(url, { headers: { Accept: accept }, cache: 'no-store' });
+  const response = await fetch(url, { headers: withToken({ Accept: accept }), cache: 'no-store' });
+  if (response.status === 401) {
+    askForToken();
+  }
   if (!response.ok) {
     throw await failureOf(response);
   }
   return response;
 }
+
+// Where the service wants bearer tokens (paddlejobs.security.mode=token), the person enters theirs
+// once; it is kept for this tab only (sessionStorage) and sent with every request the page makes.
+const TOKEN_KEY = 'paddlejobs.token';
+
+function withToken(headers) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
+}
+
+/** Shows the token form; a token that was already sent and refused is forgotten, and said so. */
+function askForToken() {
+  const form = document.getElementById('token-form');
+  if (!form || !form.hidden) return;
+  if (sessionStorage.getItem(TOKEN_KEY) !== null) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    document.getElementById('token-why').textContent = 'That token was not accepted. Enter another one.';
+  }
+  form.hidden = false;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, document.getElementById('token').value.trim());
+    window.location.reload();
+  });
+  document.getElementById('token').focus();
+}
+
+// A link into the API (a full log, the job's JSON) is opened by the browser without the token;
+// with one, it is fetched with the token and shown from memory instead.
+document.addEventListener('click', async (event) => {
+  const link = event.target.closest?.('a[data-api]');
+  if (!link || !sessionStorage.getItem(TOKEN_KEY) || event.button !== 0 || event.ctrlKey || event.metaKey) return;
+  event.preventDefault();
+  const response = await fetch(link.href, { headers: withToken({ Accept: 'application/json, text/plain' }) });
+  const body = await response.blob();
+  window.location.assign(URL.createObjectURL(body));
+});
 
 async function failureOf(response) {
   let title = `HTTP ${response.status}`;

@@ -50,14 +50,14 @@ class ReplicaView {
     this.detail = labelled('Detail', null);
     this.row = el('tr', {}, el('th', { text: replica.id, attrs: { scope: 'row' } }),
       this.host, this.state, this.restarts, this.exitCode, this.detail,
-      labelled('Log', null, el('a', { text: 'Full log', attrs: { href: fullLog, 'aria-label': `Full log of ${replica.id}` } })));
+      labelled('Log', null, el('a', { text: 'Full log', attrs: { href: fullLog, 'aria-label': `Full log of ${replica.id}`, 'data-api': '' } })));
 
     this.logState = el('span');
     this.tail = el('pre', { className: 'log', text: 'Nothing written yet.', attrs: { tabindex: '0', 'aria-label': `Last lines of ${replica.id}'s log` } });
     this.log = el('details', { className: 'log-box', attrs: { id: `log-${replica.id}` } },
       el('summary', {}, el('span', { className: 'replica-id', text: replica.id }), ' ', this.logState),
       this.tail,
-      el('p', {}, el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog } })));
+      el('p', {}, el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog, 'data-api': '' } })));
     this.log.open = open;
     // Opened by a person (or below, on failure): show its tail now rather than at the next poll.
     this.log.addEventListener('toggle', () => {

@@ -51,8 +51,8 @@ async function poll() {
   try {
     status = await getJson(window.location.href);
   } catch (failure) {
-    if (failure instanceof RequestFailed && failure.status === 404) {
-      showFailure(failure); // deleted while we watched
+    if (failure instanceof RequestFailed && [401, 403, 404].includes(failure.status)) {
+      showFailure(failure); // deleted while we watched, or the token no longer lets us see it
       return;
     }
     showNotice($('notice'), 'Lost contact with the service; trying again…');
@@ -147,7 +147,8 @@ function describeCounts(counts) {
 function showFailure(failure) {
   const words = failure instanceof RequestFailed ? `${failure.title}: ${failure.message}` : String(failure);
   showNotice($('notice'), words);
-  $('phase').textContent = failure.status === 404 ? 'Not found' : 'Unavailable';
+  const phases = { 401: 'Token needed', 403: 'Not allowed', 404: 'Not found' };
+  $('phase').textContent = phases[failure.status] || 'Unavailable';
   $('phase').className = 'phase phase-unknown';
 }
 

@@ -1,6 +1,5 @@
 package io.paddlejobs.api;
 
-import io.paddlejobs.config.PlanningProperties;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPage;
@@ -8,14 +7,22 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.security.Action;
+import io.paddlejobs.security.AuditLog;
+import io.paddlejobs.security.NamespaceAccess;
+import io.paddlejobs.security.SubmissionLimits;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -37,9 +44,16 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
-/** The jobs API: submit, look, list, follow logs, cancel, delete. */
+/**
+ * The jobs API: submit, look, list, follow logs, cancel, delete. Every endpoint first resolves
+ * the namespace it acts in through {@link NamespaceAccess} (the caller's default, or the one
+ * named that the caller may use); submits, cancels and deletes are written to the audit log.
+ */
 @Tag(name = "jobs")
 @Validated
+@SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
+        description = "With paddlejobs.security.mode=token: a token from the operator's token file")
+@SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
 class JobController {
@@ -48,12 +62,17 @@ class JobController {
 
     private final JobService jobs;
     private final StatusUrls statusUrls;
-    private final String defaultNamespace;
+    private final NamespaceAccess access;
+    private final SubmissionLimits limits;
+    private final AuditLog audit;
 
-    JobController(JobService jobs, StatusUrls statusUrls, PlanningProperties planning) {
+    JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionLimits limits,
+                  AuditLog audit) {
         this.jobs = jobs;
         this.statusUrls = statusUrls;
-        this.defaultNamespace = planning.defaults().namespace();
+        this.access = access;
+        this.limits = limits;
+        this.audit = audit;
     }
 
     @Operation(summary = "Submit a job", description = """
@@ -87,12 +106,19 @@ class JobController {
                              @Parameter(description = "Plan only; start nothing")
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
                              @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        String ns = namespaceOrDefault(namespace);
         if (dryRun) {
-            var plan = jobs.dryRun(body.toRequest(), ns);
+            var plan = jobs.dryRun(body.toRequest(), access.resolve(namespace, Action.SUBMIT));
             return ResponseEntity.ok().headers(warnings(plan.plan().warnings())).body(DryRunView.of(plan));
         }
-        JobService.Submission submission = jobs.submit(body.toRequest(), ns);
+        JobRequest request = jobs.named(body.toRequest());
+        return audit.record(Action.SUBMIT, namespace, request.name(), () -> {
+            String ns = access.resolve(namespace, Action.SUBMIT);
+            var tenant = access.tenant().orElseThrow();
+            return submitted(limits.submit(tenant, ns, () -> jobs.submit(request, ns)));
+        }, response -> response.getStatusCode().value() == 201 ? "created" : "existing");
+    }
+
+    private ResponseEntity<JobView> submitted(JobService.Submission submission) {
         JobView view = JobView.of(submission.job(), statusUrls);
         HttpHeaders headers = warnings(view.warnings());
         if (!submission.created()) {
@@ -111,7 +137,7 @@ class JobController {
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
                      @RequestParam(name = "continue", required = false) String continueToken) {
-        JobQuery query = new JobQuery(namespaceOrDefault(namespace),
+        JobQuery query = new JobQuery(access.resolve(namespace, Action.READ),
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
                 continueToken);
@@ -123,13 +149,13 @@ class JobController {
     @Operation(summary = "A job: its resolved spec, plan and status")
     @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
     JobView get(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        return JobView.of(jobs.get(key(name, namespace)), statusUrls);
+        return JobView.of(jobs.get(key(name, namespace, Action.READ)), statusUrls);
     }
 
     @Operation(summary = "A job's status (the status URL)")
     @GetMapping(path = "/{name}/status", produces = MediaType.APPLICATION_JSON_VALUE)
     JobStatus status(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        return jobs.get(key(name, namespace)).status();
+        return jobs.get(key(name, namespace, Action.READ)).status();
     }
 
     @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica ends")
@@ -142,7 +168,7 @@ class JobController {
                                                @RequestParam(defaultValue = "0") @Min(0) int index,
                                                @RequestParam(required = false) @Min(0) Integer tail,
                                                @RequestParam(defaultValue = "false") boolean follow) {
-        JobKey key = key(name, namespace);
+        JobKey key = key(name, namespace, Action.READ);
         Role replicaRole = Role.fromLabel(role);
         jobs.requireReplica(key, replicaRole, index);
         StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
@@ -153,7 +179,8 @@ class JobController {
     @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled")
     @PostMapping(path = "/{name}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
     JobView cancel(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        return JobView.of(jobs.cancel(key(name, namespace)), statusUrls);
+        return audit.record(Action.CANCEL, namespace, name,
+                () -> JobView.of(jobs.cancel(key(name, namespace, Action.CANCEL)), statusUrls), view -> "cancelled");
     }
 
     @Operation(summary = "Delete a job and everything it created")
@@ -163,16 +190,14 @@ class JobController {
     @DeleteMapping("/{name}")
     ResponseEntity<Void> delete(@PathVariable String name,
                                 @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        jobs.delete(key(name, namespace));
-        return ResponseEntity.noContent().build();
+        return audit.record(Action.DELETE, namespace, name, () -> {
+            jobs.delete(key(name, namespace, Action.DELETE));
+            return ResponseEntity.noContent().<Void>build();
+        }, response -> "deleted");
     }
 
-    private JobKey key(String name, String namespace) {
-        return new JobKey(namespaceOrDefault(namespace), name);
-    }
-
-    private String namespaceOrDefault(String namespace) {
-        return namespace != null ? namespace : defaultNamespace;
+    private JobKey key(String name, String namespace, Action action) {
+        return new JobKey(access.resolve(namespace, action), name);
     }
 
     /** Warnings as Kubernetes sends them: {@code Warning: 299 - "text"}, one header each. */

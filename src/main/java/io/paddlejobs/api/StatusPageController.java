@@ -1,9 +1,9 @@
 package io.paddlejobs.api;
 
-import io.paddlejobs.config.PlanningProperties;
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobNotFoundException;
 import io.paddlejobs.job.JobService;
+import io.paddlejobs.security.Action;
+import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.validation.constraints.Pattern;
 import java.nio.charset.StandardCharsets;
@@ -41,25 +41,25 @@ class StatusPageController {
     private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
-    private final String defaultNamespace;
+    private final NamespaceAccess access;
 
-    StatusPageController(JobService jobs, PlanningProperties planning) {
+    StatusPageController(JobService jobs, NamespaceAccess access) {
         this.jobs = jobs;
-        this.defaultNamespace = planning.defaults().namespace();
+        this.access = access;
     }
 
+    // A job that is not there is still the page, as a 404: its script fetches the JSON and shows the problem's words.
     // Without @Validated on the class, Spring MVC validates the namespace itself and a bad one is a
     // 400 problem; class-level @Validated would turn it into a ConstraintViolationException (a 500 here).
     @GetMapping("/{name}/status")
     ResponseEntity<Resource> statusPage(@PathVariable String name,
                                         @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        HttpStatus status = HttpStatus.OK;
-        try {
-            jobs.get(new JobKey(namespace != null ? namespace : defaultNamespace, name));
-        } catch (JobNotFoundException e) {
-            // Still the page: its script fetches the JSON and shows the problem's words.
-            status = HttpStatus.NOT_FOUND;
-        }
+        // A browser's navigation carries no token: the page is then served as it is, and its script,
+        // which sends the token, learns whether the job exists. Nobody learns it from the page's status.
+        HttpStatus status = access.resolveQuietly(namespace, Action.READ)
+                .filter(ns -> jobs.find(new JobKey(ns, name)).isEmpty())
+                .map(ns -> HttpStatus.NOT_FOUND)
+                .orElse(HttpStatus.OK);
         return page(status, STATUS_PAGE);
     }
 

@@ -2,6 +2,7 @@ package io.paddlejobs.config;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -10,8 +11,9 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Says at start-up where the service can be reached: anyone who reaches it can run processes
- * as this user, so the default is loopback only, and widening that should be a conscious act.
+ * Says at start-up where the service can be reached and whether callers need a token: in
+ * {@code paddlejobs.security.mode=none} anyone who reaches it can run processes as this user, so
+ * the default is loopback only, and widening that should be a conscious act.
  */
 @Component
 class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
@@ -19,20 +21,29 @@ class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
     private static final Logger log = LoggerFactory.getLogger(LoopbackNotice.class);
 
     private final String address;
+    private final String securityMode;
 
-    LoopbackNotice(@Value("${server.address:}") String address) {
+    LoopbackNotice(@Value("${server.address:}") String address,
+                   @Value("${paddlejobs.security.mode:none}") String securityMode) {
         this.address = address;
+        this.securityMode = securityMode.toLowerCase(Locale.ROOT);
     }
 
     @Override
     public void onApplicationEvent(WebServerInitializedEvent event) {
         int port = event.getWebServer().getPort();
+        boolean open = "none".equals(securityMode);
+        String auth = open ? "paddlejobs.security.mode=none: no authentication"
+                : "paddlejobs.security.mode=" + securityMode + ": callers need a bearer token";
         if (isLoopback(address)) {
-            log.info("paddle-jobs listens on {}:{} (loopback only); set server.address=0.0.0.0 to accept other machines",
-                    address, port);
+            log.info("paddle-jobs listens on {}:{} (loopback only; {}); set server.address=0.0.0.0 to accept other machines",
+                    address, port, auth);
+        } else if (open) {
+            log.warn("paddle-jobs listens on {}:{}, reachable from other machines, and anyone who reaches it may run "
+                    + "processes ({}); set paddlejobs.security.mode=token", address.isEmpty() ? "every address" : address,
+                    port, auth);
         } else {
-            log.warn("paddle-jobs listens on {}:{}, reachable from other machines; there is no authentication yet",
-                    address.isEmpty() ? "every address" : address, port);
+            log.info("paddle-jobs listens on {}:{} ({})", address.isEmpty() ? "every address" : address, port, auth);
         }
     }
 

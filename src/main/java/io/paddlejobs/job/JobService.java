@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /** Plans, submits and manages jobs on the configured backend. */
@@ -57,7 +58,11 @@ public class JobService {
     }
 
     public Job get(JobKey key) {
-        return backend.find(key).orElseThrow(() -> new JobNotFoundException(key));
+        return find(key).orElseThrow(() -> new JobNotFoundException(key));
+    }
+
+    public Optional<Job> find(JobKey key) {
+        return backend.find(key);
     }
 
     public JobPage list(JobQuery query) {
@@ -77,6 +82,16 @@ public class JobService {
         List<Job> page = matching.subList(start, end);
         String next = end < matching.size() ? encode(page.get(page.size() - 1).plan().name()) : null;
         return new JobPage(List.copyOf(page), next);
+    }
+
+    /** How many of the namespace's jobs are still pending or running: what a limit on concurrent jobs counts. */
+    public long unfinishedJobs(String namespace) {
+        return backend.list(namespace).stream().filter(job -> !job.status().phase().isFinished()).count();
+    }
+
+    /** The request with a generated name when it has none, so that the name is known before it is submitted. */
+    public JobRequest named(JobRequest request) {
+        return request.name() != null ? request : request.withName(JobNames.generate());
     }
 
     public Job cancel(JobKey key) {
@@ -105,8 +120,7 @@ public class JobService {
     }
 
     private JobPlan plan(JobRequest request, String namespace) {
-        JobRequest named = request.name() != null ? request : request.withName(JobNames.generate());
-        return planner.plan(named, namespace, backend.site());
+        return planner.plan(named(request), namespace, backend.site());
     }
 
     // The token names the last job of the page: a page boundary stays put when newer jobs arrive.

@@ -19,10 +19,21 @@ final class ServiceClient {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
+    private final String token;
 
     ServiceClient(int port) {
         // The service listens on 127.0.0.1 only; "localhost" may resolve to ::1 first.
-        this.baseUrl = "http://127.0.0.1:" + port;
+        this("http://127.0.0.1:" + port, null);
+    }
+
+    private ServiceClient(String baseUrl, String token) {
+        this.baseUrl = baseUrl;
+        this.token = token;
+    }
+
+    /** The same client, sending {@code Authorization: Bearer <token>} with every request. */
+    ServiceClient withToken(String bearerToken) {
+        return new ServiceClient(baseUrl, bearerToken);
     }
 
     String baseUrl() {
@@ -33,6 +44,16 @@ final class ServiceClient {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** Any request, for tests that go through every endpoint alike. */
+    HttpResponse<String> send(String method, String path, String json) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path));
+        if (json != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return send(request.method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** Submits a job (or finds the identical one already there) and returns its status URL. */
@@ -70,7 +91,10 @@ final class ServiceClient {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).DELETE());
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder request) {
+    HttpResponse<String> send(HttpRequest.Builder request) {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         try {
             return http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

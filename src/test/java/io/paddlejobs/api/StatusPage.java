@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -76,7 +77,8 @@ final class StatusPage {
     }
 
     <T> T await(Function<WebDriver, T> condition) {
-        return new WebDriverWait(browser, DEADLINE).until(condition);
+        // A page that reloads itself (after a token is entered) replaces the elements being looked at.
+        return new WebDriverWait(browser, DEADLINE).ignoring(StaleElementReferenceException.class).until(condition);
     }
 
     private String text(By locator) {

@@ -3,8 +3,6 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,18 +22,15 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.annotation.Bean;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The status URL opened in a real browser, with real jobs running as local processes. The pages
- * are served under {@code Content-Security-Policy: default-src 'self'} here, and every test ends
- * by checking that the browser reported no violation and no script error.
+ * are served under the service's own {@code Content-Security-Policy} ({@code default-src 'self'}),
+ * and every test ends by checking that the browser reported no violation and no script error.
  */
 @EnabledIf(value = "io.paddlejobs.api.Browser#installedOrRequired", disabledReason = "no Chromium installed")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -88,19 +83,6 @@ class StatusPageBrowserTests {
                 .filter(message -> message.contains("Content Security Policy") || message.contains("Uncaught"))
                 .toList();
         assertThat(problems).isEmpty();
-    }
-
-    /** The strict policy the pages are written for; the service itself does not send it yet. */
-    @TestConfiguration
-    static class StrictContentSecurityPolicy {
-        @Bean
-        FilterRegistrationBean<Filter> contentSecurityPolicy() {
-            Filter filter = (request, response, chain) -> {
-                ((HttpServletResponse) response).setHeader("Content-Security-Policy", "default-src 'self'");
-                chain.doFilter(request, response);
-            };
-            return new FilterRegistrationBean<>(filter);
-        }
     }
 
     @Test

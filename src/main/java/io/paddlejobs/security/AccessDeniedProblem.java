@@ -1,0 +1,33 @@
+package io.paddlejobs.security;
+
+import java.net.URI;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponseException;
+
+/** A caller who may not do what it asked, answered as a problem document by the web layer's advice. */
+public class AccessDeniedProblem extends ErrorResponseException {
+
+    private AccessDeniedProblem(HttpStatus status) {
+        super(status);
+    }
+
+    static AccessDeniedProblem unauthenticated() {
+        AccessDeniedProblem problem = new AccessDeniedProblem(HttpStatus.UNAUTHORIZED);
+        problem.getBody().setType(AuthProblems.UNAUTHENTICATED);
+        problem.setTitle(AuthProblems.missingToken().getTitle());
+        problem.setDetail(AuthProblems.missingToken().getDetail());
+        problem.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, AuthProblems.CHALLENGE);
+        return problem;
+    }
+
+    static AccessDeniedProblem namespace(Tenant tenant, String namespace, Action action) {
+        AccessDeniedProblem problem = new AccessDeniedProblem(HttpStatus.FORBIDDEN);
+        problem.getBody().setType(URI.create("urn:paddlejobs:problem:namespace-forbidden"));
+        problem.setTitle("Namespace not allowed");
+        problem.setDetail("User '%s' may not %s jobs in namespace '%s'; namespaces you may use: %s."
+                .formatted(tenant.user(), action.verb(), namespace, String.join(", ", tenant.namespaces())));
+        problem.getBody().setProperty("namespace", namespace);
+        return problem;
+    }
+}

@@ -1,0 +1,44 @@
+package io.paddlejobs.security;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.security.web.util.matcher.RequestMatcher;
+
+/**
+ * A browser opening a page ({@code /jobs}, {@code /jobs/{name}/status} asked for as HTML). A
+ * browser cannot add a token to a navigation, so the page itself is public: it is a fixed document
+ * with no job data in it, and its script reads the job from the JSON API with the token.
+ */
+final class PageRequests {
+
+    private static final Pattern PAGE_PATHS = Pattern.compile("/jobs(/[^/]+/status)?/?");
+
+    static final RequestMatcher MATCHER = PageRequests::isPage;
+
+    private PageRequests() {
+    }
+
+    private static boolean isPage(HttpServletRequest request) {
+        if (!"GET".equals(request.getMethod())) {
+            return false;
+        }
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return PAGE_PATHS.matcher(path).matches() && acceptsHtml(request.getHeader(HttpHeaders.ACCEPT));
+    }
+
+    private static boolean acceptsHtml(String accept) {
+        if (accept == null) {
+            return false;
+        }
+        try {
+            List<MediaType> types = MediaType.parseMediaTypes(accept);
+            return types.stream().anyMatch(type -> type.equalsTypeAndSubtype(MediaType.TEXT_HTML));
+        } catch (InvalidMediaTypeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.paddlejobs.security;
+
+import jakarta.servlet.DispatcherType;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The one security filter chain. Mode {@code none} lets everything through; mode {@code token}
+ * wants a bearer token everywhere but on the public paths (health, metrics, API docs, page
+ * assets, and the pages themselves, whose scripts send the token). Which namespace a caller may
+ * use is decided per request by {@link NamespaceAccess}; this chain only says who the caller is.
+ * Either way the responses carry the headers of {@link SecurityHeaders}, and no session is made.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfig {
+
+    @Bean
+    TenantAuthorizer tenantAuthorizer(SecurityProperties security) {
+        return switch (security.mode()) {
+            case NONE -> TenantAuthorizer.ANYONE;
+            case TOKEN -> TenantAuthorizer.LISTED_NAMESPACES;
+        };
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "token")
+    TokenStore tokenStore(SecurityProperties security) {
+        return TokenStore.load(security.tokenFile(), security.limits());
+    }
+
+    @Bean
+    SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties security, JsonMapper json,
+                                            ObjectProvider<TokenStore> tokens) {
+        AuthProblems problems = new AuthProblems(json);
+        http.csrf(AbstractHttpConfigurer::disable) // no cookies or sessions: a bearer token cannot be ridden
+                .httpBasic(AbstractHttpConfigurer::disable)
+                .formLogin(AbstractHttpConfigurer::disable)
+                .logout(AbstractHttpConfigurer::disable)
+                .requestCache(AbstractHttpConfigurer::disable)
+                .sessionManagement(sessions -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .exceptionHandling(errors -> errors.authenticationEntryPoint(problems.entryPoint())
+                        .accessDeniedHandler(problems.accessDeniedHandler()));
+        SecurityHeaders.apply(http, security.corsOrigins());
+        if (security.mode() == SecurityProperties.Mode.NONE) {
+            http.authorizeHttpRequests(requests -> requests.anyRequest().permitAll());
+            return http.build();
+        }
+        http.addFilterBefore(new BearerTokenFilter(tokens.getObject(), problems), AnonymousAuthenticationFilter.class)
+                .authorizeHttpRequests(requests -> requests
+                        // A streamed log's async dispatch and an error dispatch were checked on the way in.
+                        .dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll()
+                        .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**",
+                                "/actuator/prometheus", "/actuator/info").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
+                                "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/page/**", "/favicon.ico").permitAll()
+                        .requestMatchers(PageRequests.MATCHER).permitAll()
+                        .requestMatchers("/error").permitAll()
+                        .anyRequest().authenticated());
+        return http.build();
+    }
+}

@@ -1,0 +1,56 @@
+package io.paddlejobs.security;
+
+import io.paddlejobs.job.JobService;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Component;
+
+/**
+ * The caller's limits on submitting: submissions per minute (per user) and unfinished jobs (in the
+ * namespace submitted into; jobs do not record who submitted them). Dry runs are not counted.
+ */
+@Component
+public class SubmissionLimits {
+
+    private final JobService jobs;
+    private final SubmissionRate rate;
+    // Counting and submitting under one lock per namespace, so that two submits racing for the last
+    // free place cannot both get it.
+    private final Map<String, ReentrantLock> namespaceLocks = new ConcurrentHashMap<>();
+
+    @Autowired
+    SubmissionLimits(JobService jobs) {
+        this(jobs, Clock.systemUTC());
+    }
+
+    SubmissionLimits(JobService jobs, Clock clock) {
+        this.jobs = jobs;
+        this.rate = new SubmissionRate(clock);
+    }
+
+    /** Runs the submit if the tenant is within its limits; a 429 problem if not. */
+    public <T> T submit(Tenant tenant, String namespace, Supplier<T> submit) {
+        int perMinute = tenant.limits().submissionsPerMinute();
+        rate.take(tenant.user(), perMinute).ifPresent(wait -> {
+            throw LimitExceededProblem.rate(tenant.user(), perMinute, wait);
+        });
+        int maxUnfinished = tenant.limits().maxUnfinishedJobs();
+        if (maxUnfinished <= 0) {
+            return submit.get();
+        }
+        ReentrantLock lock = namespaceLocks.computeIfAbsent(namespace, ns -> new ReentrantLock());
+        lock.lock();
+        try {
+            if (jobs.unfinishedJobs(namespace) >= maxUnfinished) {
+                throw LimitExceededProblem.unfinishedJobs(namespace, maxUnfinished);
+            }
+            return submit.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.paddlejobs.security;
+
+/**
+ * Decides whether a tenant may act in a namespace. One implementation per
+ * {@code paddlejobs.security.mode}: in {@code none} everything is allowed, in {@code token} the
+ * namespaces listed with the token; a Kubernetes mode would ask a SubjectAccessReview here.
+ */
+@FunctionalInterface
+public interface TenantAuthorizer {
+
+    boolean mayUse(Tenant tenant, String namespace, Action action);
+
+    /** Mode {@code none}: the service trusts whoever reaches it. */
+    TenantAuthorizer ANYONE = (tenant, namespace, action) -> true;
+
+    /** Mode {@code token}: the namespaces listed with the caller's token, for every action. */
+    TenantAuthorizer LISTED_NAMESPACES = (tenant, namespace, action) -> tenant.namespaces().contains(namespace);
+}

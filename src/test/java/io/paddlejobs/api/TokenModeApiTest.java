@@ -1,0 +1,293 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Mode {@code token} over real HTTP, with real processes: alice (team-a, shared) and bob (team-b)
+ * must not reach each other's jobs through any endpoint; carol and dave have tight limits.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext // stop the jobs' processes before the temporary directory goes
+@ExtendWith(OutputCaptureExtension.class)
+class TokenModeApiTest {
+
+    static final String ALICE = "alice-s3cret";
+    static final String BOB = "bob-s3cret";
+    static final String CAROL = "carol-s3cret";
+    static final String DAVE = "dave-s3cret";
+
+    @TempDir
+    static Path tmp;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
+        registry.add("paddlejobs.local.max-running-jobs", () -> 50);
+        registry.add("paddlejobs.security.mode", () -> "token");
+        registry.add("paddlejobs.security.token-file", TokenModeApiTest::tokenFile);
+        registry.add("paddlejobs.security.cors-origins", () -> "https://dashboard.example");
+    }
+
+    static String tokenFile() {
+        Path file = tmp.resolve("tokens.yaml");
+        try {
+            Files.writeString(file, """
+                    tokens:
+                      - user: alice
+                        sha256: %s
+                        namespaces: [team-a, shared]
+                      - user: bob
+                        sha256: %s
+                        namespaces: [team-b]
+                      - user: carol
+                        sha256: %s
+                        namespaces: [team-c]
+                        submissions-per-minute: 2
+                      - user: dave
+                        sha256: %s
+                        namespaces: [team-d]
+                        max-unfinished-jobs: 1
+                    """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB), Tokens.sha256(CAROL), Tokens.sha256(DAVE)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file.toString();
+    }
+
+    @LocalServerPort
+    int port;
+
+    ServiceClient anonymous;
+    ServiceClient alice;
+    ServiceClient bob;
+    final JsonMapper json = JsonMapper.builder().build();
+
+    @BeforeEach
+    void clients() {
+        anonymous = new ServiceClient(port);
+        alice = anonymous.withToken(ALICE);
+        bob = anonymous.withToken(BOB);
+        // Bob's job, which alice tries to reach; resubmitting the same spec finds it again.
+        bob.submit("""
+                {"name": "bobs-job", "entry_point": "sleep 30", "trainers": 1, "pservers": 1}""", "team-b");
+    }
+
+    /** Every endpoint, aimed at a job in a namespace: {method, path, body}. */
+    static Stream<Arguments> endpoints() {
+        return Stream.of(
+                Arguments.of("GET", "/jobs?namespace=%2$s", null),
+                Arguments.of("GET", "/jobs/%1$s?namespace=%2$s", null),
+                Arguments.of("GET", "/jobs/%1$s/status?namespace=%2$s", null),
+                Arguments.of("GET", "/jobs/%1$s/logs?role=trainer&index=0&namespace=%2$s", null),
+                Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
+                Arguments.of("DELETE", "/jobs/%1$s?namespace=%2$s", null),
+                Arguments.of("POST", "/jobs?namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),
+                Arguments.of("POST", "/jobs?dry_run=true&namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("endpoints")
+    void anotherTenantsNamespaceIs403WhetherOrNotTheJobExists(String method, String path, String body) {
+        HttpResponse<String> existing = alice.send(method, path.formatted("bobs-job", "team-b"), body(body, "bobs-job"));
+        HttpResponse<String> missing = alice.send(method, path.formatted("no-such-job", "team-b"), body(body, "no-such-job"));
+
+        assertThat(existing.statusCode()).as(existing.body()).isEqualTo(403);
+        assertThat(existing.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(json.readTree(existing.body()).get("detail").asString()).contains("may not", "team-b")
+                .doesNotContain("bobs-job");
+        assertThat(missing.statusCode()).isEqualTo(403);
+        assertThat(json.readTree(missing.body()).get("detail")).isEqualTo(json.readTree(existing.body()).get("detail"));
+        JsonNode bobsJob = json.readTree(bob.get("/jobs/bobs-job?namespace=team-b", "application/json").body());
+        assertThat(bobsJob.at("/status/phase").asString()).isIn("Pending", "Running");
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("endpoints")
+    void everyEndpointWithoutATokenIs401WithABearerChallenge(String method, String path, String body) {
+        HttpResponse<String> response = anonymous.send(method, path.formatted("bobs-job", "team-b"), body(body, "x"));
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                challenge -> assertThat(challenge).startsWith("Bearer"));
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(json.readTree(response.body()).get("title").asString()).isEqualTo("Authentication required");
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("endpoints")
+    void everyEndpointWithAWrongTokenIs401InvalidToken(String method, String path, String body) {
+        HttpResponse<String> response = anonymous.withToken("not-a-token")
+                .send(method, path.formatted("bobs-job", "team-b"), body(body, "x"));
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue(
+                "Bearer realm=\"paddle-jobs\", error=\"invalid_token\"");
+        assertThat(response.body()).contains("not valid");
+    }
+
+    @Test
+    void aTenantWorksInItsNamespacesAndDefaultsToItsFirst() {
+        HttpResponse<String> submitted = alice.post("/jobs", """
+                {"name": "mine", "entry_point": "echo hello", "trainers": 1, "pservers": 1}""");
+
+        assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
+        assertThat(json.readTree(submitted.body()).get("status_url").asString()).endsWith("/jobs/mine/status?namespace=team-a");
+        await().atMost(Duration.ofSeconds(30)).until(() -> "Succeeded".equals(
+                json.readTree(alice.get("/jobs/mine/status", "application/json").body()).get("phase").asString()));
+        assertThat(alice.get("/jobs/mine/logs?role=trainer&index=0").body()).isEqualTo("hello\n");
+        assertThat(alice.get("/jobs?namespace=team-a", "application/json").body()).contains("\"mine\"");
+        assertThat(alice.post("/jobs?namespace=shared", """
+                {"name": "in-shared", "entry_point": "true"}""").statusCode()).isEqualTo(201);
+        assertThat(alice.post("/jobs/in-shared/cancel?namespace=shared", "").statusCode()).isEqualTo(200);
+        assertThat(alice.delete("/jobs/mine").statusCode()).isEqualTo(204);
+    }
+
+    @Test
+    void aJobThatIsNotThereInAnAllowedNamespaceIs404() {
+        HttpResponse<String> response = alice.get("/jobs/bobs-job?namespace=team-a", "application/json");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).contains("Job not found");
+    }
+
+    @Test
+    void healthMetricsApiDocsSwaggerUiAndPageAssetsNeedNoToken() {
+        for (String path : new String[] {"/actuator/health", "/actuator/health/liveness", "/actuator/prometheus",
+                "/v3/api-docs", "/swagger-ui/index.html", "/page/common.js", "/page/page.css"}) {
+            assertThat(anonymous.get(path).statusCode()).as(path).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void pagesAreServedWithoutATokenAndSayNothingAboutTheJob() {
+        HttpResponse<String> existing = anonymous.get("/jobs/bobs-job/status?namespace=team-b", "text/html");
+        HttpResponse<String> missing = anonymous.get("/jobs/no-such-job/status?namespace=team-b", "text/html");
+        HttpResponse<String> list = anonymous.get("/jobs", "text/html");
+
+        assertThat(existing.statusCode()).isEqualTo(200);
+        assertThat(missing.statusCode()).isEqualTo(200);
+        assertThat(existing.body()).isEqualTo(missing.body()).contains("<title>");
+        assertThat(list.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aRequestServedJsonBecauseItAcceptsHtmlAndJsonAlikeStillNeedsAToken() {
+        // A browser's navigation lists text/html first and gets the page; this one prefers JSON.
+        HttpResponse<String> response = anonymous.get("/jobs/bobs-job/status?namespace=team-b",
+                "application/json, text/html");
+
+        assertThat(response.statusCode()).isEqualTo(401);
+        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue("Bearer realm=\"paddle-jobs\"");
+        assertThat(response.body()).doesNotContain("Running", "Pending");
+    }
+
+    @Test
+    void swaggerUiCanAuthorizeWithABearerToken() {
+        JsonNode docs = json.readTree(anonymous.get("/v3/api-docs").body());
+
+        assertThat(docs.at("/components/securitySchemes/bearer/type").asString()).isEqualTo("http");
+        assertThat(docs.at("/components/securitySchemes/bearer/scheme").asString()).isEqualTo("bearer");
+        assertThat(docs.at("/paths/~1jobs/post/security/0").has("bearer")).isTrue();
+    }
+
+    @Test
+    void submissionsOverTheRateAre429WithRetryAfter() {
+        ServiceClient carol = anonymous.withToken(CAROL);
+        String job = "{\"entry_point\": \"true\", \"trainers\": 1, \"pservers\": 1}";
+        assertThat(carol.post("/jobs", job).statusCode()).isEqualTo(201);
+        assertThat(carol.post("/jobs", job).statusCode()).isEqualTo(201);
+
+        HttpResponse<String> third = carol.post("/jobs", job);
+
+        assertThat(third.statusCode()).isEqualTo(429);
+        assertThat(third.headers().firstValue("Retry-After")).hasValueSatisfying(
+                seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 60));
+        assertThat(third.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(third.body()).contains("2 jobs per minute");
+        assertThat(carol.post("/jobs?dry_run=true", job).statusCode()).as("dry runs are not counted").isEqualTo(200);
+    }
+
+    @Test
+    void aNamespaceAtItsUnfinishedJobsLimitTakesNoMoreUntilOneFinishes() {
+        ServiceClient dave = anonymous.withToken(DAVE);
+        assertThat(dave.post("/jobs", "{\"name\": \"first\", \"entry_point\": \"sleep 30\"}").statusCode()).isEqualTo(201);
+
+        HttpResponse<String> second = dave.post("/jobs", "{\"name\": \"second\", \"entry_point\": \"true\"}");
+
+        assertThat(second.statusCode()).isEqualTo(429);
+        assertThat(second.body()).contains("Too many unfinished jobs", "'team-d' already has 1");
+        assertThat(dave.post("/jobs/first/cancel", "").statusCode()).isEqualTo(200);
+        assertThat(dave.post("/jobs", "{\"name\": \"second\", \"entry_point\": \"true\"}").statusCode()).isEqualTo(201);
+    }
+
+    @Test
+    void submitsCancelsAndDeletesAreAuditedWithWhoWhereWhatAndOutcome(CapturedOutput output) {
+        alice.post("/jobs", "{\"name\": \"audited\", \"entry_point\": \"sleep 30\"}");
+        alice.post("/jobs/audited/cancel", "");
+        alice.delete("/jobs/audited");
+        alice.post("/jobs/bobs-job/cancel?namespace=team-b", "");
+        alice.delete("/jobs/gone");
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut().lines()
+                .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=alice")))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=submit user=alice namespace=team-a job=audited outcome=created status=201"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=cancel user=alice namespace=team-a job=audited outcome=cancelled status=200"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=delete user=alice namespace=team-a job=audited outcome=deleted status=204"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=cancel user=alice namespace=team-b job=bobs-job outcome=denied status=403"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=delete user=alice namespace=team-a job=gone outcome=not-found status=404")));
+    }
+
+    @Test
+    void onlyTheConfiguredOriginMayCallFromABrowser() {
+        HttpResponse<String> allowed = preflight("https://dashboard.example");
+        HttpResponse<String> other = preflight("https://evil.example");
+
+        assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin")).hasValue("https://dashboard.example");
+        assertThat(other.statusCode()).isEqualTo(403);
+        assertThat(other.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+    }
+
+    private HttpResponse<String> preflight(String origin) {
+        return anonymous.send(HttpRequest.newBuilder(URI.create(anonymous.baseUrl() + "/jobs"))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", origin)
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "authorization,content-type"));
+    }
+
+    private static String body(String template, String name) {
+        return template == null ? null : template.formatted(name);
+    }
+}
