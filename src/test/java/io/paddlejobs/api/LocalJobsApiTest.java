@@ -100,7 +100,7 @@ class LocalJobsApiTest {
         assertThat(client.get("/jobs/chatty/logs?role=trainer&index=0&tail=2").body()).isEqualTo("line 3\nlast\n");
 
         client.post("/jobs", body("followed", "echo start; sleep 1; echo end"));
-        HttpResponse<String> followed = client.get("/jobs/followed/logs?role=pserver&index=0&follow=true");
+        HttpResponse<String> followed = client.get("/jobs/followed/logs?role=trainer&index=0&follow=true");
         assertThat(followed.body()).isEqualTo("start\nend\n");
     }
 
