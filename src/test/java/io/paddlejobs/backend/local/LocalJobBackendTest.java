@@ -143,6 +143,17 @@ class LocalJobBackendTest {
     }
 
     @Test
+    void statusAndListAreServedFromMemoryNotFromTheRecordsOnDisk() {
+        local.submit("in-memory", "true", 1, 1);
+        local.awaitPhase("in-memory", JobPhase.SUCCEEDED);
+
+        local.store().delete(new JobKey("default", "in-memory"));
+
+        assertThat(local.job("in-memory").status().phase()).isEqualTo(JobPhase.SUCCEEDED);
+        assertThat(local.backend.list("default")).extracting(j -> j.plan().name()).contains("in-memory");
+    }
+
+    @Test
     void secondSubmitOfATakenNameIsRefused() {
         local.submit("twice", "true", 1, 1);
 
