@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.logging.Level;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -19,13 +22,10 @@ import org.openqa.selenium.logging.LoggingPreferences;
  * <p>Both the browser and its driver are given by path, so Selenium Manager never runs (it would
  * try to download a driver; the build has no internet).
  */
-final class Browser {
+final class Browser implements BeforeAllCallback, AfterAllCallback {
 
     private static final Path CHROMIUM = Path.of(System.getProperty("chromium.binary", "/usr/bin/chromium"));
     private static final Path CHROMEDRIVER = Path.of(System.getProperty("chromedriver.path", "/usr/bin/chromedriver"));
-
-    private Browser() {
-    }
 
     /**
      * For {@code @EnabledIf}: the page tests run where a browser is installed, and also where
@@ -35,7 +35,33 @@ final class Browser {
         return installed() || required();
     }
 
-    static ChromeDriver start(Path userDataDir) {
+    private ChromeDriver driver;
+    private Path userDataDir;
+
+    /** The running browser, between this extension's before-all and after-all. */
+    ChromeDriver driver() {
+        return driver;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        userDataDir = Files.createTempDirectory("chromium-profile");
+        driver = start(userDataDir);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (userDataDir != null) {
+            try (var paths = Files.walk(userDataDir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    private static ChromeDriver start(Path userDataDir) {
         if (!installed()) {
             fail("No browser for the page tests: needs %s and %s (apt-get install chromium chromium-driver);"
                     .formatted(CHROMIUM, CHROMEDRIVER) + " -Dbrowser.required=true makes that a failure");

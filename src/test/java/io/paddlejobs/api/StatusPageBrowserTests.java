@@ -9,16 +9,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -42,7 +40,8 @@ class StatusPageBrowserTests {
 
     static final Set<String> FINISHED = Set.of("Succeeded", "Failed", "Cancelled");
 
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final Browser browser = new Browser();
 
     @LocalServerPort
     int port;
@@ -57,28 +56,16 @@ class StatusPageBrowserTests {
         registry.add("paddlejobs.local.max-running-jobs", () -> "1");
     }
 
-    @BeforeAll
-    static void openBrowser() {
-        browser = Browser.start(tmp.resolve("chromium"));
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
-
     @BeforeEach
     void setUp() {
         jobs = new ServiceClient(port);
-        page = new StatusPage(browser);
-        browser.manage().logs().get(LogType.BROWSER); // start each test with an empty console
+        page = new StatusPage(browser.driver());
+        browser.driver().manage().logs().get(LogType.BROWSER); // start each test with an empty console
     }
 
     @AfterEach
     void browserReportedNoScriptErrorOrPolicyViolation() {
-        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+        List<String> problems = browser.driver().manage().logs().get(LogType.BROWSER).getAll().stream()
                 .map(LogEntry::getMessage)
                 .filter(message -> message.contains("Content Security Policy") || message.contains("Uncaught"))
                 .toList();
@@ -95,7 +82,7 @@ class StatusPageBrowserTests {
                 """.formatted(release));
 
         page.open(statusUrl);
-        browser.executeScript("window.sameDocument = true");
+        browser.driver().executeScript("window.sameDocument = true");
         page.await(d -> Set.of("Pending", "Running").contains(page.phase()));
         page.await(d -> page.logTailOf("trainer-1").contains("step 1"));
         assertThat(page.progress()).isEqualTo("0 of 2 trainers finished");
@@ -109,7 +96,7 @@ class StatusPageBrowserTests {
         assertThat(page.startedAt()).isEqualTo(jobs.getJson("/jobs/follow?namespace=default").at("/status/started_at").asString());
         assertThat(page.stateOf("pserver-0")).isEqualTo("Stopped");
         page.await(d -> page.logTailOf("trainer-0").contains("step 2"));
-        assertThat(browser.executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
+        assertThat(browser.driver().executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
     }
 
     @Test
@@ -195,7 +182,7 @@ class StatusPageBrowserTests {
         page.openFullLogOf("trainer-0");
 
         page.await(d -> d.getCurrentUrl().contains("/jobs/log-link/logs?"));
-        assertThat(browser.findElement(By.tagName("body")).getText())
+        assertThat(browser.driver().findElement(By.tagName("body")).getText())
                 .isEqualTo("first line\nhello from trainer zero");
     }
 
@@ -208,12 +195,12 @@ class StatusPageBrowserTests {
 
         page.open(statusUrl);
         page.await(d -> page.phase().equals("Succeeded"));
-        assertThat(browser.findElement(By.id("namespace")).getText()).isEqualTo("team-a");
-        assertThat(browser.findElement(By.linkText("All jobs")).getDomAttribute("href")).endsWith("/jobs?namespace=team-a");
+        assertThat(browser.driver().findElement(By.id("namespace")).getText()).isEqualTo("team-a");
+        assertThat(browser.driver().findElement(By.linkText("All jobs")).getDomAttribute("href")).endsWith("/jobs?namespace=team-a");
 
         page.openFullLogOf("trainer-0");
         page.await(d -> d.getCurrentUrl().contains("namespace=team-a"));
-        assertThat(browser.findElement(By.tagName("body")).getText()).isEqualTo("in team-a");
+        assertThat(browser.driver().findElement(By.tagName("body")).getText()).isEqualTo("in team-a");
     }
 
     @Test
@@ -228,8 +215,8 @@ class StatusPageBrowserTests {
         page.await(d -> page.logTailOf("trainer-0").equals(markup));
 
         assertThat(page.planFact("Trainer entry point")).isEqualTo("echo '" + markup + "'");
-        assertThat(browser.findElements(By.tagName("img"))).isEmpty();
-        assertThat(browser.executeScript("return window.injected === undefined")).isEqualTo(true);
+        assertThat(browser.driver().findElements(By.tagName("img"))).isEmpty();
+        assertThat(browser.driver().executeScript("return window.injected === undefined")).isEqualTo(true);
     }
 
     @Test
@@ -239,23 +226,23 @@ class StatusPageBrowserTests {
         jobs.submit("""
                 {"name": "listed-newer", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
 
-        browser.get(jobs.baseUrl() + "/jobs");
+        browser.driver().get(jobs.baseUrl() + "/jobs");
         page.await(d -> jobNamesListed().containsAll(List.of("listed-older", "listed-newer")));
         List<String> names = jobNamesListed();
         assertThat(names.indexOf("listed-newer")).isLessThan(names.indexOf("listed-older"));
 
-        browser.findElement(By.linkText("listed-newer")).click();
+        browser.driver().findElement(By.linkText("listed-newer")).click();
         page.await(d -> page.phase().equals("Succeeded"));
-        assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Job listed-newer");
+        assertThat(browser.driver().findElement(By.tagName("h1")).getText()).isEqualTo("Job listed-newer");
     }
 
     private List<String> jobNamesListed() {
-        return browser.findElements(By.cssSelector("#jobs tbody th")).stream().map(WebElement::getText).toList();
+        return browser.driver().findElements(By.cssSelector("#jobs tbody th")).stream().map(WebElement::getText).toList();
     }
 
     /** How many times the page has fetched the status JSON (the browser's own resource timing). */
     private long statusPolls() {
-        return (Long) browser.executeScript("""
+        return (Long) browser.driver().executeScript("""
                 return performance.getEntriesByType('resource')
                     .filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith('/status')).length""");
     }

@@ -6,14 +6,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
@@ -33,7 +31,8 @@ class StatusPageScreenshotTests {
     @TempDir
     static Path tmp;
 
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final Browser browser = new Browser();
 
     @LocalServerPort
     int port;
@@ -43,22 +42,10 @@ class StatusPageScreenshotTests {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
     }
 
-    @BeforeAll
-    static void openBrowser() {
-        browser = Browser.start(tmp.resolve("chromium"));
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
-
     @Test
     void savesScreenshotsOfAFinishedExampleJob() throws IOException {
         ServiceClient jobs = new ServiceClient(port);
-        StatusPage page = new StatusPage(browser);
+        StatusPage page = new StatusPage(browser.driver());
         String statusUrl = jobs.submit("""
                 {"name": "mnist-dist", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
                  "labels": {"team": "vision", "dataset": "mnist"},
@@ -73,7 +60,7 @@ class StatusPageScreenshotTests {
         Path basedir = Path.of(System.getProperty("project.basedir", "."));
         Path desktop = screenshot(1280, basedir.resolve("docs/status-page.png"));
         Path phone = screenshot(390, basedir.resolve("target/status-page-phone.png"));
-        browser.get(jobs.baseUrl() + "/jobs");
+        browser.driver().get(jobs.baseUrl() + "/jobs");
         page.await(d -> !d.findElements(By.linkText("mnist-dist")).isEmpty());
         screenshot(1280, basedir.resolve("target/jobs-page.png"));
         screenshot(390, basedir.resolve("target/jobs-page-phone.png"));
@@ -85,14 +72,14 @@ class StatusPageScreenshotTests {
     /** The whole page at the given viewport width, as a phone or desktop browser lays it out. */
     private static Path screenshot(int width, Path file) throws IOException {
         boolean phone = width < 600;
-        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+        browser.driver().executeCdpCommand("Emulation.setDeviceMetricsOverride",
                 Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", phone));
-        long height = (Long) browser.executeScript("return document.documentElement.scrollHeight");
-        browser.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+        long height = (Long) browser.driver().executeScript("return document.documentElement.scrollHeight");
+        browser.driver().executeCdpCommand("Emulation.setDeviceMetricsOverride",
                 Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", phone));
         Files.createDirectories(file.getParent());
-        Files.write(file, browser.getScreenshotAs(OutputType.BYTES));
-        browser.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        Files.write(file, browser.driver().getScreenshotAs(OutputType.BYTES));
+        browser.driver().executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
         return file;
     }
 }

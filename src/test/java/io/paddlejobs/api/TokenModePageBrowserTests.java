@@ -7,17 +7,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -40,7 +38,8 @@ class TokenModePageBrowserTests {
     @TempDir
     static Path tmp;
 
-    static ChromeDriver browser;
+    @RegisterExtension
+    static final Browser browser = new Browser();
 
     @LocalServerPort
     int port;
@@ -67,33 +66,21 @@ class TokenModePageBrowserTests {
         });
     }
 
-    @BeforeAll
-    static void openBrowser() {
-        browser = Browser.start(tmp.resolve("chromium"));
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
-
     @BeforeEach
     void setUp() {
         alice = new ServiceClient(port).withToken(ALICE);
-        page = new StatusPage(browser);
-        browser.manage().logs().get(LogType.BROWSER);
+        page = new StatusPage(browser.driver());
+        browser.driver().manage().logs().get(LogType.BROWSER);
     }
 
     @AfterEach
     void browserReportedNoScriptErrorOrPolicyViolation() {
-        List<String> problems = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+        List<String> problems = browser.driver().manage().logs().get(LogType.BROWSER).getAll().stream()
                 .map(LogEntry::getMessage)
                 .filter(message -> message.contains("Content Security Policy") || message.contains("Uncaught"))
                 .toList();
         assertThat(problems).isEmpty();
-        browser.executeScript("sessionStorage.clear()");
+        browser.driver().executeScript("sessionStorage.clear()");
     }
 
     @Test
@@ -105,11 +92,11 @@ class TokenModePageBrowserTests {
         page.await(d -> visible(By.id("token-form")));
         assertThat(page.phase()).isEqualTo("Token needed");
         enterToken("not-the-token");
-        page.await(d -> browser.findElement(By.id("token-why")).getText().contains("not accepted"));
+        page.await(d -> browser.driver().findElement(By.id("token-why")).getText().contains("not accepted"));
         enterToken(ALICE);
 
         page.await(d -> page.phase().equals("Succeeded"));
-        assertThat(browser.findElement(By.id("token-form")).isDisplayed()).isFalse();
+        assertThat(browser.driver().findElement(By.id("token-form")).isDisplayed()).isFalse();
         page.await(d -> page.logTailOf("trainer-0").contains("trained"));
     }
 
@@ -124,7 +111,7 @@ class TokenModePageBrowserTests {
 
         page.openFullLogOf("trainer-0");
 
-        page.await(d -> browser.getCurrentUrl().startsWith("blob:") && browser.getPageSource().contains("the whole log"));
+        page.await(d -> browser.driver().getCurrentUrl().startsWith("blob:") && browser.driver().getPageSource().contains("the whole log"));
     }
 
     @Test
@@ -132,32 +119,32 @@ class TokenModePageBrowserTests {
         alice.submit("""
                 {"name": "listed", "trainers": 1, "pservers": 1, "entry_point": "true"}""", "team-a");
 
-        browser.get(alice.baseUrl() + "/jobs");
+        browser.driver().get(alice.baseUrl() + "/jobs");
         page.await(d -> visible(By.id("token-form")));
         enterToken(ALICE);
 
-        page.await(d -> !browser.findElements(By.xpath("//table[@id='jobs']//a[.='listed']")).isEmpty());
+        page.await(d -> !browser.driver().findElements(By.xpath("//table[@id='jobs']//a[.='listed']")).isEmpty());
     }
 
     @Test
     void swaggerUiLoadsUnderItsPolicyAndOffersToAuthorize() {
-        browser.get(alice.baseUrl() + "/swagger-ui/index.html");
+        browser.driver().get(alice.baseUrl() + "/swagger-ui/index.html");
 
         page.await(d -> visible(By.cssSelector("button.authorize")));
         page.await(d -> visible(By.xpath("//*[contains(@class,'opblock-summary-path')][.//text()='/jobs']")));
     }
 
     private void enterToken(String token) {
-        WebElement input = browser.findElement(By.id("token"));
+        WebElement input = browser.driver().findElement(By.id("token"));
         input.clear();
         input.sendKeys(token);
-        browser.findElement(By.cssSelector("#token-form button[type=submit]")).click();
+        browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
     }
 
     /** Whether the element is shown; false while the page is being replaced by a reload. */
     private boolean visible(By locator) {
         try {
-            return browser.findElement(locator).isDisplayed();
+            return browser.driver().findElement(locator).isDisplayed();
         } catch (StaleElementReferenceException e) {
             return false;
         }

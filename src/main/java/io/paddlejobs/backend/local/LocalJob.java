@@ -211,12 +211,6 @@ final class LocalJob {
         return toStop;
     }
 
-    /** Process references of replicas that were running, for stopping leftovers after a restart. */
-    synchronized List<ReplicaProcess.ProcessRef> runningRefs() {
-        return replicas.values().stream()
-                .filter(r -> r.state == ReplicaState.RUNNING && r.ref != null).map(r -> r.ref).toList();
-    }
-
     synchronized JobRecord record() {
         Map<String, ReplicaProcess.ProcessRef> refs = new LinkedHashMap<>();
         replicas.forEach((id, r) -> {

@@ -46,13 +46,6 @@ final class PortAllocator {
         }
     }
 
-    /** Marks a block in use again, for jobs recovered after a restart. */
-    synchronized void reserve(int start, int count) {
-        if (start >= first && start + count - 1 <= last) {
-            taken.set(start - first, start - first + count);
-        }
-    }
-
     private boolean isFree(int start, int count) {
         if (taken.get(start - first, start - first + count).cardinality() > 0) {
             return false;
