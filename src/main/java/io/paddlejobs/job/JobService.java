@@ -115,7 +115,8 @@ public class JobService {
     public void writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
         if (!backend.writeLogs(key, role, index, tail, follow, out)) {
-            throw new ReplicaNotFoundException(key, role, index, 0);
+            // requireReplica passed, so the job went away in between (deleted meanwhile)
+            throw new JobNotFoundException(key);
         }
     }
 
