@@ -137,7 +137,7 @@ class JobController {
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
                      @RequestParam(name = "continue", required = false) String continueToken) {
-        JobQuery query = new JobQuery(access.resolve(namespace, Action.READ),
+        JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
                 continueToken);

@@ -39,7 +39,7 @@ class SecurityConfig {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties security, JsonMapper json,
-                                            ObjectProvider<TokenStore> tokens) {
+                                            ObjectProvider<TokenAuthenticator> tokens) {
         AuthProblems problems = new AuthProblems(json);
         http.csrf(AbstractHttpConfigurer::disable) // no cookies or sessions: a bearer token cannot be ridden
                 .httpBasic(AbstractHttpConfigurer::disable)
