@@ -52,7 +52,8 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 @Tag(name = "jobs")
 @Validated
 @SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
-        description = "With paddlejobs.security.mode=token: a token from the operator's token file")
+        description = "With paddlejobs.security.mode=token: a token from the operator's token file; "
+                + "with paddlejobs.security.mode=kubernetes: a token the cluster accepts (a service account's, an OIDC one)")
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")

@@ -3,7 +3,7 @@ package io.paddlejobs.security;
 /**
  * Decides whether a tenant may act in a namespace. One implementation per
  * {@code paddlejobs.security.mode}: in {@code none} everything is allowed, in {@code token} the
- * namespaces listed with the token; a Kubernetes mode would ask a SubjectAccessReview here.
+ * namespaces listed with the token; in {@code kubernetes} the cluster's RBAC, through a SubjectAccessReview.
  */
 @FunctionalInterface
 public interface TenantAuthorizer {
