@@ -23,8 +23,8 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheKubernetesBackendUsesFabric8() {
-        noClasses().that().resideOutsideOfPackage("io.paddlejobs.backend.kubernetes..")
+    void onlyTheKubernetesBackendAndKubernetesSecurityUseFabric8() {
+        noClasses().that().resideOutsideOfPackages("io.paddlejobs.backend.kubernetes..", "io.paddlejobs.security.kubernetes..")
                 .should().dependOnClassesThat().resideInAPackage("io.fabric8..")
                 .allowEmptyShould(true)
                 .check(PRODUCTION);

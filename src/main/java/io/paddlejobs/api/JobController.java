@@ -52,7 +52,8 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 @Tag(name = "jobs")
 @Validated
 @SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
-        description = "With paddlejobs.security.mode=token: a token from the operator's token file")
+        description = "With paddlejobs.security.mode=token: a token from the operator's token file; "
+                + "with paddlejobs.security.mode=kubernetes: a token the cluster accepts (a service account's, an OIDC one)")
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
@@ -137,7 +138,7 @@ class JobController {
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
                      @RequestParam(name = "continue", required = false) String continueToken) {
-        JobQuery query = new JobQuery(access.resolve(namespace, Action.READ),
+        JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
                 continueToken);

@@ -40,7 +40,7 @@ class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
                     address, port, auth);
         } else if (open) {
             log.warn("paddle-jobs listens on {}:{}, reachable from other machines, and anyone who reaches it may run "
-                    + "processes ({}); set paddlejobs.security.mode=token", address.isEmpty() ? "every address" : address,
+                    + "processes ({}); set paddlejobs.security.mode=token (or kubernetes)", address.isEmpty() ? "every address" : address,
                     port, auth);
         } else {
             log.info("paddle-jobs listens on {}:{} ({})", address.isEmpty() ? "every address" : address, port, auth);

@@ -21,12 +21,12 @@ public class AccessDeniedProblem extends ErrorResponseException {
         return problem;
     }
 
-    static AccessDeniedProblem namespace(Tenant tenant, String namespace, Action action) {
+    static AccessDeniedProblem namespace(Tenant tenant, String namespace, Action action, String whereAllowed) {
         AccessDeniedProblem problem = new AccessDeniedProblem(HttpStatus.FORBIDDEN);
         problem.getBody().setType(URI.create("urn:paddlejobs:problem:namespace-forbidden"));
         problem.setTitle("Namespace not allowed");
-        problem.setDetail("User '%s' may not %s jobs in namespace '%s'; namespaces you may use: %s."
-                .formatted(tenant.user(), action.verb(), namespace, String.join(", ", tenant.namespaces())));
+        problem.setDetail("User '%s' may not %s jobs in namespace '%s'; %s."
+                .formatted(tenant.user(), action.verb(), namespace, whereAllowed));
         problem.getBody().setProperty("namespace", namespace);
         return problem;
     }

@@ -13,7 +13,7 @@ import org.springframework.security.core.context.SecurityContextHolderStrategy;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Authenticates {@code Authorization: Bearer <token>} against the {@link TokenStore}. No token
+ * Authenticates {@code Authorization: Bearer <token>} with the mode's {@link TokenAuthenticator}. No token
  * leaves the request anonymous (public paths stay open, the rest answer 401); a wrong token is a
  * 401 at once, even on a public path, so a caller learns of a typo instead of being served as nobody.
  *
@@ -23,11 +23,11 @@ final class BearerTokenFilter extends OncePerRequestFilter {
 
     private static final String SCHEME = "bearer ";
 
-    private final TokenStore tokens;
+    private final TokenAuthenticator tokens;
     private final AuthProblems problems;
     private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
 
-    BearerTokenFilter(TokenStore tokens, AuthProblems problems) {
+    BearerTokenFilter(TokenAuthenticator tokens, AuthProblems problems) {
         this.tokens = tokens;
         this.problems = problems;
     }

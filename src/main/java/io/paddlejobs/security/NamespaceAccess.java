@@ -9,7 +9,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Turns a request's optional {@code namespace} parameter into the namespace it may act in: the
- * caller's default when none is named, and a 403 problem when the caller may not use the one named.
+ * caller's default when none is named (a 400 problem when it has none), and a 403 problem when the
+ * caller may not use the one named.
  * That 403 does not depend on what the namespace holds, so another tenant's jobs are not revealed.
  */
 @Component
@@ -30,19 +31,18 @@ public class NamespaceAccess {
     /** The namespace to act in; throws a 401 or 403 problem when the caller may not. */
     public String resolve(String requested, Action action) {
         Tenant tenant = tenant().orElseThrow(AccessDeniedProblem::unauthenticated);
-        String namespace = requested != null ? requested : tenant.defaultNamespace();
+        String namespace = requested != null ? requested
+                : tenant.defaultNamespace().orElseThrow(() -> NamespaceRequiredProblem.of(tenant));
         if (!authorizer.mayUse(tenant, namespace, action)) {
-            throw AccessDeniedProblem.namespace(tenant, namespace, action);
+            throw AccessDeniedProblem.namespace(tenant, namespace, action, authorizer.whereAllowed(tenant, action));
         }
         return namespace;
     }
 
     /** Like {@link #resolve}, but empty instead of an error: for pages, which show the error their script reads. */
     public Optional<String> resolveQuietly(String requested, Action action) {
-        return tenant().flatMap(tenant -> {
-            String namespace = requested != null ? requested : tenant.defaultNamespace();
-            return authorizer.mayUse(tenant, namespace, action) ? Optional.of(namespace) : Optional.empty();
-        });
+        return tenant().flatMap(tenant -> Optional.ofNullable(requested).or(tenant::defaultNamespace)
+                .filter(namespace -> authorizer.mayUse(tenant, namespace, action)));
     }
 
     /** The caller: authenticated, or in mode none everyone; empty when a token was needed and none sent. */
@@ -62,6 +62,6 @@ public class NamespaceAccess {
 
     /** The namespace a request means, for audit lines: never fails, even when the caller may not use it. */
     public String namespaceMeant(String requested) {
-        return requested != null ? requested : tenant().map(Tenant::defaultNamespace).orElse("-");
+        return requested != null ? requested : tenant().flatMap(Tenant::defaultNamespace).orElse("-");
     }
 }

@@ -14,8 +14,8 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The one security filter chain. Mode {@code none} lets everything through; mode {@code token}
- * wants a bearer token everywhere but on the public paths (health, metrics, API docs, page
+ * The one security filter chain. Mode {@code none} lets everything through; modes {@code token}
+ * and {@code kubernetes} want a bearer token everywhere but on the public paths (health, metrics, API docs, page
  * assets, and the pages themselves, whose scripts send the token). Which namespace a caller may
  * use is decided per request by {@link NamespaceAccess}; this chain only says who the caller is.
  * Either way the responses carry the headers of {@link SecurityHeaders}, and no session is made.
@@ -23,12 +23,17 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 class SecurityConfig {
 
+    // Mode kubernetes brings its own authorizer and authenticator (io.paddlejobs.security.kubernetes).
     @Bean
-    TenantAuthorizer tenantAuthorizer(SecurityProperties security) {
-        return switch (security.mode()) {
-            case NONE -> TenantAuthorizer.ANYONE;
-            case TOKEN -> TenantAuthorizer.LISTED_NAMESPACES;
-        };
+    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "none", matchIfMissing = true)
+    TenantAuthorizer anyone() {
+        return TenantAuthorizer.ANYONE;
+    }
+
+    @Bean
+    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "token")
+    TenantAuthorizer listedNamespaces() {
+        return TenantAuthorizer.LISTED_NAMESPACES;
     }
 
     @Bean
@@ -39,7 +44,7 @@ class SecurityConfig {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties security, JsonMapper json,
-                                            ObjectProvider<TokenStore> tokens) {
+                                            ObjectProvider<TokenAuthenticator> tokens) {
         AuthProblems problems = new AuthProblems(json);
         http.csrf(AbstractHttpConfigurer::disable) // no cookies or sessions: a bearer token cannot be ridden
                 .httpBasic(AbstractHttpConfigurer::disable)

@@ -3,7 +3,9 @@ package io.paddlejobs.security;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -12,8 +14,10 @@ import org.springframework.validation.annotation.Validated;
  * Who may call the service ({@code paddlejobs.security.*}).
  *
  * @param mode        {@code none}: everyone may do everything (the service listens on loopback by default);
- *                    {@code token}: bearer tokens from {@code tokenFile}
+ *                    {@code token}: bearer tokens from {@code tokenFile};
+ *                    {@code kubernetes}: the cluster's tokens, and its RBAC on {@code batch/jobs}
  * @param tokenFile   YAML or properties file of token hashes, users and their namespaces (token mode)
+ * @param kubernetes  how mode {@code kubernetes} asks the cluster
  * @param limits      the limits of every caller, unless their token entry says otherwise
  * @param corsOrigins origins whose pages may call the API from a browser; none by default
  */
@@ -23,10 +27,32 @@ public record SecurityProperties(
         @DefaultValue("none") Mode mode,
         Path tokenFile,
         @Valid @DefaultValue Limits limits,
-        @DefaultValue List<String> corsOrigins) {
+        @DefaultValue List<String> corsOrigins,
+        @Valid @DefaultValue Kubernetes kubernetes) {
 
     public enum Mode {
-        NONE, TOKEN
+        NONE, TOKEN, KUBERNETES
+    }
+
+    /**
+     * Mode {@code kubernetes}. The cluster is the one {@code paddlejobs.kubernetes.*} names (its
+     * {@code master-url} and timeouts), else found the standard way.
+     *
+     * @param cacheTtl          how long a TokenReview's and a SubjectAccessReview's answer, allow or
+     *                          deny, is kept: a revoked token or role takes up to this long to bite,
+     *                          and a busy caller costs the API server a review per this long
+     * @param defaultNamespaces user name (as the TokenReview gives it) to the namespace its requests
+     *                          go to when they name none; without one they must name one
+     */
+    public record Kubernetes(@DefaultValue("10s") Duration cacheTtl,
+                             @DefaultValue Map<String, String> defaultNamespaces) {
+
+        public Kubernetes {
+            if (cacheTtl.isNegative()) {
+                throw new IllegalArgumentException("paddlejobs.security.kubernetes.cache-ttl must not be negative");
+            }
+            defaultNamespaces = defaultNamespaces == null ? Map.of() : Map.copyOf(defaultNamespaces);
+        }
     }
 
     /**

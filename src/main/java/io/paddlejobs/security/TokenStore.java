@@ -30,7 +30,7 @@ import org.springframework.core.io.FileSystemResource;
  * the file (a Kubernetes Secret, say) gives away no token, and a presented token is compared by
  * its hash in constant time.
  */
-public final class TokenStore {
+public final class TokenStore implements TokenAuthenticator {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
@@ -92,6 +92,7 @@ public final class TokenStore {
     }
 
     /** The tenant whose token this is. Every entry is compared, so the time taken says nothing about which matched. */
+    @Override
     public Optional<Tenant> authenticate(String token) {
         byte[] presented = sha256(token);
         Tenant found = null;

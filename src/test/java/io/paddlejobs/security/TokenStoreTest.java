@@ -33,7 +33,7 @@ class TokenStoreTest {
 
         Tenant alice = store.authenticate("alice-token").orElseThrow();
         assertThat(alice.user()).isEqualTo("alice");
-        assertThat(alice.defaultNamespace()).isEqualTo("team-a");
+        assertThat(alice.defaultNamespace()).hasValue("team-a");
         assertThat(alice.namespaces()).containsExactly("team-a", "shared");
         assertThat(alice.limits()).isEqualTo(new SecurityProperties.Limits(3, 5));
         assertThat(store.authenticate("alice-token ")).isEmpty();

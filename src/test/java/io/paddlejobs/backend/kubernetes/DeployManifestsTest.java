@@ -57,7 +57,7 @@ class DeployManifestsTest {
     }
 
     @Test
-    void theRoleGrantsExactlyWhatTheBackendDoes() {
+    void theRoleGrantsExactlyWhatTheBackendAndKubernetesSecurityModeDo() {
         List<PolicyRule> rules = only("ClusterRole", ClusterRole.class).getRules();
         assertThat(verbs(rules, "batch", "jobs")).containsExactlyInAnyOrder(
                 "get", "list", "watch", "create", "delete", "patch", "update");
@@ -66,6 +66,9 @@ class DeployManifestsTest {
         assertThat(verbs(rules, "", "services")).containsExactlyInAnyOrder("create", "get", "list", "watch", "delete");
         assertThat(verbs(rules, "", "pods")).containsExactlyInAnyOrder("get", "list", "watch");
         assertThat(verbs(rules, "", "pods/log")).containsExactly("get");
+        // paddlejobs.security.mode=kubernetes: who a token is, and what the cluster lets them do to Jobs.
+        assertThat(verbs(rules, "authentication.k8s.io", "tokenreviews")).containsExactly("create");
+        assertThat(verbs(rules, "authorization.k8s.io", "subjectaccessreviews")).containsExactly("create");
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("*"));
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("secrets"));
     }
