@@ -12,7 +12,10 @@ final class ApiErrors {
     private ApiErrors() {
     }
 
-    /** Unreachable, timed out or overloaded is "try again" (503); any other answer is a refusal (502). */
+    /**
+     * Unreachable, timed out or overloaded is "try again" (503); a quota refusal is the user's
+     * (403); any other answer is a refusal (502).
+     */
     static ErrorResponseException translate(KubernetesClientException e, String action, Duration retryAfter) {
         int code = e.getCode();
         if (code <= 0 || code == 429 || code == 503 || code == 504) {
@@ -20,6 +23,10 @@ final class ApiErrors {
         }
         String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                 : e.getMessage();
+        // Quota refusals are 403s whose message says "exceeded quota"; they are the user's to act on.
+        if (code == 403 && message != null && message.contains("exceeded quota")) {
+            return new ClusterQuotaException(action, message, e);
+        }
         return new ClusterRefusedException(action, code, message, e);
     }
 

@@ -1,0 +1,43 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ApiErrorsTest {
+
+    private static KubernetesClientException answered(int code, String message) {
+        return new KubernetesClientException(new StatusBuilder().withCode(code).withMessage(message).build());
+    }
+
+    @Test
+    void quotaRefusalIsAForbiddenProblemTheUserCanActOn() {
+        var error = ApiErrors.translate(answered(403, "jobs.batch \"x-trainer\" is forbidden: exceeded quota: "
+                + "compute, requested: requests.cpu=8, used: requests.cpu=4, limited: requests.cpu=10"),
+                "create Job x-trainer", Duration.ofSeconds(5));
+
+        assertThat(error).isInstanceOf(ClusterQuotaException.class);
+        assertThat(error.getStatusCode().value()).isEqualTo(403);
+        assertThat(error.getBody().getDetail()).contains("exceeded quota", "requests.cpu=8");
+    }
+
+    @Test
+    void otherRefusalsAreBadGatewayWithTheServersWords() {
+        var error = ApiErrors.translate(answered(422, "Job.batch \"x\" is invalid"), "create Job x",
+                Duration.ofSeconds(5));
+
+        assertThat(error.getStatusCode().value()).isEqualTo(502);
+        assertThat(error.getBody().getDetail()).contains("is invalid");
+    }
+
+    @Test
+    void unreachableServerIsServiceUnavailable() {
+        var error = ApiErrors.translate(new KubernetesClientException("connect timed out"), "create Job x",
+                Duration.ofSeconds(5));
+
+        assertThat(error.getStatusCode().value()).isEqualTo(503);
+    }
+}
