@@ -115,7 +115,8 @@ class JobController {
         return audit.record(Action.SUBMIT, namespace, request.name(), () -> {
             String ns = access.resolve(namespace, Action.SUBMIT);
             var tenant = access.tenant().orElseThrow();
-            return submitted(limits.submit(tenant, ns, () -> jobs.submit(request, ns)));
+            return submitted(limits.submit(tenant, ns, () -> jobs.gpusAskedFor(request, ns),
+                    () -> jobs.submit(request, ns)));
         }, response -> response.getStatusCode().value() == 201 ? "created" : "existing");
     }
 

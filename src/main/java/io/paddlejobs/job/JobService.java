@@ -85,6 +85,17 @@ public class JobService {
     }
 
     /** How many of the namespace's jobs are still pending or running: what a limit on concurrent jobs counts. */
+    /** The GPUs a request would take, pservers included, as planned for this namespace. */
+    public int gpusAskedFor(JobRequest request, String namespace) {
+        return plan(request, namespace).totals().gpu();
+    }
+
+    /** GPUs held by the namespace's pending and running jobs. */
+    public long gpusInUse(String namespace) {
+        return backend.list(namespace).stream().filter(job -> !job.status().phase().isFinished())
+                .mapToLong(job -> job.plan().totals().gpu()).sum();
+    }
+
     public long unfinishedJobs(String namespace) {
         return backend.list(namespace).stream().filter(job -> !job.status().phase().isFinished()).count();
     }

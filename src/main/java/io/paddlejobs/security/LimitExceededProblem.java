@@ -25,6 +25,17 @@ public class LimitExceededProblem extends ErrorResponseException {
         return problem;
     }
 
+    static LimitExceededProblem gpusInUse(String namespace, int max, long inUse, int requested) {
+        LimitExceededProblem problem = new LimitExceededProblem();
+        problem.getBody().setType(URI.create("urn:paddlejobs:problem:gpus-in-use-limit"));
+        problem.setTitle("Too many GPUs in use");
+        problem.setDetail(("Namespace '%s' has %d GPUs held by pending or running jobs and this job asks for %d more; "
+                + "at most %d may be in use. Ask for fewer, or submit again when a job has finished.")
+                .formatted(namespace, inUse, requested, max));
+        problem.getBody().setProperty("limit", max);
+        return problem;
+    }
+
     static LimitExceededProblem unfinishedJobs(String namespace, int max) {
         LimitExceededProblem problem = new LimitExceededProblem();
         problem.getBody().setType(URI.create("urn:paddlejobs:problem:unfinished-jobs-limit"));

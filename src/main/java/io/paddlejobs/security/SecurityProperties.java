@@ -60,10 +60,12 @@ public record SecurityProperties(
      *
      * @param submissionsPerMinute submits (dry runs excepted) a caller may make per minute
      * @param maxUnfinishedJobs    pending and running jobs a namespace may hold when a caller submits into it
+     * @param maxGpusInUse         GPUs the unfinished jobs of a namespace may hold, the new one included
      */
     public record Limits(@DefaultValue("0") @Min(0) int submissionsPerMinute,
-                         @DefaultValue("0") @Min(0) int maxUnfinishedJobs) {
+                         @DefaultValue("0") @Min(0) int maxUnfinishedJobs,
+                         @DefaultValue("0") @Min(0) int maxGpusInUse) {
 
-        public static final Limits NONE = new Limits(0, 0);
+        public static final Limits NONE = new Limits(0, 0, 0);
     }
 }

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
@@ -32,21 +33,31 @@ public class SubmissionLimits {
         this.rate = new SubmissionRate(clock);
     }
 
-    /** Runs the submit if the tenant is within its limits; a 429 problem if not. */
-    public <T> T submit(Tenant tenant, String namespace, Supplier<T> submit) {
+    /**
+     * Runs the submit if the tenant is within its limits; a 429 problem if not.
+     *
+     * @param gpus the GPUs the job to submit asks for, worked out only where a GPU limit applies
+     */
+    public <T> T submit(Tenant tenant, String namespace, IntSupplier gpus, Supplier<T> submit) {
         int perMinute = tenant.limits().submissionsPerMinute();
         rate.take(tenant.user(), perMinute).ifPresent(wait -> {
             throw LimitExceededProblem.rate(tenant.user(), perMinute, wait);
         });
         int maxUnfinished = tenant.limits().maxUnfinishedJobs();
-        if (maxUnfinished <= 0) {
+        int maxGpus = tenant.limits().maxGpusInUse();
+        if (maxUnfinished <= 0 && maxGpus <= 0) {
             return submit.get();
         }
         ReentrantLock lock = namespaceLocks.computeIfAbsent(namespace, ns -> new ReentrantLock());
         lock.lock();
         try {
-            if (jobs.unfinishedJobs(namespace) >= maxUnfinished) {
+            if (maxUnfinished > 0 && jobs.unfinishedJobs(namespace) >= maxUnfinished) {
                 throw LimitExceededProblem.unfinishedJobs(namespace, maxUnfinished);
+            }
+            int asked = maxGpus > 0 ? gpus.getAsInt() : 0;
+            long inUse = asked > 0 ? jobs.gpusInUse(namespace) : 0;
+            if (asked > 0 && inUse + asked > maxGpus) {
+                throw LimitExceededProblem.gpusInUse(namespace, maxGpus, inUse, asked);
             }
             return submit.get();
         } finally {

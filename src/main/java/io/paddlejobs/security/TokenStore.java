@@ -37,7 +37,7 @@ public final class TokenStore implements TokenAuthenticator {
 
     /** One line of the file; the limits, when given, replace the service-wide ones for this user. */
     record Entry(String user, String sha256, List<String> namespaces, Integer submissionsPerMinute,
-                 Integer maxUnfinishedJobs) {
+                 Integer maxUnfinishedJobs, Integer maxGpusInUse) {
     }
 
     private record Known(byte[] hash, Tenant tenant) {
@@ -82,7 +82,8 @@ public final class TokenStore implements TokenAuthenticator {
             });
             var limits = new SecurityProperties.Limits(
                     entry.submissionsPerMinute() != null ? entry.submissionsPerMinute() : defaults.submissionsPerMinute(),
-                    entry.maxUnfinishedJobs() != null ? entry.maxUnfinishedJobs() : defaults.maxUnfinishedJobs());
+                    entry.maxUnfinishedJobs() != null ? entry.maxUnfinishedJobs() : defaults.maxUnfinishedJobs(),
+                    entry.maxGpusInUse() != null ? entry.maxGpusInUse() : defaults.maxGpusInUse());
             known.add(new Known(HexFormat.of().parseHex(hash), new Tenant(entry.user(), entry.namespaces(), limits)));
         }
         if (known.isEmpty()) {

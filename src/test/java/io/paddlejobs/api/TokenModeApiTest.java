@@ -42,6 +42,7 @@ class TokenModeApiTest {
     static final String BOB = "bob-s3cret";
     static final String CAROL = "carol-s3cret";
     static final String DAVE = "dave-s3cret";
+    static final String ERIN = "erin-s3cret";
 
     @TempDir
     static Path tmp;
@@ -74,7 +75,12 @@ class TokenModeApiTest {
                         sha256: %s
                         namespaces: [team-d]
                         max-unfinished-jobs: 1
-                    """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB), Tokens.sha256(CAROL), Tokens.sha256(DAVE)));
+                      - user: erin
+                        sha256: %s
+                        namespaces: [team-e]
+                        max-gpus-in-use: 4
+                    """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB), Tokens.sha256(CAROL), Tokens.sha256(DAVE),
+                    Tokens.sha256(ERIN)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -232,6 +238,22 @@ class TokenModeApiTest {
         assertThat(third.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(third.body()).contains("2 jobs per minute");
         assertThat(carol.post("/jobs?dry_run=true", job).statusCode()).as("dry runs are not counted").isEqualTo(200);
+    }
+
+    @Test
+    void aJobThatWouldTakeTheNamespacePastItsGpusInUseIsRefused() {
+        ServiceClient erin = anonymous.withToken(ERIN);
+        assertThat(erin.post("/jobs", "{\"name\": \"big\", \"entry_point\": \"sleep 30\", \"num_gpus\": 3}")
+                .statusCode()).isEqualTo(201);
+
+        HttpResponse<String> tooMany = erin.post("/jobs", "{\"name\": \"more\", \"entry_point\": \"true\", \"num_gpus\": 2}");
+        HttpResponse<String> fits = erin.post("/jobs", "{\"name\": \"fits\", \"entry_point\": \"sleep 30\", \"num_gpus\": 1}");
+
+        assertThat(tooMany.statusCode()).isEqualTo(429);
+        assertThat(tooMany.body()).contains("Too many GPUs in use", "3 GPUs held", "2 more", "at most 4");
+        assertThat(fits.statusCode()).isEqualTo(201);
+        erin.post("/jobs/big/cancel", "");
+        erin.post("/jobs/fits/cancel", "");
     }
 
     @Test

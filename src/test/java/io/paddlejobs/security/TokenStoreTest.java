@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class TokenStoreTest {
 
-    static final SecurityProperties.Limits DEFAULTS = new SecurityProperties.Limits(10, 5);
+    static final SecurityProperties.Limits DEFAULTS = new SecurityProperties.Limits(10, 5, 0);
     static final String ALICE_HASH = HexFormat.of().formatHex(TokenStore.sha256("alice-token"));
 
     @TempDir
@@ -35,7 +35,7 @@ class TokenStoreTest {
         assertThat(alice.user()).isEqualTo("alice");
         assertThat(alice.defaultNamespace()).hasValue("team-a");
         assertThat(alice.namespaces()).containsExactly("team-a", "shared");
-        assertThat(alice.limits()).isEqualTo(new SecurityProperties.Limits(3, 5));
+        assertThat(alice.limits()).isEqualTo(new SecurityProperties.Limits(3, 5, 0));
         assertThat(store.authenticate("alice-token ")).isEmpty();
         assertThat(store.authenticate("")).isEmpty();
     }
@@ -88,6 +88,6 @@ class TokenStoreTest {
     }
 
     private static TokenStore.Entry entry(String user, String sha256, List<String> namespaces) {
-        return new TokenStore.Entry(user, sha256, namespaces, null, null);
+        return new TokenStore.Entry(user, sha256, namespaces, null, null, null);
     }
 }
