@@ -90,12 +90,13 @@ class DeployManifestsTest {
     }
 
     @Test
-    void theConfigurationSelectsTheKubernetesBackendListeningOnEveryInterface() {
+    void theConfigurationSelectsTheKubernetesBackendAndSecurityListeningOnEveryInterface() {
         ConfigMap config = only("ConfigMap", ConfigMap.class);
         String application = config.getData().get("application.yaml");
         Map<String, Object> settings = new Yaml().load(application);
         assertThat(settings).extractingByKey("paddlejobs").asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
-                .containsEntry("backend", "kubernetes");
+                .containsEntry("backend", "kubernetes")
+                .containsEntry("security", Map.of("mode", "kubernetes"));
         assertThat(settings).extractingByKey("server").asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
                 .containsEntry("address", "0.0.0.0");
         Deployment deployment = only("Deployment", Deployment.class);
