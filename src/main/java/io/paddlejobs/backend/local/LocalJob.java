@@ -128,12 +128,21 @@ final class LocalJob {
         publish();
     }
 
-    synchronized void replicaStarted(Replica replica, ReplicaProcess process) {
+    /**
+     * A replica's process is running. Returns false when the job ended while it was being
+     * started (another replica failed first): the caller must stop it at once.
+     */
+    synchronized boolean replicaStarted(Replica replica, ReplicaProcess process) {
         ReplicaRecord r = replicas.get(replica.id());
-        r.process = process;
         r.ref = process.ref();
-        r.state = ReplicaState.RUNNING;
         r.startedAt = clock.instant();
+        if (phase.isFinished()) {
+            r.state = ReplicaState.STOPPED;
+            publish();
+            return false;
+        }
+        r.process = process;
+        r.state = ReplicaState.RUNNING;
         // A fast replica may already have exited: "started" means none is left pending.
         if (startedAt == null && replicas.values().stream().noneMatch(x -> x.state == ReplicaState.PENDING)) {
             startedAt = r.startedAt;
@@ -142,6 +151,7 @@ final class LocalJob {
             }
         }
         publish();
+        return true;
     }
 
     /** Every replica has been started (or the start failed): write the record once. */

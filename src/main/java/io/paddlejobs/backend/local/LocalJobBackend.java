@@ -185,12 +185,15 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         try {
             ReplicaProcess process = ReplicaProcess.start(plan.role(replica.role()).entryPoint(), replica.env(),
                     store.workDir(key), store.logFile(key, replica.id()));
-            job.replicaStarted(replica, process);
+            boolean wanted = job.replicaStarted(replica, process);
             process.exit().thenAcceptAsync(code -> {
                 stopLater(job.replicaExited(replica.id(), code));
                 // Whatever the replica left running (its shell's children) goes with it.
                 stopLater(List.of(process));
             }, executor);
+            if (!wanted) {
+                stopLater(List.of(process)); // the job ended while this replica was starting
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -86,6 +86,18 @@ class LocalJobBackendTest {
     }
 
     @Test
+    void replicasStillStartingWhenTheJobFailsAreStoppedToo() {
+        // Trainer 0 fails at once, while the other eleven replicas may still be starting.
+        String marker = "sleep 3105";
+        local.submit("early-fail", "if [ \"$PADDLE_TRAINER_ID\" = 0 ]; then exit 4; fi; " + marker, 4, 8);
+
+        Job job = local.awaitPhase("early-fail", JobPhase.FAILED);
+
+        assertThat(job.status().message()).contains("trainer-0", "exited with code 4");
+        await().atMost(DEADLINE).until(() -> !anyProcessWith(marker));
+    }
+
+    @Test
     void killedPserverFailsTheJob() {
         String marker = "sleep 3103";
         local.submit("killed", marker, 1, 1);
