@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -39,7 +40,11 @@ record JobRequestBody(
         @Schema(description = "Sparse-parameter ports per pserver", example = "1") @Min(0) @Max(64) Integer portsNumForSparse,
         @Schema(description = "Defaults to whether GPUs are asked for; a contradicting value is a warning") Boolean useGpu,
         @Schema(description = "Extra environment variables; may not set an injected name") @EnvVars Map<String, String> env,
-        @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels) {
+        @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels,
+        @Schema(description = "ps (default): pservers and trainers (Paddle 2.x fleet, Paddle v2); "
+                + "collective: trainers only, which all-reduce gradients (Paddle 3.x); pserver fields are then an error",
+                allowableValues = {"ps", "collective"}, example = "ps")
+        @Pattern(regexp = "ps|collective", message = "must be ps or collective") String mode) {
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -59,7 +64,7 @@ record JobRequestBody(
     JobRequest toRequest() {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory(memory),
                 trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
-                port, portsNum, portsNumForSparse, useGpu, env, labels);
+                port, portsNum, portsNumForSparse, useGpu, env, labels, mode == null ? null : JobMode.fromLabel(mode));
     }
 
     private static Memory memory(String text) {

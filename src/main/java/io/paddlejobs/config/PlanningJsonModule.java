@@ -3,6 +3,7 @@ package io.paddlejobs.config;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.paddlejobs.planning.Cpu;
+import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
 import tools.jackson.core.JsonParser;
@@ -35,6 +36,18 @@ public final class PlanningJsonModule extends SimpleModule {
             }
         });
         setMixInAnnotation(Role.class, RoleWireName.class);
+        setMixInAnnotation(JobMode.class, ModeWireName.class);
+    }
+
+    /** Modes are written {@code ps} and {@code collective}, as in requests. */
+    public abstract static class ModeWireName {
+        @JsonValue
+        abstract String label();
+
+        @JsonCreator
+        static JobMode fromLabel(String label) {
+            return JobMode.fromLabel(label);
+        }
     }
 
     /** Roles are written {@code pserver} and {@code trainer}, as in URLs and labels. */

@@ -29,6 +29,10 @@ public record JobPlan(
         warnings = List.copyOf(warnings);
     }
 
+    public JobMode mode() {
+        return spec.modeOrDefault();
+    }
+
     public List<Replica> replicasOf(Role role) {
         return replicas.stream().filter(r -> r.role() == role).toList();
     }

@@ -23,6 +23,7 @@ public final class JobPlanner {
     /** @throws InvalidJobRequest naming every rule the request breaks */
     public JobPlan plan(JobRequest request, String namespace, Site site) {
         List<Violation> violations = new ArrayList<>(portRangeViolations(request));
+        violations.addAll(ModeRules.check(request));
         try {
             Topology topology = new TopologyRules(request, policy).derive();
             violations.addAll(topology.violations());
@@ -64,10 +65,11 @@ public final class JobPlanner {
         RolePlan trainers = new RolePlan(Role.TRAINER, t.trainers(), trainerEntryPoint, t.perTrainer());
 
         String job = request.name();
-        var wiring = new PaddleEnv.Wiring(job, site.dataPath(namespace, job),
+        var wiring = new PaddleEnv.Wiring(request.modeOrDefault(), job, site.dataPath(namespace, job),
                 PaddleEnv.hosts(site, namespace, job, Role.PSERVER, t.pservers()),
                 PaddleEnv.hosts(site, namespace, job, Role.TRAINER, t.trainers()),
-                ports, t.devicesPerTrainer(), t.useGpu());
+                ports, t.devicesPerTrainer(), t.useGpu(),
+                t.perTrainer().cpu().wholeCoresAtLeastOne(), t.perPserver().cpu().wholeCoresAtLeastOne());
         List<Replica> replicas = new ArrayList<>();
         for (RolePlan role : List.of(pservers, trainers)) {
             List<String> hosts = role.role() == Role.PSERVER ? wiring.pserverHosts() : wiring.trainerHosts();

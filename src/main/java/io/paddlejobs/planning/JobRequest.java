@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * What a user asked for, field by field as in the request document. A {@code null} number or
  * memory means "not given": the planner derives it, and only given values can contradict
- * each other.
+ * each other. A {@code null} mode is a parameter-server job.
  */
 public record JobRequest(
         String name,
@@ -27,7 +27,8 @@ public record JobRequest(
         Integer portsNumForSparse,
         Boolean useGpu,
         Map<String, String> env,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        JobMode mode) {
 
     public JobRequest {
         env = env == null ? Map.of() : Map.copyOf(env);
@@ -38,13 +39,18 @@ public record JobRequest(
     public JobRequest withPort(int newPort) {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                newPort, portsNum, portsNumForSparse, useGpu, env, labels);
+                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode);
     }
 
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
         return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                port, portsNum, portsNumForSparse, useGpu, env, labels);
+                port, portsNum, portsNumForSparse, useGpu, env, labels, mode);
+    }
+
+    /** The mode asked for, or the parameter-server default. */
+    public JobMode modeOrDefault() {
+        return mode != null ? mode : JobMode.PS;
     }
 }

@@ -4,12 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The environment that wires replicas together, for three generations of Paddle at once
- * (DESIGN §4). Every list is in index order and the same on every replica.
+ * The environment that wires replicas together (DESIGN §4): in {@code ps} mode for three
+ * generations of Paddle at once, in {@code collective} mode for Paddle 3's data parallelism.
+ * Every list is in index order and the same on every replica.
  */
 public final class PaddleEnv {
 
@@ -39,6 +39,19 @@ public final class PaddleEnv {
     public static final String TRAINERS_NUM = "PADDLE_TRAINERS_NUM";
     public static final String POD_IP = "POD_IP";
 
+    // Generation 4: Paddle 3.x collective mode (init_parallel_env, fleet.init(is_collective=True)).
+    public static final String CURRENT_ENDPOINT = "PADDLE_CURRENT_ENDPOINT";
+    /** The store's {@code host:port}: Paddle 3.3's C++ store reads this, not MASTER_ADDR/MASTER_PORT. */
+    public static final String MASTER = "PADDLE_MASTER";
+    public static final String DISTRI_BACKEND = "PADDLE_DISTRI_BACKEND";
+
+    /**
+     * Threads per process, from the replica's CPU share: without them every Paddle process starts
+     * a thread per core of the machine. Defaults only: a user's own value wins.
+     */
+    public static final String OMP_NUM_THREADS = "OMP_NUM_THREADS";
+    public static final String CPU_NUM = "CPU_NUM";
+
     // The platform's own.
     public static final String JOB_NAME = "PADDLE_JOB_NAME";
     public static final String JOB_DATA = "PADDLE_JOB_DATA";
@@ -47,7 +60,7 @@ public final class PaddleEnv {
     public static final Set<String> RESERVED = Set.of(
             PSERVERS, PORT, PORTS_NUM, PORTS_NUM_FOR_SPARSE, NUM_GRADIENT_SERVERS, TRAINER_ID, TRAINER_COUNT, USE_GPU,
             TRAINING_ROLE, PADDLE_TRAINING_ROLE, PSERVERS_IP_PORT_LIST, TRAINER_ENDPOINTS, TRAINERS_NUM, POD_IP,
-            JOB_NAME, JOB_DATA);
+            CURRENT_ENDPOINT, MASTER, DISTRI_BACKEND, JOB_NAME, JOB_DATA);
 
     private PaddleEnv() {
     }
@@ -57,13 +70,47 @@ public final class PaddleEnv {
         return RESERVED.contains(name) || name.startsWith(V2_PREFIX);
     }
 
-    /** The facts every replica's environment is computed from. */
-    record Wiring(String job, String dataPath, List<String> pserverHosts, List<String> trainerHosts,
-                  Ports ports, int trainerCount, boolean useGpu) {
+    /**
+     * The facts every replica's environment is computed from.
+     *
+     * @param trainerThreads whole cores of one trainer, at least 1; {@code pserverThreads} likewise
+     */
+    record Wiring(JobMode mode, String job, String dataPath, List<String> pserverHosts, List<String> trainerHosts,
+                  Ports ports, int trainerCount, boolean useGpu, int trainerThreads, int pserverThreads) {
     }
 
     /** The injected environment of one replica, then the user's own variables. */
     static Map<String, String> of(Wiring w, Role role, int index, Map<String, String> userEnv) {
+        Map<String, String> env = switch (w.mode()) {
+            case PS -> parameterServer(w, role, index);
+            case COLLECTIVE -> collective(w, index);
+        };
+        env.put(JOB_NAME, w.job());
+        env.put(JOB_DATA, w.dataPath());
+        String threads = Integer.toString(role == Role.PSERVER ? w.pserverThreads() : w.trainerThreads());
+        env.put(OMP_NUM_THREADS, threads);
+        env.put(CPU_NUM, threads);
+        env.putAll(userEnv);
+        return env;
+    }
+
+    /** What Paddle 3's init_parallel_env() with gloo really reads (checked against the 3.3.1 wheel). */
+    private static Map<String, String> collective(Wiring w, int index) {
+        List<String> endpoints = endpointList(w.trainerHosts(), w.ports().first());
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put(TRAINER_ID, Integer.toString(index));
+        env.put(TRAINERS_NUM, Integer.toString(endpoints.size()));
+        env.put(TRAINER_ENDPOINTS, String.join(",", endpoints));
+        env.put(CURRENT_ENDPOINT, endpoints.get(index));
+        env.put(PADDLE_TRAINING_ROLE, Role.TRAINER.name());
+        // Rank 0 serves the store that the ranks meet at, on its own endpoint.
+        env.put(MASTER, endpoints.get(0));
+        // Paddle's "auto" on a CPU-only wheel does not make a process group that DataParallel can use.
+        env.put(DISTRI_BACKEND, w.useGpu() ? "nccl" : "gloo");
+        return env;
+    }
+
+    private static Map<String, String> parameterServer(Wiring w, Role role, int index) {
         Map<String, String> seed = new LinkedHashMap<>();
         seed.put(PSERVERS, String.join(",", w.pserverHosts()));
         seed.put(PORT, Integer.toString(w.ports().first()));
@@ -87,15 +134,15 @@ public final class PaddleEnv {
         env.put(TRAINERS_NUM, Integer.toString(w.trainerHosts().size()));
         List<String> ownRole = role == Role.PSERVER ? w.pserverHosts() : w.trainerHosts();
         env.put(POD_IP, ownRole.get(index));
-
-        env.put(JOB_NAME, w.job());
-        env.put(JOB_DATA, w.dataPath());
-        env.putAll(userEnv);
         return env;
     }
 
     private static String endpoints(List<String> hosts, int port) {
-        return hosts.stream().map(host -> host + ":" + port).collect(Collectors.joining(","));
+        return String.join(",", endpointList(hosts, port));
+    }
+
+    private static List<String> endpointList(List<String> hosts, int port) {
+        return hosts.stream().map(host -> host + ":" + port).toList();
     }
 
     static List<String> hosts(Site site, String namespace, String job, Role role, int count) {

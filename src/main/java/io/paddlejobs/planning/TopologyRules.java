@@ -7,6 +7,7 @@ import java.util.List;
 final class TopologyRules {
 
     private static final Memory SMALLEST_SHARE = Memory.ofMebibytes(1);
+    private static final Resources NOTHING = new Resources(Cpu.cores(0), 0, Memory.ofMebibytes(0));
 
     private final JobRequest r;
     private final PlanningPolicy.Defaults defaults;
@@ -20,13 +21,15 @@ final class TopologyRules {
     }
 
     Topology derive() {
+        derivations.add(ModeRules.derivation(r));
         TrainerCount count = trainers();
         int trainers = count.value();
         int gpu = gpusPerTrainer(count);
         Cpu cpu = cpuPerTrainer(count);
         Memory memory = memoryPerTrainer(count);
-        int pservers = pservers(trainers);
-        Resources perPserver = new Resources(pserverCpu(), 0, pserverMemory());
+        boolean collective = r.modeOrDefault() == JobMode.COLLECTIVE;
+        int pservers = collective ? noPservers() : pservers(trainers);
+        Resources perPserver = collective ? NOTHING : new Resources(pserverCpu(), 0, pserverMemory());
         boolean useGpu = useGpu((long) trainers * gpu);
         int devices = gpu > 0 ? gpu : cpu.wholeCoresAtLeastOne();
         derived("trainer_count", devices, gpu > 0
@@ -133,6 +136,11 @@ final class TopologyRules {
         derived("trainer_mem", value, "memory / trainers"
                 + (value.times(trainers).equals(total) ? "" : ", rounded down to whole Mi"));
         return value;
+    }
+
+    private int noPservers() {
+        derived("pservers", 0, "collective mode: trainers only");
+        return 0;
     }
 
     private int pservers(int trainers) {

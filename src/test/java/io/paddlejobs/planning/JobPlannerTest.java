@@ -240,6 +240,7 @@ class JobPlannerTest {
                 "pserver_cpu", p -> p.pservers().perReplica().cpu(),
                 "pserver_mem", p -> p.pservers().perReplica().memory(),
                 "use_gpu", JobPlan::useGpu,
+                "mode", p -> p.mode().label(),
                 "trainer_count", p -> p.replicasOf(Role.TRAINER).get(0).env().get("PADDLE_TRAINER_COUNT"));
         assertThat(plan.derivations()).extracting(Derivation::field)
                 .containsExactlyInAnyOrderElementsOf(numbers.keySet());

@@ -36,7 +36,7 @@ final class PlannerFixtures {
 
     private static final Set<String> FIELDS = Set.of("name", "pserver_entry_point", "image", "num_gpus", "num_cpus",
             "memory", "trainers", "trainer_cpu", "trainer_gpu", "trainer_mem", "pservers", "pserver_cpu", "pserver_mem",
-            "port", "ports_num", "ports_num_for_sparse", "use_gpu");
+            "port", "ports_num", "ports_num_for_sparse", "use_gpu", "mode");
 
     private PlannerFixtures() {
     }
@@ -75,7 +75,8 @@ final class PlannerFixtures {
                 integer(f, "trainers"), integer(f, "trainer_cpu"), integer(f, "trainer_gpu"), memory(f, "trainer_mem"),
                 integer(f, "pservers"), integer(f, "pserver_cpu"), memory(f, "pserver_mem"),
                 integer(f, "port"), integer(f, "ports_num"), integer(f, "ports_num_for_sparse"),
-                f.containsKey("use_gpu") ? Boolean.valueOf(f.get("use_gpu")) : null, env, Map.of());
+                f.containsKey("use_gpu") ? Boolean.valueOf(f.get("use_gpu")) : null, env, Map.of(),
+                f.containsKey("mode") ? JobMode.fromLabel(f.get("mode")) : null);
     }
 
     private static Integer integer(Map<String, String> f, String name) {

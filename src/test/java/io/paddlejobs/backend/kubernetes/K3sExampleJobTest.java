@@ -77,7 +77,7 @@ class K3sExampleJobTest {
     void theExampleJobIsAdmittedAndItsPodsCreatedUnderTheRestrictedProfile() {
         var request = new JobRequest("example", "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM",
                 "sleep 3600", "busybox:1.36", null, 1, Memory.parse("128Mi"), 2, null, null,
-                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"));
+                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"), null);
         backend.jobs().submit(Plans.plan(request, NS));
 
         await().atMost(Duration.ofMinutes(2)).until(() ->

@@ -25,6 +25,16 @@ class ManifestsTest {
     }
 
     @Test
+    void aCollectiveJobIsItsTrainerJobAndServiceWithNoPserversToWaitFor() {
+        var collective = Manifests.desired(Plans.plan(Plans.collectiveRequest("allreduce", 2)), settings);
+        assertThat(collective.inCreationOrder()).extracting(o -> o.getKind() + "/" + o.getMetadata().getName())
+                .containsExactly("Job/allreduce-trainer", "Service/allreduce");
+        assertThat(collective.pserverSet()).isNull();
+        assertThat(collective.trainerJob().getSpec().getCompletions()).isEqualTo(2);
+        assertThat(collective.trainerJob().getSpec().getTemplate().getSpec().getInitContainers()).isEmpty();
+    }
+
+    @Test
     void serviceIsHeadlessSelectsTheJobsPodsAndPublishesThemBeforeTheyAreReady() {
         var spec = manifests.service().getSpec();
         assertThat(spec.getClusterIP()).isEqualTo("None");
@@ -82,7 +92,7 @@ class ManifestsTest {
         var request = Plans.gpuRequest("vision", 1);
         var sneaky = new io.paddlejobs.planning.JobRequest("vision", request.entryPoint(), null, null, 1, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, Map.of(),
-                Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver"));
+                Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver"), null);
         var objects = Manifests.desired(Plans.plan(sneaky), settings);
         assertThat(objects.inCreationOrder()).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
                 .containsEntry("team", "vision").containsEntry("app.kubernetes.io/name", "vision"));

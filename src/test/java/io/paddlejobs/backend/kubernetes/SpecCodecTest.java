@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
 import java.util.Map;
@@ -14,7 +15,7 @@ class SpecCodecTest {
     void everyFieldSurvivesTheRoundTrip() {
         var full = new JobRequest("full", "python a.py", "python p.py", "img:1", 4, 8, Memory.parse("16Gi"), 4, 2, 1,
                 Memory.parse("4G"), 2, 3, Memory.parse("512Mi"), 9000, 2, 3, true, Map.of("A", "1", "B", "$x"),
-                Map.of("team", "nlp"));
+                Map.of("team", "nlp"), JobMode.COLLECTIVE);
         assertThat(SpecCodec.read(SpecCodec.write(full))).isEqualTo(full);
     }
 
