@@ -51,7 +51,7 @@ final class JobCreator {
         }
         List<HasMetadata> made = new ArrayList<>(List.of(created));
         try {
-            for (HasMetadata owned : List.of(desired.service(), desired.pserverSet())) {
+            for (HasMetadata owned : desired.owned()) {
                 createOwned(Manifests.ownedBy(created, owned), created, made);
             }
         } catch (RuntimeException e) {
@@ -91,7 +91,7 @@ final class JobCreator {
             return;
         }
         List<HasMetadata> ignored = new ArrayList<>();
-        for (HasMetadata owned : List.of(desired.service(), desired.pserverSet())) {
+        for (HasMetadata owned : desired.owned()) {
             try {
                 createOwned(Manifests.ownedBy(existing, owned), existing, ignored);
             } catch (RuntimeException e) {

@@ -108,7 +108,9 @@ final class KubernetesJobBackend implements JobBackend {
         }
         try {
             var cancelled = workloads.cancelTrainers(key, clock.instant());
-            workloads.scalePserversToZero(key);
+            if (observed.get().pserverSet() != null) { // a collective job has none
+                workloads.scalePserversToZero(key);
+            }
             // Answer from the patched Job: the informer may not have seen the change yet.
             return toJob(new ObservedJob(cancelled, observed.get().pserverSet(), observed.get().pods()));
         } catch (KubernetesClientException e) {

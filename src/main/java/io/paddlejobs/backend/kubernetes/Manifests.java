@@ -7,23 +7,33 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobPlan;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A job's objects, in the order they are created: the trainer Job first, because it owns the
- * others, then the Service and the pserver StatefulSet.
+ * others, then the Service and the pserver StatefulSet ({@code null} for a collective job,
+ * which has no pservers).
  */
 record Manifests(Job trainerJob, Service service, StatefulSet pserverSet) {
 
     static Manifests desired(JobPlan plan, KubernetesProperties settings) {
         return new Manifests(TrainerJobManifest.desired(plan, settings), HeadlessServiceManifest.desired(plan),
-                PserverStatefulSetManifest.desired(plan, settings));
+                plan.mode() == JobMode.PS ? PserverStatefulSetManifest.desired(plan, settings) : null);
     }
 
     List<HasMetadata> inCreationOrder() {
-        return List.of(trainerJob, service, pserverSet);
+        List<HasMetadata> all = new ArrayList<>(List.of(trainerJob));
+        all.addAll(owned());
+        return all;
+    }
+
+    /** The objects the trainer Job owns. */
+    List<HasMetadata> owned() {
+        return pserverSet == null ? List.of(service) : List.of(service, pserverSet);
     }
 
     /** The objects as plain JSON-shaped maps (a dry run shows them; fabric8 types stay in this package). */

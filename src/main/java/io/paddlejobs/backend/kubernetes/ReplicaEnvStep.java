@@ -25,13 +25,17 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
 
     @Override
     public PodParts apply(PodParts pod) {
-        List<EnvVar> env = new ArrayList<>(perReplica());
         Map<String, String> planned = plan.replicasOf(role).get(0).env();
+        // A collective trainer has no Paddle v2 names: only what it was planned with is set.
+        List<EnvVar> env = new ArrayList<>(perReplica().stream()
+                .filter(v -> v.getName().equals(POD_NAME) || planned.containsKey(v.getName())).toList());
         planned.forEach((name, value) -> {
             if (!isPerReplica(name)) {
                 env.add(new EnvVar(name, Expansion.literal(value), null));
             } else if (name.equals(PaddleEnv.POD_IP)) {
                 env.add(new EnvVar(name, hostExpression(), null));
+            } else if (name.equals(PaddleEnv.CURRENT_ENDPOINT)) {
+                env.add(new EnvVar(name, hostExpression() + ":" + plan.ports().first(), null));
             }
         });
         return pod.withMain(new ContainerBuilder(pod.main()).withEnv(env).build());
@@ -57,7 +61,8 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
     }
 
     private boolean isPerReplica(String name) {
-        return name.equals(PaddleEnv.POD_IP) || name.equals(PaddleEnv.TRAINER_ID) || name.equals(TRAINER_ID_V2);
+        return name.equals(PaddleEnv.POD_IP) || name.equals(PaddleEnv.CURRENT_ENDPOINT)
+                || name.equals(PaddleEnv.TRAINER_ID) || name.equals(TRAINER_ID_V2);
     }
 
     private static String completionIndex() {

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.paddlejobs.planning.JobPlan;
-import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,14 +55,12 @@ record WaitForPserversStep(JobPlan plan, String image, Duration timeout) impleme
         return pod.withSpec(new PodSpecBuilder(pod.spec()).addToInitContainers(wait).build());
     }
 
-    /** {@code host:port} for every port of every pserver, in pserver order. */
+    /**
+     * {@code host:port} of every pserver's first port, in pserver order. Only the first: a Paddle
+     * 2.x fleet pserver listens on {@code PADDLE_PORT} alone, so waiting for the sparse ports as
+     * well would hold its trainers back until the timeout (Paddle v2 opens them all, first included).
+     */
     static List<String> endpoints(JobPlan plan) {
-        List<String> endpoints = new ArrayList<>();
-        for (Replica pserver : plan.replicasOf(Role.PSERVER)) {
-            for (int port = plan.ports().first(); port <= plan.ports().last(); port++) {
-                endpoints.add(pserver.host() + ":" + port);
-            }
-        }
-        return endpoints;
+        return plan.replicasOf(Role.PSERVER).stream().map(p -> p.host() + ":" + plan.ports().first()).toList();
     }
 }

@@ -40,6 +40,18 @@ class ReplicaEnvStepTest {
         assertThat(seen).isEqualTo(replica.env());
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1})
+    void everyCollectiveTrainerPodSeesExactlyItsPlannedEnvironment(int index) {
+        JobPlan plan = Plans.plan(Plans.collectiveRequest("allreduce", 2));
+        Replica replica = plan.replicasOf(Role.TRAINER).get(index);
+        Map<String, String> seen = KubeletEnv.resolve(env(plan, Role.TRAINER),
+                Map.of("metadata.annotations['batch.kubernetes.io/job-completion-index']", Integer.toString(index)));
+        assertThat(seen).isEqualTo(replica.env())
+                .containsEntry(PaddleEnv.CURRENT_ENDPOINT, "allreduce-trainer-" + index + ".allreduce:7164")
+                .doesNotContainKey("PADDLE_INIT_TRAINER_ID");
+    }
+
     @Test
     void podIpOfAPserverIsBuiltFromItsPodName() {
         var podIp = env(Plans.plan("mnist", 2), Role.PSERVER).stream()

@@ -8,11 +8,19 @@ import org.junit.jupiter.api.Test;
 class WaitForPserversStepTest {
 
     @Test
-    void waitsForEveryPortOfEveryPserverInOrder() {
+    void waitsForTheFirstPortOfEveryPserverInOrderTheOnlyOneAFleetPserverOpens() {
         var plan = Plans.plan("mnist", 2);
+        assertThat(plan.ports().count()).isEqualTo(2);
         assertThat(WaitForPserversStep.endpoints(plan)).containsExactly(
-                "mnist-pserver-0.mnist:7164", "mnist-pserver-0.mnist:7165",
-                "mnist-pserver-1.mnist:7164", "mnist-pserver-1.mnist:7165");
+                "mnist-pserver-0.mnist:7164", "mnist-pserver-1.mnist:7164");
+    }
+
+    @Test
+    void collectiveTrainersWaitForNothing() {
+        var plan = Plans.plan(Plans.collectiveRequest("allreduce", 2), "ml");
+        assertThat(WaitForPserversStep.endpoints(plan)).isEmpty();
+        assertThat(new WaitForPserversStep(plan, "busybox:1.36", Duration.ofMinutes(2)).apply(PodParts.empty())
+                .spec().getInitContainers()).isEmpty();
     }
 
     @Test
@@ -23,7 +31,7 @@ class WaitForPserversStepTest {
         assertThat(init.getImage()).isEqualTo("busybox:1.36");
         assertThat(init.getCommand().subList(0, 2)).containsExactly("sh", "-c");
         assertThat(init.getCommand().subList(3, init.getCommand().size()))
-                .containsExactly("wait-for-pservers", "mnist-pserver-0.mnist:7164", "mnist-pserver-0.mnist:7165");
+                .containsExactly("wait-for-pservers", "mnist-pserver-0.mnist:7164");
         assertThat(init.getEnv()).singleElement().satisfies(e -> {
             assertThat(e.getName()).isEqualTo("TIMEOUT_SECONDS");
             assertThat(e.getValue()).isEqualTo("120");
