@@ -13,7 +13,8 @@ function renderResources(plan) {
   const table = $('resources');
   const roleRow = (title, role) => resourceRow(el('th', { text: title, attrs: { scope: 'row' } }),
     role.count, role.per_replica);
-  table.tBodies[0].replaceChildren(roleRow('Pservers, each', plan.pservers), roleRow('Trainers, each', plan.trainers));
+  const rows = plan.pservers.count > 0 ? [roleRow('Pservers, each', plan.pservers)] : [];
+  table.tBodies[0].replaceChildren(...rows, roleRow('Trainers, each', plan.trainers));
   table.tFoot.replaceChildren(resourceRow(el('th', { text: 'Whole job', attrs: { scope: 'row' } }),
     plan.pservers.count + plan.trainers.count, plan.totals));
 }
@@ -26,16 +27,22 @@ function resourceRow(header, count, resources) {
 
 function renderSpec(plan, warnings) {
   const facts = [
+    ['Mode', document.createTextNode(plan.spec.mode === 'collective'
+      ? 'collective: trainers only, gradients all-reduced' : 'ps: pservers and trainers')],
     ['Image', code(plan.image)],
     ['Trainer entry point', code(plan.trainers.entry_point)],
   ];
-  if (plan.pservers.entry_point !== plan.trainers.entry_point) {
+  if (plan.pservers.count > 0 && plan.pservers.entry_point !== plan.trainers.entry_point) {
     facts.push(['Pserver entry point', code(plan.pservers.entry_point)]);
   }
   const ports = plan.ports;
   const last = ports.first + ports.num + ports.num_for_sparse - 1;
-  facts.push(['Pserver ports', document.createTextNode(
-    `${ports.first === last ? ports.first : `${ports.first}–${last}`} (${ports.num} dense, ${ports.num_for_sparse} sparse)`)]);
+  if (plan.pservers.count === 0) {
+    facts.push(['Trainer port', document.createTextNode(`${ports.first} (rank 0 serves the store on it)`)]);
+  } else {
+    facts.push(['Pserver ports', document.createTextNode(
+      `${ports.first === last ? ports.first : `${ports.first}–${last}`} (${ports.num} dense, ${ports.num_for_sparse} sparse)`)]);
+  }
   facts.push(['Uses GPUs', document.createTextNode(plan.use_gpu ? 'yes' : 'no')]);
   const labels = Object.entries(plan.spec.labels || {});
   facts.push(['Labels', labels.length === 0 ? document.createTextNode('none')

@@ -37,7 +37,9 @@ async function start() {
     return;
   }
   $('namespace').textContent = job.namespace;
-  $('shape').textContent = `${plural(job.plan.pservers.count, 'pserver')}, ${plural(job.plan.trainers.count, 'trainer')}`;
+  $('shape').textContent = job.plan.spec.mode === 'collective'
+    ? `${plural(job.plan.trainers.count, 'trainer')}, collective (no pservers)`
+    : `${plural(job.plan.pservers.count, 'pserver')}, ${plural(job.plan.trainers.count, 'trainer')}`;
   renderPlan(job.plan, job.warnings);
   planReadIn = job.status.phase;
   render(job.status);

@@ -102,7 +102,9 @@ class JobController {
                                          @ExampleObject(name = "beginner", summary = "An entry point and a few numbers",
                                                  value = RequestExamples.BEGINNER),
                                          @ExampleObject(name = "advanced", summary = "Every number given",
-                                                 value = RequestExamples.ADVANCED)}))
+                                                 value = RequestExamples.ADVANCED),
+                                         @ExampleObject(name = "collective", summary = "Trainers only (Paddle 3)",
+                                                 value = RequestExamples.COLLECTIVE)}))
                              @Valid @RequestBody JobRequestBody body,
                              @Parameter(description = "Plan only; start nothing")
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,

@@ -31,6 +31,16 @@ final class RequestExamples {
               "labels": {"team": "ads", "experiment": "ctr-v2"}
             }""";
 
+    /** Paddle 3 data parallel: trainers only, one per CPU, which all-reduce their gradients. */
+    static final String COLLECTIVE = """
+            {
+              "name": "data-parallel",
+              "mode": "collective",
+              "entry_point": "python train.py",
+              "num_cpus": 2,
+              "memory": "2Gi"
+            }""";
+
     private RequestExamples() {
     }
 }

@@ -99,6 +99,23 @@ class DryRunTest extends ApiTest {
     }
 
     @Test
+    void dryRunOfACollectiveJobShowsTrainersOnlyAndSaysTheMode() throws Exception {
+        JsonNode plan = bodyOf(dryRun(RequestExamples.COLLECTIVE)).path("plan");
+
+        assertThat(plan.at("/spec/mode").asString()).isEqualTo("collective");
+        assertThat(plan.at("/pservers/count").asInt()).isZero();
+        assertThat(plan.at("/trainers/count").asInt()).isEqualTo(2);
+        assertThat(plan.path("replicas")).hasSize(2).allSatisfy(r -> assertThat(r.path("role").asString()).isEqualTo("trainer"));
+        assertThat(plan.at("/derivations/0/field").asString()).isEqualTo("mode");
+        assertThat(plan.at("/derivations/0/value").asString()).isEqualTo("collective");
+        JsonNode env = replica(plan, "trainer", 1).path("env");
+        assertThat(env.path("PADDLE_DISTRI_BACKEND").asString()).isEqualTo("gloo");
+        assertThat(env.path("PADDLE_MASTER").asString()).isEqualTo(env.path("PADDLE_TRAINER_ENDPOINTS").asString().split(",")[0]);
+        assertThat(env.path("PADDLE_CURRENT_ENDPOINT").asString()).isEqualTo(
+                env.path("PADDLE_TRAINER_ENDPOINTS").asString().split(",")[1]);
+    }
+
+    @Test
     void dryRunPassesTheUsersOwnEnvironmentToEveryReplica() throws Exception {
         JsonNode plan = bodyOf(dryRun(RequestExamples.ADVANCED)).path("plan");
 
@@ -109,7 +126,7 @@ class DryRunTest extends ApiTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {RequestExamples.BEGINNER, RequestExamples.ADVANCED})
+    @ValueSource(strings = {RequestExamples.BEGINNER, RequestExamples.ADVANCED, RequestExamples.COLLECTIVE})
     void swaggerExamplesPlanWithoutWarnings(String example) throws Exception {
         MvcResult result = dryRun(example);
 

@@ -70,10 +70,11 @@ class OpenApiContractTest extends ApiTest {
     }
 
     @Test
-    void submitOffersABeginnerAndAnAdvancedExample() throws Exception {
+    void submitOffersABeginnerAnAdvancedAndACollectiveExample() throws Exception {
         JsonNode examples = apiDocs().at("/paths/~1jobs/post/requestBody/content/application~1json/examples");
 
-        assertThat(examples.propertyNames()).containsExactlyInAnyOrder("beginner", "advanced");
+        assertThat(examples.propertyNames()).containsExactlyInAnyOrder("beginner", "advanced", "collective");
+        assertThat(examples.at("/collective/value/mode").asString()).isEqualTo("collective");
         assertThat(examples.at("/beginner/value/entry_point").asString()).isEqualTo("python train.py");
         assertThat(examples.at("/advanced/value/trainer_gpu").asInt()).isEqualTo(1);
     }
