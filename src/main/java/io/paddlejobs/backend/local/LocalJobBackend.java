@@ -5,6 +5,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.Replica;
@@ -23,6 +24,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +51,11 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ConcurrentHashMap<JobKey, LocalJob> jobs = new ConcurrentHashMap<>();
     private final Deque<LocalJob> queue = new ArrayDeque<>();
     private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final ScheduledExecutorService watches = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "pserver-watch");
+        thread.setDaemon(true);
+        return thread;
+    });
     /** Jobs holding one of the running slots, with their first port ({@link #NO_PORTS} before allocation). */
     private final java.util.Map<JobKey, Integer> slots = new java.util.HashMap<>();
     private static final int NO_PORTS = -1;
@@ -169,6 +177,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                     .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica), executor))
                     .toList();
             CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
+            watchPservers(job, placed);
         } catch (IOException | RuntimeException e) {
             // Whatever went wrong, the job ends failed and frees its slot: it must never hang as Pending.
             log.warn("Job {} could not start", key, e);
@@ -196,6 +205,27 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Fails the job if one of its pservers never listens (see {@link PserverWatch}). */
+    private void watchPservers(LocalJob job, JobPlan placed) {
+        if (!placed.replicasOf(Role.PSERVER).isEmpty()) {
+            lookAt(job, new PserverWatch(placed, properties.pserverListenTimeout(), clock));
+        }
+    }
+
+    private void lookAt(LocalJob job, PserverWatch watch) {
+        if (job.phase().isFinished()) {
+            return;
+        }
+        var replicas = job.snapshot().status().replicas().stream()
+                .collect(java.util.stream.Collectors.toMap(ReplicaStatus::id, replica -> replica));
+        Optional<String> failure = watch.check(replicas);
+        if (failure.isPresent()) {
+            stopLater(job.finish(JobPhase.FAILED, "PserverNotListening", failure.get()));
+        } else if (!watch.isDone()) {
+            watches.schedule(() -> lookAt(job, watch), 1, TimeUnit.SECONDS);
         }
     }
 
@@ -270,6 +300,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         active.parallelStream().forEach(job -> job.finish(JobPhase.FAILED, "ServiceStopped",
                         "the service was stopped while the job was running")
                 .forEach(process -> process.stop(properties.stopGracePeriod())));
+        watches.shutdownNow();
         executor.shutdown();
         try {
             // Exit callbacks still write records; let them finish before the files are left alone.

@@ -18,6 +18,8 @@ import org.springframework.validation.annotation.Validated;
  * @param stopGracePeriod   how long a replica has between SIGTERM and SIGKILL
  * @param firstPort         the allocated pserver ports start here ...
  * @param lastPort          ... and end here
+ * @param pserverListenTimeout how long a running pserver may take to listen on its first port
+ *                          before its job fails (its trainers would wait for it forever)
  */
 @Validated
 @ConfigurationProperties("paddlejobs.local")
@@ -26,7 +28,8 @@ public record LocalProperties(
         @DefaultValue("4") @Min(1) int maxRunningJobs,
         @DefaultValue("5s") @NotNull Duration stopGracePeriod,
         @DefaultValue("21000") @Min(1024) @Max(65535) int firstPort,
-        @DefaultValue("29999") @Min(1024) @Max(65535) int lastPort) {
+        @DefaultValue("29999") @Min(1024) @Max(65535) int lastPort,
+        @DefaultValue("120s") @NotNull Duration pserverListenTimeout) {
 
     Path jobsDir() {
         return dataRoot.resolve("jobs");

@@ -34,8 +34,13 @@ final class LocalBackendFixture implements AutoCloseable {
     final LocalJobBackend backend;
 
     LocalBackendFixture(Path dataRoot, int maxRunningJobs) {
+        this(dataRoot, maxRunningJobs, Duration.ofSeconds(120));
+    }
+
+    LocalBackendFixture(Path dataRoot, int maxRunningJobs, Duration pserverListenTimeout) {
         this.dataRoot = dataRoot;
-        this.properties = new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999);
+        this.properties = new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999,
+                pserverListenTimeout);
         this.planner = new JobPlanner(policy());
         this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC());
         backend.recover();
