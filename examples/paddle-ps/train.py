@@ -1,0 +1,104 @@
+"""Fit a line with Paddle 2.6's fleet parameter server: static graph, asynchronous SGD.
+
+One program for both roles: PaddleCloudRoleMaker reads the environment paddle-jobs injects
+(TRAINING_ROLE, PADDLE_PSERVERS_IP_PORT_LIST, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ID, POD_IP,
+PADDLE_PORT) and decides whether this process serves parameters or trains.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import paddle
+import paddle.distributed.fleet as fleet
+
+FEATURES = 13
+PASSES = int(os.environ.get("PASSES", "12"))
+ROWS = 256  # per trainer
+BATCH = 16
+
+
+def build_model():
+    x = paddle.static.data(name="x", shape=[None, FEATURES], dtype="float32")
+    y = paddle.static.data(name="y", shape=[None, 1], dtype="float32")
+    prediction = paddle.static.nn.fc(x, size=1)
+    loss = paddle.mean(paddle.nn.functional.square_error_cost(prediction, y))
+    return x, y, loss
+
+
+def rows(trainer_id):
+    """This trainer's rows of one line, y = x . w + b: the line is the same everywhere (seed 42),
+    the rows are the trainer's own (seeded by its id)."""
+    w = np.random.default_rng(42).normal(size=(FEATURES, 1)).astype("float32")
+    x = np.random.default_rng(1000 + trainer_id).normal(size=(ROWS, FEATURES)).astype("float32")
+    return x, x @ w + np.float32(0.5)
+
+
+def write_slots(path, x, y):
+    """Paddle's MultiSlot text format: per slot, the value count then the values."""
+    with open(path, "w") as f:
+        for features, target in zip(x, y):
+            f.write(f"{FEATURES} " + " ".join(f"{v:.6f}" for v in features) + f" 1 {target[0]:.6f}\n")
+
+
+def mean_squared_error(x, y):
+    """The loss over all of this trainer's rows with the parameters it last pulled from the pservers.
+    Computed in numpy: running another program on the scope a dataset has fed crashes Paddle 2.6."""
+    scope = paddle.static.global_scope()
+    w = np.array(scope.find_var("fc_0.w_0").get_tensor())
+    b = np.array(scope.find_var("fc_0.b_0").get_tensor())
+    return float(np.mean((x @ w + b - y) ** 2))
+
+
+def report(step, loss):
+    """One line for people, one for paddle-jobs' metrics."""
+    print(f"step {step} loss {loss:.6f}", flush=True)
+    print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "loss": loss}), flush=True)
+
+
+def train(x_var, y_var, loss):
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    exe.run(paddle.static.default_startup_program())
+    fleet.init_worker()  # connects to every pserver; trainer 0 pushes the initial parameters
+    trainer_id = fleet.worker_index()
+    x, y = rows(trainer_id)
+    data = os.path.abspath(f"rows-trainer-{trainer_id}.txt")
+    write_slots(data, x, y)
+
+    # Paddle 2.3+ trains PS programs from a dataset: its worker pulls the dense parameters from the
+    # pservers as it goes; a plain exe.run() would only push gradients and never see an update.
+    dataset = paddle.distributed.QueueDataset()
+    dataset.init(batch_size=BATCH, thread_num=1, use_var=[x_var, y_var], pipe_command="cat")
+    dataset.set_filelist([data])
+
+    print(f"trainer {trainer_id} of {fleet.worker_num()}: {PASSES} passes over {ROWS} rows", flush=True)
+    report(0, mean_squared_error(x, y))  # step 0: the parameters as trainer 0 pushed them
+    for step in range(1, PASSES + 1):
+        # minimize() hung the PS version of the program (send ops, no local optimizer) on the loss.
+        exe.train_from_dataset(program=loss.block.program, dataset=dataset, print_period=10 ** 9, debug=False)
+        report(step, mean_squared_error(x, y))
+    fleet.stop_worker()  # tells the pservers this trainer is done; they keep running
+    print(f"trainer {trainer_id} done", flush=True)
+
+
+def main():
+    paddle.enable_static()
+    fleet.init(is_collective=False)
+    x, y, loss = build_model()
+    strategy = fleet.DistributedStrategy()
+    strategy.a_sync = True
+    optimizer = fleet.distributed_optimizer(paddle.optimizer.SGD(learning_rate=0.01), strategy)
+    optimizer.minimize(loss)  # rewrites the program for this process's role
+
+    if fleet.is_server():
+        print(f"pserver {fleet.server_index()} of {fleet.server_num()} serving", flush=True)
+        fleet.init_server()
+        fleet.run_server()  # serves until the process is stopped: pservers never exit by themselves
+    elif fleet.is_worker():
+        train(x, y, loss)
+    else:
+        sys.exit("neither pserver nor trainer: is TRAINING_ROLE set?")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Real PaddlePaddle through the real HTTP API and the local backend: the examples' own job.json,
+ * each replica a real Paddle process wired only by the environment the service injects. Needs the
+ * venvs of {@code .ci/prepare-paddle} (see {@link PaddleVenvs}). One job at a time: Paddle
+ * processes are heavy, and the machine is small.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class RealPaddleJobsTest {
+
+    /** Generous: on two shared cores one Paddle import alone can take several seconds. */
+    private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
+    private static final Duration PSERVER_LISTEN_TIMEOUT = Duration.ofSeconds(30);
+    private static final Pattern METRICS = Pattern.compile("^PADDLEJOBS_METRICS \\{\"step\": (\\d+), \"loss\": ([^}]+)}$",
+            Pattern.MULTILINE);
+    private static final Pattern CHECKSUM = Pattern.compile("parameters sha256 ([0-9a-f]{64})");
+
+    @TempDir
+    static Path dataRoot;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
+        registry.add("paddlejobs.local.max-running-jobs", () -> 1);
+        registry.add("paddlejobs.local.pserver-listen-timeout", () -> PSERVER_LISTEN_TIMEOUT.toSeconds() + "s");
+    }
+
+    @LocalServerPort
+    int port;
+
+    ServiceClient client;
+    final JsonMapper json = JsonMapper.builder().build();
+
+    @BeforeEach
+    void client() {
+        client = new ServiceClient(port);
+    }
+
+    @Test
+    void parameterServerJobOnPaddle26TrainsSucceedsAndHasItsPserversStopped() throws Exception {
+        String request = example("paddle-ps", PaddleVenvs.python("2.6.2"));
+        long submitted = System.nanoTime();
+        client.submit(request);
+        long firstLoss = awaitFirstLoss("paddle-ps", submitted);
+
+        JsonNode status = awaitFinished("paddle-ps");
+
+        assertThat(status.get("phase").asString()).as(status.toString()).isEqualTo("Succeeded");
+        for (int trainer = 0; trainer < 2; trainer++) {
+            assertLossFalls(log("paddle-ps", "trainer", trainer));
+        }
+        assertThat(replicas(status, "pserver")).hasSize(2)
+                .allSatisfy(pserver -> assertThat(pserver.get("state").asString()).isEqualTo("Stopped"));
+        assertThat(replicas(status, "trainer")).hasSize(2)
+                .allSatisfy(trainer -> assertThat(trainer.get("state").asString()).isEqualTo("Succeeded"));
+        report("paddle-ps", submitted, firstLoss);
+    }
+
+    @Test
+    void collectiveJobOnPaddle3TrainsAndEveryRankEndsWithTheSameParameters() throws Exception {
+        String request = example("paddle-collective", PaddleVenvs.python("3.3.1"));
+        long submitted = System.nanoTime();
+        client.submit(request);
+        long firstLoss = awaitFirstLoss("paddle-collective", submitted);
+
+        JsonNode status = awaitFinished("paddle-collective");
+
+        assertThat(status.get("phase").asString()).as(status.toString()).isEqualTo("Succeeded");
+        assertThat(replicas(status, "pserver")).isEmpty();
+        List<String> checksums = new ArrayList<>();
+        for (int rank = 0; rank < 2; rank++) {
+            String log = log("paddle-collective", "trainer", rank);
+            assertLossFalls(log);
+            Matcher checksum = CHECKSUM.matcher(log);
+            assertThat(checksum.find()).as("rank %d prints its parameters' checksum:%n%s", rank, log).isTrue();
+            checksums.add(checksum.group(1));
+        }
+        assertThat(checksums.get(1)).as("gradients were all-reduced: the ranks' parameters are identical")
+                .isEqualTo(checksums.get(0));
+        report("paddle-collective", submitted, firstLoss);
+    }
+
+    @Test
+    void trainersThatCannotReachTheirPserversFailTheJobWithAReasonInsteadOfHanging() throws Exception {
+        // Real Paddle trainers; pservers that never listen. Paddle's trainers would wait for them forever.
+        JsonNode request = json.readTree(example("paddle-ps", PaddleVenvs.python("2.6.2")));
+        String broken = json.writeValueAsString(((tools.jackson.databind.node.ObjectNode) request)
+                .put("name", "unreachable-pservers").put("pserver_entry_point", "exec sleep 3301"));
+        long submitted = System.nanoTime();
+        client.submit(broken);
+
+        JsonNode status = awaitFinished("unreachable-pservers");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - submitted))
+                .isLessThan(PSERVER_LISTEN_TIMEOUT.plusSeconds(30));
+        assertThat(status.get("phase").asString()).isEqualTo("Failed");
+        assertThat(status.get("reason").asString()).as("%s%n%s", status, log("unreachable-pservers", "trainer", 0))
+                .isEqualTo("PserverNotListening");
+        assertThat(status.get("message").asString()).contains("pserver-", "did not accept connections");
+        assertThat(log("unreachable-pservers", "trainer", 0)).as("the trainer was waiting for its pservers")
+                .contains("server not ready");
+        assertThat(status.get("replicas").valueStream().map(r -> r.get("state").asString()))
+                .doesNotContain("Running", "Pending");
+    }
+
+    /** The example's job.json, as its submit.sh fills it in. */
+    private static String example(String name, Path python) throws IOException {
+        Path dir = Path.of(System.getProperty("project.basedir", ".")).resolve("examples").resolve(name)
+                .toAbsolutePath().normalize();
+        return Files.readString(dir.resolve("job.json"))
+                .replace("@EXAMPLE_DIR@", dir.toString()).replace("@PYTHON@", python.toString());
+    }
+
+    private long awaitFirstLoss(String job, long submitted) {
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(250))
+                .until(() -> phaseOf(job).equals("Failed") || METRICS.matcher(log(job, "trainer", 0)).find());
+        return System.nanoTime() - submitted;
+    }
+
+    private JsonNode awaitFinished(String job) {
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(500))
+                .until(() -> List.of("Succeeded", "Failed", "Cancelled").contains(phaseOf(job)));
+        return client.getJson("/jobs/" + job + "/status");
+    }
+
+    private String phaseOf(String job) {
+        return client.getJson("/jobs/" + job + "/status").get("phase").asString();
+    }
+
+    private String log(String job, String role, int index) {
+        return client.get("/jobs/" + job + "/logs?role=" + role + "&index=" + index).body();
+    }
+
+    private static List<JsonNode> replicas(JsonNode status, String role) {
+        return status.get("replicas").valueStream().filter(r -> r.get("role").asString().equals(role)).toList();
+    }
+
+    /** The trainer reported its loss several times, and the last is far below the first. */
+    private static void assertLossFalls(String log) {
+        List<Double> losses = new ArrayList<>();
+        Matcher line = METRICS.matcher(log);
+        while (line.find()) {
+            losses.add(Double.parseDouble(line.group(2)));
+        }
+        assertThat(losses).as("losses in%n%s", log).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(losses.get(losses.size() - 1)).as("last loss of %s", losses).isLessThan(losses.get(0) / 10);
+    }
+
+    private static void report(String job, long submitted, long firstLoss) {
+        System.out.printf("paddle-e2e %s: first loss line of trainer 0 %d ms after POST, finished %d ms after POST%n",
+                job, firstLoss / 1_000_000, (System.nanoTime() - submitted) / 1_000_000);
+    }
+}
