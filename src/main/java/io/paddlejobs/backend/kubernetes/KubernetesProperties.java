@@ -16,7 +16,7 @@ import org.springframework.validation.annotation.Validated;
  * @param dataClaim               the user's storage: a PersistentVolumeClaim of this name in the
  *                                job's namespace, mounted at {@code /data} in every replica
  * @param ttlSecondsAfterFinished how long a finished job stays before Kubernetes removes it
- * @param pserverWaitTimeout      how long trainers wait for every pserver port before failing
+ * @param pserverWaitTimeout      how long a released trainer waits for every pserver endpoint before failing
  * @param waitImage               the image of the init container that waits for the pservers
  *                                (needs {@code sh} and {@code nc})
  * @param runAsUser               the user id replicas run as; "restricted" pods may not run as

@@ -8,11 +8,14 @@ import org.junit.jupiter.api.Test;
 class WaitForPserversStepTest {
 
     @Test
-    void waitsForEveryPortOfEveryPserverInOrder() {
+    void waitsOnlyForTheEndpointsTrainersDialNotForTheSparsePorts() {
         var plan = Plans.plan("mnist", 2);
+        assertThat(plan.ports().last()).as("the default plan declares a sparse port").isEqualTo(7165);
         assertThat(WaitForPserversStep.endpoints(plan)).containsExactly(
-                "mnist-pserver-0.mnist:7164", "mnist-pserver-0.mnist:7165",
-                "mnist-pserver-1.mnist:7164", "mnist-pserver-1.mnist:7165");
+                "mnist-pserver-0.mnist:7164", "mnist-pserver-1.mnist:7164");
+        assertThat(String.join(",", WaitForPserversStep.endpoints(plan)))
+                .isEqualTo(plan.replicasOf(io.paddlejobs.planning.Role.TRAINER).get(0).env()
+                        .get(io.paddlejobs.planning.PaddleEnv.PSERVERS_IP_PORT_LIST));
     }
 
     @Test
@@ -23,7 +26,7 @@ class WaitForPserversStepTest {
         assertThat(init.getImage()).isEqualTo("busybox:1.36");
         assertThat(init.getCommand().subList(0, 2)).containsExactly("sh", "-c");
         assertThat(init.getCommand().subList(3, init.getCommand().size()))
-                .containsExactly("wait-for-pservers", "mnist-pserver-0.mnist:7164", "mnist-pserver-0.mnist:7165");
+                .containsExactly("wait-for-pservers", "mnist-pserver-0.mnist:7164");
         assertThat(init.getEnv()).singleElement().satisfies(e -> {
             assertThat(e.getName()).isEqualTo("TIMEOUT_SECONDS");
             assertThat(e.getValue()).isEqualTo("120");
