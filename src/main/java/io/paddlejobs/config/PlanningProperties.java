@@ -26,7 +26,7 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
             @DefaultValue("1Gi") @NotBlank String memory,
             @DefaultValue("1") @Min(1) int pserverCpu,
             @DefaultValue("1Gi") @NotBlank String pserverMem,
-            @DefaultValue("7164") @Min(1) @Max(65535) int port,
+            @DefaultValue("7164") @Min(1024) @Max(65535) int port,
             @DefaultValue("1") @Min(1) int portsNum,
             @DefaultValue("1") @Min(0) int portsNumForSparse) {
     }
