@@ -10,6 +10,7 @@ final class TopologyRules {
 
     private final JobRequest r;
     private final PlanningPolicy.Defaults defaults;
+    private final PlanningPolicy.Gpu gpuPolicy;
     private final List<Derivation> derivations = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
@@ -17,14 +18,16 @@ final class TopologyRules {
     TopologyRules(JobRequest request, PlanningPolicy policy) {
         this.r = request;
         this.defaults = policy.defaults();
+        this.gpuPolicy = policy.gpu();
     }
 
     Topology derive() {
         TrainerCount count = trainers();
         int trainers = count.value();
         int gpu = gpusPerTrainer(count);
-        Cpu cpu = cpuPerTrainer(count);
-        Memory memory = memoryPerTrainer(count);
+        var floors = new GpuFloorRule(gpuPolicy, derivations, warnings);
+        Cpu cpu = floors.cpu(gpu, cpuPerTrainer(count), r.trainerCpu() != null, r.numCpus() != null);
+        Memory memory = floors.memory(gpu, memoryPerTrainer(count), r.trainerMem() != null, r.memory() != null);
         int pservers = pservers(trainers);
         Resources perPserver = new Resources(pserverCpu(), 0, pserverMemory());
         boolean useGpu = useGpu((long) trainers * gpu);
