@@ -37,8 +37,8 @@ final class JobCreator {
      * @throws JobAlreadyExistsException when a trainer Job of that name exists; if it is the same
      *         spec, its other objects are created first, so that a retry completes an interrupted submit
      */
-    Job create(JobPlan plan) {
-        Manifests desired = Manifests.desired(plan, settings);
+    Job create(JobPlan plan, DataClaim claim) {
+        Manifests desired = Manifests.desired(plan, settings, claim);
         Job created;
         try {
             created = client.resource(desired.trainerJob()).create();
@@ -51,7 +51,7 @@ final class JobCreator {
         }
         List<HasMetadata> made = new ArrayList<>(List.of(created));
         try {
-            for (HasMetadata owned : List.of(desired.service(), desired.pserverSet())) {
+            for (HasMetadata owned : desired.owned()) {
                 createOwned(Manifests.ownedBy(created, owned), created, made);
             }
         } catch (RuntimeException e) {
@@ -91,7 +91,7 @@ final class JobCreator {
             return;
         }
         List<HasMetadata> ignored = new ArrayList<>();
-        for (HasMetadata owned : List.of(desired.service(), desired.pserverSet())) {
+        for (HasMetadata owned : desired.owned()) {
             try {
                 createOwned(Manifests.ownedBy(existing, owned), existing, ignored);
             } catch (RuntimeException e) {
