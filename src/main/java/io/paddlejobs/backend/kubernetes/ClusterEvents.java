@@ -22,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code ContainerCreating}.
  *
  * <p>Events carry none of our labels, so they are not watched: they are read (one list of the
- * namespace's warnings) only for a job that is pending for no reason its pods give, at most once
+ * namespace's events) only for a job that is pending for no reason its pods give, at most once
  * per {@link #MIN_INTERVAL} per job, and kept here, where status reads find them.
  */
 final class ClusterEvents {
@@ -73,7 +73,8 @@ final class ClusterEvents {
         names.add(ObjectNames.trainerJob(job.name()));
         names.add(ObjectNames.pserverJob(job.name()));
         job.pods().forEach(pod -> names.add(pod.getMetadata().getName()));
-        return client.v1().events().inNamespace(job.namespace()).withField("type", "Warning").list().getItems().stream()
+        // Filtered here rather than by a field selector, which not every API server (nor fabric8's mock) honours for type.
+        return client.v1().events().inNamespace(job.namespace()).list().getItems().stream()
                 .filter(e -> "Warning".equals(e.getType()) && e.getInvolvedObject() != null
                         && names.contains(e.getInvolvedObject().getName()))
                 .max(Comparator.comparing(ClusterEvents::when))

@@ -52,11 +52,15 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
 
     @Override
     public void accept(JobKey key) {
-        if (queued.add(key)) {
-            worker.execute(() -> {
+        if (queued.add(key) && !worker.isShutdown()) {
+            try {
+                worker.execute(() -> {
+                    queued.remove(key);
+                    reconcile(key);
+                });
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
                 queued.remove(key);
-                reconcile(key);
-            });
+            }
         }
     }
 
