@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.RunTimeLimit;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -40,7 +41,12 @@ record JobRequestBody(
         @Schema(description = "Sparse-parameter ports per pserver", example = "1") @Min(0) @Max(64) Integer portsNumForSparse,
         @Schema(description = "Defaults to whether GPUs are asked for; a contradicting value is a warning") Boolean useGpu,
         @Schema(description = "Extra environment variables; may not set an injected name") @EnvVars Map<String, String> env,
-        @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels) {
+        @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels,
+        @Schema(description = "How long the trainers may run before the job is stopped and fails, such as 90m, 2h or"
+                + " 1h30m (kubernetes backend: the trainer Job's activeDeadlineSeconds, counted from when the trainers"
+                + " start); no limit when omitted", example = "2h")
+        @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 90m, 2h or 1h30m")
+        String maxRunTime) {
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -65,7 +71,8 @@ record JobRequestBody(
     JobRequest toRequest() {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory(memory),
                 trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
-                port, portsNum, portsNumForSparse, useGpu, env, labels);
+                port, portsNum, portsNumForSparse, useGpu, env, labels,
+                maxRunTime == null ? null : RunTimeLimit.parse(maxRunTime));
     }
 
     private static Memory memory(String text) {

@@ -13,6 +13,7 @@ final class MaxRunTime {
 
     /** @return {@code null} when the request sets no maximum */
     static Long seconds(JobPlan plan) {
-        return null;
+        var limit = plan.spec().maxRunTime();
+        return limit == null ? null : limit.toSeconds();
     }
 }

@@ -65,6 +65,17 @@ class ManifestsTest {
     }
 
     @Test
+    void maxRunTimeIsTheTrainerJobsActiveDeadlineAndOmittedWhenNotAsked() {
+        var r = Plans.request("vision", 1);
+        var limited = new io.paddlejobs.planning.JobRequest(r.name(), r.entryPoint(), null, null, null, 1, null, null,
+                null, null, null, null, null, null, null, null, null, null, Map.of(), Map.of(),
+                io.paddlejobs.planning.RunTimeLimit.parse("1h30m"));
+        assertThat(Manifests.desired(Plans.plan(limited), settings).trainerJob().getSpec().getActiveDeadlineSeconds())
+                .isEqualTo(5400L);
+        assertThat(manifests.trainerJob().getSpec().getActiveDeadlineSeconds()).isNull();
+    }
+
+    @Test
     void trainersAreCreatedSuspendedUntilThePserversAreReady() {
         assertThat(manifests.trainerJob().getSpec().getSuspend()).isTrue();
     }
