@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.planning.BackendEnv;
 import io.paddlejobs.planning.PaddleEnv;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -44,6 +45,9 @@ import java.util.regex.Pattern;
             env.forEach((name, value) -> {
                 if (!NAME.matcher(name).matches()) {
                     report.onEntry(name, "name must match [A-Za-z_][A-Za-z0-9_]*");
+                } else if (BackendEnv.isReserved(name)) {
+                    report.onEntry(name, "is set by the backend in every replica (" + BackendEnv.why(name)
+                            + ") and may not be overridden");
                 } else if (PaddleEnv.isReserved(name)) {
                     report.onEntry(name, "is injected by paddle-jobs and may not be overridden"
                             + (name.startsWith(PaddleEnv.V2_PREFIX) ? " (Paddle v2 aborts on unknown PADDLE_INIT_ flags)" : ""));

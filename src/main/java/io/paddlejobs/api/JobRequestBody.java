@@ -3,6 +3,7 @@ package io.paddlejobs.api;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.RunTimeLimit;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -17,7 +18,7 @@ import java.util.Map;
  */
 @Schema(name = "JobRequest", description = "A training job. Only entry_point is required.")
 record JobRequestBody(
-        @Schema(description = "DNS-1123 label, 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
+        @Schema(description = "DNS-1035 label (starts with a letter: it names a Service), 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
         @Size(min = 1, max = 40) @Pattern(regexp = DNS_LABEL, message = DNS_LABEL_MESSAGE) String name,
         @Schema(description = "Shell command run in each replica", example = "python3 train.py", requiredMode = Schema.RequiredMode.REQUIRED)
         @NotBlank @Size(max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String entryPoint,
@@ -35,7 +36,8 @@ record JobRequestBody(
         @Schema(description = "Pserver count (advanced); defaults to one per trainer") @Min(1) @Max(MAX_COUNT) Integer pservers,
         @Schema(description = "CPUs per pserver (advanced)") @Min(1) @Max(MAX_COUNT) Integer pserverCpu,
         @Schema(description = "Memory per pserver (advanced)") @MemoryQuantity String pserverMem,
-        @Schema(description = "First pserver port", example = "7164") @Min(1) @Max(65535) Integer port,
+        @Schema(description = "First pserver port, 1024 or above (replicas run without privileges)", example = "7164")
+        @Min(value = 1024, message = UNPRIVILEGED_PORT_MESSAGE) @Max(65535) Integer port,
         @Schema(description = "Dense-parameter ports per pserver", example = "1") @Min(1) @Max(64) Integer portsNum,
         @Schema(description = "Sparse-parameter ports per pserver", example = "1") @Min(0) @Max(64) Integer portsNumForSparse,
         @Schema(description = "Defaults to whether GPUs are asked for; a contradicting value is a warning") Boolean useGpu,
@@ -44,7 +46,12 @@ record JobRequestBody(
         @Schema(description = "ps (default): pservers and trainers (Paddle 2.x fleet, Paddle v2); "
                 + "collective: trainers only, which all-reduce gradients (Paddle 3.x); pserver fields are then an error",
                 allowableValues = {"ps", "collective"}, example = "ps")
-        @Pattern(regexp = "ps|collective", message = "must be ps or collective") String mode) {
+        @Pattern(regexp = "ps|collective", message = "must be ps or collective") String mode,
+        @Schema(description = "How long the trainers may run before the job is stopped and fails, such as 90m, 2h or"
+                + " 1h30m (kubernetes backend: the trainer Job's activeDeadlineSeconds, counted from when the trainers"
+                + " start); no limit when omitted", example = "2h")
+        @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 90m, 2h or 1h30m")
+        String maxRunTime) {
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -56,15 +63,21 @@ record JobRequestBody(
     static final String NO_NUL = "[^\\x00]*";
     static final String NO_NUL_MESSAGE = "must not contain NUL characters";
 
-    static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+    /** DNS-1035, not DNS-1123: the name is also the job's Service, and a Service name may not start with a digit. */
+    static final String DNS_LABEL = "[a-z]([-a-z0-9]*[a-z0-9])?";
     static final String DNS_LABEL_MESSAGE =
-            "must be lower-case letters, digits and '-', starting and ending with a letter or digit";
+            "must be lower-case letters, digits and '-', starting with a letter and ending with a letter or digit";
+
+    /** Replicas run as a non-root user with every capability dropped: ports below 1024 cannot be bound. */
+    static final String UNPRIVILEGED_PORT_MESSAGE =
+            "must be at least 1024: replicas run as a non-root user without capabilities and cannot bind a lower port";
 
     /** Field syntax has been checked, so memory strings parse. */
     JobRequest toRequest() {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory(memory),
                 trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
-                port, portsNum, portsNumForSparse, useGpu, env, labels, mode == null ? null : JobMode.fromLabel(mode));
+                port, portsNum, portsNumForSparse, useGpu, env, labels, mode == null ? null : JobMode.fromLabel(mode),
+                maxRunTime == null ? null : RunTimeLimit.parse(maxRunTime));
     }
 
     private static Memory memory(String text) {

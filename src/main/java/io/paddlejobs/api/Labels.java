@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
 /**
  * User labels in Kubernetes label syntax: {@code [prefix/]name} keys and short values. The keys
  * the service itself uses to select a job's objects are refused, as a user value would break
- * selection.
+ * selection, and so are Kubernetes' own (the API server would refuse the Job, or its selector
+ * would no longer match its pods).
  */
 @Target(ElementType.FIELD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -31,6 +32,14 @@ import java.util.regex.Pattern;
         private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]");
         private static final Pattern PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
         private static final int MAX_LABELS = 64;
+        /** Unprefixed keys the Job controller still sets on its pods (and selects them by). */
+        private static final java.util.Set<String> LEGACY_KUBERNETES_KEYS = java.util.Set.of("job-name", "controller-uid");
+
+        /** {@code kubernetes.io}, {@code k8s.io} and their subdomains ({@code batch.kubernetes.io}, ...). */
+        static boolean isKubernetesPrefix(String prefix) {
+            return prefix.equals("kubernetes.io") || prefix.endsWith(".kubernetes.io")
+                    || prefix.equals("k8s.io") || prefix.endsWith(".k8s.io");
+        }
 
         @Override
         public boolean isValid(Map<String, String> labels, ConstraintValidatorContext context) {
@@ -67,6 +76,10 @@ import java.util.regex.Pattern;
             if ("paddlejobs.io".equals(prefix) || key.equals("app.kubernetes.io/name")
                     || key.equals("app.kubernetes.io/managed-by")) {
                 return "is set by paddle-jobs and may not be given";
+            }
+            if (prefix != null && isKubernetesPrefix(prefix) || LEGACY_KUBERNETES_KEYS.contains(key)) {
+                return "is reserved for Kubernetes (keys under kubernetes.io and k8s.io, job-name, controller-uid):"
+                        + " the cluster sets it, and a user value would break the job's selectors";
             }
             return null;
         }

@@ -1,5 +1,6 @@
 package io.paddlejobs.config;
 
+import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
 import jakarta.validation.Valid;
@@ -13,7 +14,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * What the operator decides about planning: {@code paddlejobs.defaults.*} fill in what a request
  * leaves out, {@code paddlejobs.limits.*} are per-job ceilings. Memory is in Kubernetes quantity
- * syntax ({@code 1Gi}), as in requests.
+ * syntax ({@code 1Gi}), as in requests. A job that uses GPUs gets {@code gpu-image} unless it names
+ * an image, and each GPU trainer at least {@code trainer-cpu-per-gpu} CPUs and
+ * {@code trainer-mem-per-gpu} of memory per GPU (0 turns a floor off).
  */
 @Validated
 @ConfigurationProperties("paddlejobs")
@@ -26,9 +29,12 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
             @DefaultValue("1Gi") @NotBlank String memory,
             @DefaultValue("1") @Min(1) int pserverCpu,
             @DefaultValue("1Gi") @NotBlank String pserverMem,
-            @DefaultValue("7164") @Min(1) @Max(65535) int port,
+            @DefaultValue("7164") @Min(1024) @Max(65535) int port,
             @DefaultValue("1") @Min(1) int portsNum,
-            @DefaultValue("1") @Min(0) int portsNumForSparse) {
+            @DefaultValue("1") @Min(0) int portsNumForSparse,
+            @DefaultValue("paddlepaddle/paddle:2.6.1-gpu-cuda12.0-cudnn8.9-trt8.6") @NotBlank String gpuImage,
+            @DefaultValue("2") @Min(0) int trainerCpuPerGpu,
+            @DefaultValue("8Gi") @NotBlank String trainerMemPerGpu) {
     }
 
     public record Limits(
@@ -45,6 +51,9 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
                         Memory.parse(defaults.memory()), defaults.pserverCpu(), Memory.parse(defaults.pserverMem()),
                         defaults.port(), defaults.portsNum(), defaults.portsNumForSparse()),
                 new PlanningPolicy.Limits(limits.maxTrainers(), limits.maxPservers(), limits.maxGpus(),
-                        limits.maxCpus(), Memory.parse(limits.maxMemory())));
+                        limits.maxCpus(), Memory.parse(limits.maxMemory())),
+                new PlanningPolicy.Gpu(defaults.gpuImage(),
+                        defaults.trainerCpuPerGpu() == 0 ? null : Cpu.cores(defaults.trainerCpuPerGpu()),
+                        Memory.parse(defaults.trainerMemPerGpu())));
     }
 }

@@ -78,9 +78,16 @@ public final class JobPlanner {
                         PaddleEnv.of(wiring, role.role(), i, request.env())));
             }
         }
-        String image = request.image() != null ? request.image() : defaults.image();
+        List<Derivation> derivations = new ArrayList<>(t.derivations());
+        String image = request.image();
+        if (image == null && t.useGpu() && policy.gpu().image() != null) {
+            image = policy.gpu().image();
+            derivations.add(new Derivation("image", image, "the GPU image, as GPUs are used (paddlejobs.defaults.gpu-image)"));
+        } else if (image == null) {
+            image = defaults.image();
+        }
         return new JobPlan(job, namespace, image, request, pservers, trainers, ports, t.useGpu(),
-                pservers.total().plus(trainers.total()), replicas, t.derivations(), t.warnings());
+                pservers.total().plus(trainers.total()), replicas, derivations, t.warnings());
     }
 
     private List<Violation> portRangeViolations(JobRequest request) {

@@ -6,6 +6,8 @@ import java.util.Map;
  * What a user asked for, field by field as in the request document. A {@code null} number or
  * memory means "not given": the planner derives it, and only given values can contradict
  * each other. A {@code null} mode is a parameter-server job.
+ *
+ * @param maxRunTime how long the trainers may run before the job is stopped and fails; {@code null}: no limit
  */
 public record JobRequest(
         String name,
@@ -28,7 +30,19 @@ public record JobRequest(
         Boolean useGpu,
         Map<String, String> env,
         Map<String, String> labels,
-        JobMode mode) {
+        JobMode mode,
+        java.time.Duration maxRunTime) {
+
+    /** A parameter-server request without a maximum run time. */
+    public JobRequest(String name, String entryPoint, String pserverEntryPoint, String image, Integer numGpus,
+                      Integer numCpus, Memory memory, Integer trainers, Integer trainerCpu, Integer trainerGpu,
+                      Memory trainerMem, Integer pservers, Integer pserverCpu, Memory pserverMem, Integer port,
+                      Integer portsNum, Integer portsNumForSparse, Boolean useGpu, Map<String, String> env,
+                      Map<String, String> labels) {
+        this(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory, trainers, trainerCpu, trainerGpu,
+                trainerMem, pservers, pserverCpu, pserverMem, port, portsNum, portsNumForSparse, useGpu, env, labels,
+                null, null);
+    }
 
     public JobRequest {
         env = env == null ? Map.of() : Map.copyOf(env);
@@ -39,14 +53,14 @@ public record JobRequest(
     public JobRequest withPort(int newPort) {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode);
+                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime);
     }
 
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
         return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                port, portsNum, portsNumForSparse, useGpu, env, labels, mode);
+                port, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime);
     }
 
     /** The mode asked for, or the parameter-server default. */

@@ -1,10 +1,19 @@
 package io.paddlejobs.planning;
 
 /**
- * The operator's part of planning: values used where a request is silent, and the ceilings a
- * request may not break.
+ * The operator's part of planning: values used where a request is silent, the ceilings a
+ * request may not break, and what a GPU trainer needs at the least.
  */
-public record PlanningPolicy(Defaults defaults, Limits limits) {
+public record PlanningPolicy(Defaults defaults, Limits limits, Gpu gpu) {
+
+    /** A policy with no GPU image of its own and no per-GPU floors. */
+    public PlanningPolicy(Defaults defaults, Limits limits) {
+        this(defaults, limits, Gpu.NONE);
+    }
+
+    public PlanningPolicy {
+        gpu = gpu == null ? Gpu.NONE : gpu;
+    }
 
     /** Values used where a request gives none. */
     public record Defaults(String image, String namespace, int numCpus, Memory memory,
@@ -16,5 +25,20 @@ public record PlanningPolicy(Defaults defaults, Limits limits) {
      * the user which knob an operator would have to turn.
      */
     public record Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory) {
+    }
+
+    /**
+     * What a job that asks for GPUs gets where the request is silent: an image built with CUDA
+     * (a CPU build cannot use the GPUs), and for each GPU of a trainer at least this much CPU and
+     * memory (loading GPU Paddle and its CUDA context alone takes more than a beginner's even
+     * share of {@code memory}, and a starved CPU leaves the GPU idle).
+     *
+     * @param image        {@code null}: the default image
+     * @param cpuPerGpu    {@code null}: no floor
+     * @param memoryPerGpu {@code null}: no floor
+     */
+    public record Gpu(String image, Cpu cpuPerGpu, Memory memoryPerGpu) {
+
+        public static final Gpu NONE = new Gpu(null, null, null);
     }
 }

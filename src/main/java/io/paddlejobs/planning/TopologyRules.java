@@ -11,6 +11,7 @@ final class TopologyRules {
 
     private final JobRequest r;
     private final PlanningPolicy.Defaults defaults;
+    private final PlanningPolicy.Gpu gpuPolicy;
     private final List<Derivation> derivations = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final List<Violation> violations = new ArrayList<>();
@@ -18,6 +19,7 @@ final class TopologyRules {
     TopologyRules(JobRequest request, PlanningPolicy policy) {
         this.r = request;
         this.defaults = policy.defaults();
+        this.gpuPolicy = policy.gpu();
     }
 
     Topology derive() {
@@ -25,8 +27,9 @@ final class TopologyRules {
         TrainerCount count = trainers();
         int trainers = count.value();
         int gpu = gpusPerTrainer(count);
-        Cpu cpu = cpuPerTrainer(count);
-        Memory memory = memoryPerTrainer(count);
+        var floors = new GpuFloorRule(gpuPolicy, derivations, warnings);
+        Cpu cpu = floors.cpu(gpu, cpuPerTrainer(count), r.trainerCpu() != null, r.numCpus() != null);
+        Memory memory = floors.memory(gpu, memoryPerTrainer(count), r.trainerMem() != null, r.memory() != null);
         boolean collective = r.modeOrDefault() == JobMode.COLLECTIVE;
         int pservers = collective ? noPservers() : pservers(trainers);
         Resources perPserver = collective ? NOTHING : new Resources(pserverCpu(), 0, pserverMemory());

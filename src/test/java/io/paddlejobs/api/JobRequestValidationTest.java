@@ -22,6 +22,7 @@ class JobRequestValidationTest extends ApiTest {
         return Stream.of(
                 arguments("{'name':'Fit_A_Line','entry_point':'true'}", "name", "lower-case"),
                 arguments("{'name':'-fit','entry_point':'true'}", "name", "lower-case"),
+                arguments("{'name':'1abc','entry_point':'true'}", "name", "starting with a letter"),
                 arguments("{'name':'','entry_point':'true'}", "name", "between 1 and 40"),
                 arguments("{'name':'" + "a".repeat(41) + "','entry_point':'true'}", "name", "between 1 and 40"),
                 arguments("{'num_gpus':1}", "entry_point", "must not be blank"),
@@ -53,7 +54,11 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','mode':'collective','pservers':2}", "pservers", "collective job"),
                 arguments("{'entry_point':'true','mode':'collective','pserver_mem':'1Gi'}", "pserver_mem", "no pservers"),
                 arguments("{'entry_point':'true','mode':'collective','pserver_entry_point':'x'}", "pserver_entry_point", "no pservers"),
-                arguments("{'entry_point':'true','port':0}", "port", "greater than or equal to 1"),
+                arguments("{'entry_point':'true','port':0}", "port", "at least 1024"),
+                arguments("{'entry_point':'true','port':80}", "port", "at least 1024"),
+                arguments("{'entry_point':'true','max_run_time':'0s'}", "max_run_time", "longer than 0"),
+                arguments("{'entry_point':'true','max_run_time':'2 hours'}", "max_run_time", "such as 90m"),
+                arguments("{'entry_point':'true','max_run_time':'m'}", "max_run_time", "such as 90m"),
                 arguments("{'entry_point':'true','port':70000}", "port", "less than or equal to 65535"),
                 arguments("{'entry_point':'true','ports_num':0}", "ports_num", "greater than or equal to 1"),
                 arguments("{'entry_point':'true','env':{'1BAD':'x'}}", "env", "1BAD: name must match"),
@@ -61,13 +66,20 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','env':{'PADDLE_TRAINER_ID':'3'}}", "env", "PADDLE_TRAINER_ID: is injected"),
                 arguments("{'entry_point':'true','env':{'POD_IP':'10.0.0.1'}}", "env", "POD_IP: is injected"),
                 arguments("{'entry_point':'true','env':{'PADDLE_INIT_FOO':'1'}}", "env", "PADDLE_INIT_FOO: is injected"),
+                arguments("{'entry_point':'true','env':{'POD_NAME':'x'}}", "env", "POD_NAME: is set by the backend"),
+                arguments("{'entry_point':'true','env':{'JOB_COMPLETION_INDEX':'0'}}", "env", "JOB_COMPLETION_INDEX: is set by the backend"),
                 arguments("{'entry_point':'true','env':{'A':null}}", "env", "A: value must be a string"),
                 arguments("{'entry_point':'true','env':{'A':'x\\u0000y'}}", "env", "A: value must not contain NUL"),
                 arguments("{'entry_point':'true','labels':{'bad key':'v'}}", "labels", "bad key: key name"),
                 arguments("{'entry_point':'true','labels':{'Example.COM/team':'v'}}", "labels", "key prefix"),
                 arguments("{'entry_point':'true','labels':{'team':'bad value'}}", "labels", "team: value must be"),
                 arguments("{'entry_point':'true','labels':{'paddlejobs.io/role':'x'}}", "labels", "set by paddle-jobs"),
-                arguments("{'entry_point':'true','labels':{'app.kubernetes.io/name':'x'}}", "labels", "set by paddle-jobs"));
+                arguments("{'entry_point':'true','labels':{'app.kubernetes.io/name':'x'}}", "labels", "set by paddle-jobs"),
+                arguments("{'entry_point':'true','labels':{'batch.kubernetes.io/controller-uid':'abc'}}", "labels", "reserved for Kubernetes"),
+                arguments("{'entry_point':'true','labels':{'kubernetes.io/arch':'amd64'}}", "labels", "reserved for Kubernetes"),
+                arguments("{'entry_point':'true','labels':{'node.k8s.io/x':'y'}}", "labels", "reserved for Kubernetes"),
+                arguments("{'entry_point':'true','labels':{'job-name':'other'}}", "labels", "reserved for Kubernetes"),
+                arguments("{'entry_point':'true','labels':{'controller-uid':'u'}}", "labels", "reserved for Kubernetes"));
     }
 
     @ParameterizedTest(name = "[{index}] {1}: {0}")

@@ -131,7 +131,7 @@ final class RequestGenerator {
         String alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
         StringBuilder label = new StringBuilder();
         for (int i = 0; i < length; i++) {
-            label.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            label.append(alphabet.charAt(random.nextInt(i == 0 ? 26 : alphabet.length())));
         }
         return label.toString();
     }

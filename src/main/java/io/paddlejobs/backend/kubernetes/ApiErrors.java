@@ -8,13 +8,15 @@ import org.springframework.web.ErrorResponseException;
 final class ApiErrors {
 
     static final int CONFLICT = 409;
+    static final int INVALID = 422;
 
     private ApiErrors() {
     }
 
     /**
      * Unreachable, timed out or overloaded is "try again" (503); a quota refusal is the user's
-     * (403); any other answer is a refusal (502).
+     * (403); an object the server finds invalid was made from bad input (400); any other answer
+     * is a refusal (502).
      */
     static ErrorResponseException translate(KubernetesClientException e, String action, Duration retryAfter) {
         int code = e.getCode();
@@ -26,6 +28,9 @@ final class ApiErrors {
         // Quota refusals are 403s whose message says "exceeded quota"; they are the user's to act on.
         if (code == 403 && message != null && message.contains("exceeded quota")) {
             return new ClusterQuotaException(action, message, e);
+        }
+        if (code == INVALID) {
+            return new ClusterInvalidException(action, e.getStatus(), message, e);
         }
         return new ClusterRefusedException(action, code, message, e);
     }

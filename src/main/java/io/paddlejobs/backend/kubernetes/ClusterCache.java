@@ -2,7 +2,6 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
@@ -10,6 +9,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.Role;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +22,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Shared informers over the trainer Jobs, pserver StatefulSets and pods this service manages
- * (label {@code app.kubernetes.io/managed-by=paddle-jobs}), in every namespace or the configured
- * ones. Status and list reads are answered from their stores: no API call per read. Informers
- * keep retrying while the API server is away, and catch up when it is back.
+ * Shared informers over the Jobs (trainers and pservers) and pods this service manages (label
+ * {@code app.kubernetes.io/managed-by=paddle-jobs}), in every namespace or the configured ones.
+ * Status and list reads are answered from their stores: no API call per read. Informers keep
+ * retrying while the API server is away, and catch up when it is back.
+ *
+ * <p>The Jobs informer resyncs: every job is offered to the listeners again each period, changed
+ * or not. The period must be the informer's own; fabric8, like client-go, drops a handler's
+ * period that the informer was not built with.
  */
 final class ClusterCache implements AutoCloseable {
 
@@ -33,12 +37,11 @@ final class ClusterCache implements AutoCloseable {
     private static final String BY_JOB = "byJob";
     private static final String ALL = "";
 
-    /** The three informers of one scope: a namespace, or all of them. */
-    private record Scope(SharedIndexInformer<Job> jobs, SharedIndexInformer<StatefulSet> sets,
-                         SharedIndexInformer<Pod> pods) {
+    /** The informers of one scope: a namespace, or all of them. */
+    private record Scope(SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods) {
 
         List<SharedIndexInformer<?>> all() {
-            return List.of(jobs, sets, pods);
+            return List.of(jobs, pods);
         }
     }
 
@@ -101,7 +104,8 @@ final class ClusterCache implements AutoCloseable {
         }
         List<ObservedJob> jobs = new ArrayList<>();
         for (Job job : scope.jobs().getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
-            if (job.getMetadata().getLabels().containsKey(JobLabels.NAME)) {
+            var labels = job.getMetadata().getLabels();
+            if (labels.containsKey(JobLabels.NAME) && Role.TRAINER.label().equals(labels.get(JobLabels.ROLE))) {
                 jobs.add(observe(scope, job));
             }
         }
@@ -111,9 +115,9 @@ final class ClusterCache implements AutoCloseable {
     private ObservedJob observe(Scope scope, Job job) {
         String ns = job.getMetadata().getNamespace();
         String name = job.getMetadata().getLabels().get(JobLabels.NAME);
-        StatefulSet set = scope.sets().getStore().getByKey(storeKey(ns, ObjectNames.statefulSet(name)));
+        Job pservers = scope.jobs().getStore().getByKey(storeKey(ns, ObjectNames.pserverJob(name)));
         List<Pod> pods = scope.pods().getIndexer().byIndex(BY_JOB, ns + "/" + name);
-        return new ObservedJob(job, set, pods);
+        return new ObservedJob(job, pservers, pods);
     }
 
     private Scope scopeOf(String namespace) {
@@ -124,21 +128,20 @@ final class ClusterCache implements AutoCloseable {
     private static Scope scope(KubernetesClient client, String namespace, Consumer<JobKey> onChange, long resyncMillis) {
         var jobs = informer(namespace == null ? client.batch().v1().jobs().inAnyNamespace()
                 : client.batch().v1().jobs().inNamespace(namespace), Slim::job, onChange, resyncMillis);
-        var sets = informer(namespace == null ? client.apps().statefulSets().inAnyNamespace()
-                : client.apps().statefulSets().inNamespace(namespace), Slim::statefulSet, onChange, 0);
+        // Pod changes matter too: a pserver becoming ready releases the trainers, one failing fails the job.
         var pods = informer(namespace == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(namespace),
-                Slim::pod, key -> { }, 0);
+                Slim::pod, onChange, 0);
         pods.addIndexers(Map.of(BY_JOB, byJob()));
-        return new Scope(jobs, sets, pods);
+        return new Scope(jobs, pods);
     }
 
     private static <T extends HasMetadata> SharedIndexInformer<T> informer(FilterWatchListDeletable<T, ?, ?> objects,
             UnaryOperator<T> slim, Consumer<JobKey> onChange, long resyncMillis) {
-        SharedIndexInformer<T> informer = objects.withLabels(JobLabels.managed()).runnableInformer(0)
+        SharedIndexInformer<T> informer = objects.withLabels(JobLabels.managed()).runnableInformer(resyncMillis)
                 .itemStore(new SlimItemStore<>(slim));
         // Keep retrying, also before the first sync: the API server may come up after this service.
         informer.exceptionHandler((started, error) -> true);
-        informer.addEventHandlerWithResyncPeriod(new Notifier<>(onChange), resyncMillis);
+        informer.addEventHandler(new Notifier<>(onChange));
         return informer;
     }
 

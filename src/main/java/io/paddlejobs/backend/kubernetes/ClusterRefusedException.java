@@ -6,7 +6,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
 
 /**
- * The Kubernetes API server answered, but refused (forbidden, a quota, an invalid object): 502,
+ * The Kubernetes API server answered, but refused (forbidden, or an error of its own): 502,
  * with the server's own words, which usually say what to change.
  */
 public class ClusterRefusedException extends ErrorResponseException {

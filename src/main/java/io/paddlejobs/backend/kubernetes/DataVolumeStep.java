@@ -5,17 +5,22 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 
-/** The user's storage: the namespace's claim, mounted at {@link KubernetesSite#DATA_PATH} in the main container. */
-record DataVolumeStep(String claimName) implements PodStep {
+/**
+ * The user's storage: the namespace's claim, mounted at {@link KubernetesSite#DATA_PATH} in the
+ * main container; read-only when the claim can only be shared that way.
+ */
+record DataVolumeStep(DataClaim claim) implements PodStep {
 
     static final String VOLUME = "data";
 
     @Override
     public PodParts apply(PodParts pod) {
         var volume = new VolumeBuilder().withName(VOLUME)
-                .withNewPersistentVolumeClaim().withClaimName(claimName).endPersistentVolumeClaim()
+                .withNewPersistentVolumeClaim().withClaimName(claim.name()).withReadOnly(claim.readOnly() ? true : null)
+                .endPersistentVolumeClaim()
                 .build();
-        var mount = new VolumeMountBuilder().withName(VOLUME).withMountPath(KubernetesSite.DATA_PATH).build();
+        var mount = new VolumeMountBuilder().withName(VOLUME).withMountPath(KubernetesSite.DATA_PATH)
+                .withReadOnly(claim.readOnly() ? true : null).build();
         return pod.withSpec(new PodSpecBuilder(pod.spec()).addToVolumes(volume).build())
                 .withMain(new ContainerBuilder(pod.main()).addToVolumeMounts(mount).build());
     }

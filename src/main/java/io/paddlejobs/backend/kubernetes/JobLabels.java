@@ -21,6 +21,13 @@ final class JobLabels {
     /** When the job was cancelled (ISO-8601); its presence is what makes a job {@code Cancelled}. */
     static final String CANCELLED_AT_ANNOTATION = "paddlejobs.io/cancelled-at";
 
+    /** When the service failed the job itself (ISO-8601): a pserver failed, or it was pending too long. */
+    static final String FAILED_AT_ANNOTATION = "paddlejobs.io/failed-at";
+    /** The one-word reason of such a failure. */
+    static final String FAILED_REASON_ANNOTATION = "paddlejobs.io/failed-reason";
+    /** The failure in words. */
+    static final String FAILED_MESSAGE_ANNOTATION = "paddlejobs.io/failed-message";
+
     /** Set by Kubernetes on every pod of an Indexed Job. */
     static final String COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";
 

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.config.PlanningProperties;
 import java.time.Clock;
-import java.time.Duration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,38 +19,24 @@ import org.springframework.context.annotation.PropertySource;
 @PropertySource("classpath:io/paddlejobs/backend/kubernetes/kubernetes-backend.properties")
 class KubernetesBackendConfig {
 
-    /** How often every job is looked at again, changed or not: retries a failed pserver scale-down. */
-    private static final Duration RESYNC = Duration.ofMinutes(5);
-
     @Bean(destroyMethod = "close")
     KubernetesClient kubernetesClient(KubernetesProperties settings) {
         return KubernetesClients.create(settings);
     }
 
     @Bean(destroyMethod = "close")
-    ClusterCache clusterCache(KubernetesClient client, KubernetesProperties settings) {
-        return new ClusterCache(client, settings.namespaces(), RESYNC.toMillis());
-    }
-
-    @Bean(destroyMethod = "close")
-    PserverReconciler pserverReconciler(ClusterCache cache, KubernetesClient client) {
-        PserverReconciler reconciler = new PserverReconciler(cache, new Workloads(client));
-        cache.addListener(reconciler);
-        return reconciler;
+    KubernetesRuntime kubernetesRuntime(KubernetesClient client, KubernetesProperties settings,
+                                        PlanningProperties planning) {
+        return KubernetesRuntime.start(client, settings, planning.toPolicy(), Clock.systemUTC());
     }
 
     @Bean
-    JobBackend kubernetesJobBackend(KubernetesClient client, ClusterCache cache, KubernetesProperties settings,
-                                    PlanningProperties planning, PserverReconciler reconciler) {
-        var backend = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), new Workloads(client),
-                new PlanRecovery(planning.toPolicy()), new LogStreams(client, settings.retryAfter()), Clock.systemUTC());
-        // Listeners are in place: now the informers may start delivering.
-        cache.start();
-        return backend;
+    JobBackend kubernetesJobBackend(KubernetesRuntime runtime) {
+        return runtime.jobs();
     }
 
     @Bean
-    KubernetesHealthIndicator kubernetesHealthIndicator(ClusterCache cache) {
-        return new KubernetesHealthIndicator(cache);
+    KubernetesHealthIndicator kubernetesHealthIndicator(KubernetesRuntime runtime) {
+        return new KubernetesHealthIndicator(runtime.cache());
     }
 }

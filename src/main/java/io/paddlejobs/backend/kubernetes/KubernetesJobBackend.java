@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each job as a headless Service, a pserver StatefulSet and an Indexed trainer Job (see
+ * Runs each job as a headless Service, an Indexed pserver Job and an Indexed trainer Job (see
  * the manifest classes), and reads every status from informer caches. The cluster is the only
  * record: any number of replicas of this service can serve the same jobs, and a restarted one
  * finds them all again.
@@ -37,17 +37,26 @@ final class KubernetesJobBackend implements JobBackend {
     private final Workloads workloads;
     private final PlanRecovery plans;
     private final LogStreams logs;
+    private final ClusterEvents events;
+    private final DataClaims claims;
     private final Clock clock;
     private final Site site = new KubernetesSite();
 
+    /** Reads the namespace's data claim: a function, so that it is one API call at submit and nothing else. */
+    interface DataClaims {
+        DataClaim check(String namespace);
+    }
+
     KubernetesJobBackend(KubernetesProperties settings, ClusterCache cache, JobCreator creator, Workloads workloads,
-                         PlanRecovery plans, LogStreams logs, Clock clock) {
+                         PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, Clock clock) {
         this.settings = settings;
         this.cache = cache;
         this.creator = creator;
         this.workloads = workloads;
         this.plans = plans;
         this.logs = logs;
+        this.events = events;
+        this.claims = claims;
         this.clock = clock;
         cache.addListener(key -> {
             if (cache.find(key).isEmpty()) {
@@ -66,8 +75,9 @@ final class KubernetesJobBackend implements JobBackend {
         if (!cache.serves(plan.namespace())) {
             throw new NamespaceNotServedException(plan.namespace());
         }
+        DataClaim claim = claims.check(plan.namespace());
         try {
-            var created = creator.create(plan);
+            var created = creator.create(plan, claim);
             return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
         } catch (JobAlreadyExistsException e) {
             awaitCached(e.key());
@@ -108,11 +118,11 @@ final class KubernetesJobBackend implements JobBackend {
         }
         try {
             var cancelled = workloads.cancelTrainers(key, clock.instant());
-            if (observed.get().pserverSet() != null) { // a collective job has none
-                workloads.scalePserversToZero(key);
+            if (observed.get().pserverJob() != null) { // a collective job has none
+                workloads.stopPservers(key);
             }
             // Answer from the patched Job: the informer may not have seen the change yet.
-            return toJob(new ObservedJob(cancelled, observed.get().pserverSet(), observed.get().pods()));
+            return toJob(new ObservedJob(cancelled, observed.get().pserverJob(), observed.get().pods()));
         } catch (KubernetesClientException e) {
             throw ApiErrors.translate(e, "cancel '" + key.name() + "'", settings.retryAfter());
         }
@@ -123,6 +133,7 @@ final class KubernetesJobBackend implements JobBackend {
         try {
             boolean existed = workloads.delete(key);
             plans.forget(key);
+            events.forget(key);
             return existed;
         } catch (KubernetesClientException e) {
             throw ApiErrors.translate(e, "delete '" + key.name() + "'", settings.retryAfter());
@@ -143,13 +154,17 @@ final class KubernetesJobBackend implements JobBackend {
 
     @Override
     public List<Map<String, Object>> manifests(JobPlan plan) {
-        return Manifests.desired(plan, settings).asMaps();
+        // A dry run says what a submit would: a namespace without a usable claim is refused here too.
+        DataClaim claim = cache.serves(plan.namespace()) ? claims.check(plan.namespace())
+                : DataClaim.assumed(settings.dataClaim());
+        return Manifests.desired(plan, settings, claim).asMaps();
     }
 
     private Optional<Job> toJob(ObservedJob observed) {
         try {
             JobPlan plan = plans.planOf(observed.trainerJob());
-            return Optional.of(new Job(plan, JobStatusMapper.map(plan, observed)));
+            ObservedJob explained = observed.explainedBy(events.of(new JobKey(observed.namespace(), observed.name())));
+            return Optional.of(new Job(plan, JobStatusMapper.map(plan, explained)));
         } catch (RuntimeException e) {
             // Someone else's object wearing our label, or a spec from a future version: not a job we can show.
             log.debug("Skipping {}/{}: {}", observed.namespace(), observed.trainerJob().getMetadata().getName(), e.toString());

@@ -15,8 +15,19 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param dataClaim               the user's storage: a PersistentVolumeClaim of this name in the
  *                                job's namespace, mounted at {@code /data} in every replica
- * @param ttlSecondsAfterFinished how long a finished job stays before Kubernetes removes it
- * @param pserverWaitTimeout      how long trainers wait for every pserver port before failing
+ * @param requireSharedDataClaim  whether a submit is refused when the claim cannot be mounted on
+ *                                several nodes at once (not ReadWriteMany or ReadOnlyMany); turn
+ *                                it off only on single-node clusters
+ * @param ttlSecondsAfterFinished how long a finished (or cancelled) job stays before it is removed
+ * @param pserverWaitTimeout      how long a released trainer waits for every pserver endpoint before failing
+ * @param pendingTimeout          how long a job may stay pending (pods unschedulable, images not
+ *                                pulled, volumes not mounted) before it fails with the last reason; 0: forever
+ * @param resync                  how often every job is looked at again, changed or not: retries what
+ *                                failed, applies the pending timeout and the clean-up of cancelled jobs
+ * @param shmSize                 the memory-backed {@code /dev/shm} of a trainer (Paddle's DataLoader
+ *                                workers share batches through it); its pages count against the
+ *                                trainer's memory limit, so it is at most that
+ * @param terminationGracePeriod  how long a replica has between SIGTERM and SIGKILL when it is stopped
  * @param waitImage               the image of the init container that waits for the pservers
  *                                (needs {@code sh} and {@code nc})
  * @param runAsUser               the user id replicas run as; "restricted" pods may not run as
@@ -32,8 +43,13 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("paddlejobs.kubernetes")
 public record KubernetesProperties(
         @DefaultValue("paddle-data") @NotBlank String dataClaim,
+        @DefaultValue("true") boolean requireSharedDataClaim,
         @DefaultValue("3600") @Min(0) int ttlSecondsAfterFinished,
         @DefaultValue("10m") Duration pserverWaitTimeout,
+        @DefaultValue("30m") Duration pendingTimeout,
+        @DefaultValue("1m") Duration resync,
+        @DefaultValue("1Gi") @NotBlank String shmSize,
+        @DefaultValue("30s") Duration terminationGracePeriod,
         @DefaultValue("busybox:1.36") @NotBlank String waitImage,
         @DefaultValue("1000") @Min(1) long runAsUser,
         @DefaultValue("2s") Duration connectTimeout,
@@ -46,9 +62,31 @@ public record KubernetesProperties(
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
     }
 
-    /** The defaults, as an operator who configured nothing gets them. */
+    /** The defaults, as an operator who configured nothing gets them (the same as the {@code @DefaultValue}s). */
     static KubernetesProperties defaults() {
-        return new KubernetesProperties("paddle-data", 3600, Duration.ofMinutes(10), "busybox:1.36", 1000,
+        return new KubernetesProperties("paddle-data", true, 3600, Duration.ofMinutes(10), Duration.ofMinutes(30),
+                Duration.ofMinutes(1), "1Gi", Duration.ofSeconds(30), "busybox:1.36", 1000,
                 Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(5), List.of(), null);
+    }
+
+    /** The same settings for another API server (tests, tunnels). */
+    public KubernetesProperties withApiServer(String newMasterUrl, Duration newRequestTimeout, List<String> newNamespaces) {
+        return new KubernetesProperties(dataClaim, requireSharedDataClaim, ttlSecondsAfterFinished, pserverWaitTimeout,
+                pendingTimeout, resync, shmSize, terminationGracePeriod, waitImage, runAsUser, connectTimeout,
+                newRequestTimeout, retryAfter, newNamespaces, newMasterUrl);
+    }
+
+    /** The same settings for a single-node cluster, where a ReadWriteOnce claim serves every pod. */
+    KubernetesProperties onSingleNode() {
+        return new KubernetesProperties(dataClaim, false, ttlSecondsAfterFinished, pserverWaitTimeout,
+                pendingTimeout, resync, shmSize, terminationGracePeriod, waitImage, runAsUser, connectTimeout,
+                requestTimeout, retryAfter, namespaces, masterUrl);
+    }
+
+    /** The same settings with another pending timeout and resync period (tests). */
+    KubernetesProperties withTimers(Duration newPendingTimeout, Duration newResync, int newTtlSeconds) {
+        return new KubernetesProperties(dataClaim, requireSharedDataClaim, newTtlSeconds, pserverWaitTimeout,
+                newPendingTimeout, newResync, shmSize, terminationGracePeriod, waitImage, runAsUser, connectTimeout,
+                requestTimeout, retryAfter, namespaces, masterUrl);
     }
 }

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.paddlejobs.planning.JobMode;
@@ -15,25 +14,32 @@ import java.util.Map;
 
 /**
  * A job's objects, in the order they are created: the trainer Job first, because it owns the
- * others, then the Service and the pserver StatefulSet ({@code null} for a collective job,
- * which has no pservers).
+ * others, then the Service and the pserver Job.
+ *
+ * @param pserverJob {@code null} for a job without pservers
  */
-record Manifests(Job trainerJob, Service service, StatefulSet pserverSet) {
+record Manifests(Job trainerJob, Service service, Job pserverJob) {
 
     static Manifests desired(JobPlan plan, KubernetesProperties settings) {
-        return new Manifests(TrainerJobManifest.desired(plan, settings), HeadlessServiceManifest.desired(plan),
-                plan.mode() == JobMode.PS ? PserverStatefulSetManifest.desired(plan, settings) : null);
+        return desired(plan, settings, DataClaim.assumed(settings.dataClaim()));
+    }
+
+    static Manifests desired(JobPlan plan, KubernetesProperties settings, DataClaim claim) {
+        return new Manifests(TrainerJobManifest.desired(plan, settings, claim), HeadlessServiceManifest.desired(plan),
+                plan.pservers().count() > 0 ? PserverJobManifest.desired(plan, settings, claim) : null);
     }
 
     List<HasMetadata> inCreationOrder() {
-        List<HasMetadata> all = new ArrayList<>(List.of(trainerJob));
-        all.addAll(owned());
-        return all;
+        List<HasMetadata> objects = new ArrayList<>(List.of(trainerJob, service));
+        if (pserverJob != null) {
+            objects.add(pserverJob);
+        }
+        return objects;
     }
 
-    /** The objects the trainer Job owns. */
+    /** What the trainer Job owns. */
     List<HasMetadata> owned() {
-        return pserverSet == null ? List.of(service) : List.of(service, pserverSet);
+        return inCreationOrder().subList(1, inCreationOrder().size());
     }
 
     /** The objects as plain JSON-shaped maps (a dry run shows them; fabric8 types stay in this package). */

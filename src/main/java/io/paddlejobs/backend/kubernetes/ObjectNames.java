@@ -16,7 +16,8 @@ final class ObjectNames {
         return job;
     }
 
-    static String statefulSet(String job) {
+    /** The Indexed Job of the pservers. */
+    static String pserverJob(String job) {
         return job + "-pserver";
     }
 
@@ -27,12 +28,12 @@ final class ObjectNames {
     /** The object that runs a role's replicas. */
     static String workload(String job, Role role) {
         return switch (role) {
-            case PSERVER -> statefulSet(job);
+            case PSERVER -> pserverJob(job);
             case TRAINER -> trainerJob(job);
         };
     }
 
-    /** A replica pod's hostname; also the pserver pod's name (trainer pods get a random suffix). */
+    /** A replica pod's hostname, {@code <workload>-<index>}, as an Indexed Job names it (the pod name has a random suffix). */
     static String podHostname(String job, Role role, int index) {
         return workload(job, role) + "-" + index;
     }

@@ -1,7 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.paddlejobs.planning.Role;
 import java.util.List;
@@ -10,12 +9,25 @@ import java.util.Map;
 /**
  * What the cluster holds of one job, as the informers last saw it.
  *
- * @param pserverSet {@code null} when there is none (not created yet, or deleted)
+ * @param pserverJob  {@code null} when there is none (not created yet, deleted, or a job without pservers)
+ * @param explanation the last warning event about the job's objects, or {@code null}
  */
-record ObservedJob(Job trainerJob, StatefulSet pserverSet, List<Pod> pods) {
+record ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods, Explanation explanation) {
+
+    /** A warning the cluster wrote about one of the job's objects (an Event). */
+    record Explanation(String reason, String object, String message) {
+    }
 
     ObservedJob {
         pods = List.copyOf(pods);
+    }
+
+    ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods) {
+        this(trainerJob, pserverJob, pods, null);
+    }
+
+    ObservedJob explainedBy(Explanation newExplanation) {
+        return new ObservedJob(trainerJob, pserverJob, pods, newExplanation);
     }
 
     String name() {
@@ -28,15 +40,33 @@ record ObservedJob(Job trainerJob, StatefulSet pserverSet, List<Pod> pods) {
 
     /** When the job was cancelled, or {@code null}. */
     String cancelledAt() {
+        return annotation(JobLabels.CANCELLED_AT_ANNOTATION);
+    }
+
+    /** When the service failed the job (a pserver failed, or it was pending too long), or {@code null}. */
+    String failedAt() {
+        return annotation(JobLabels.FAILED_AT_ANNOTATION);
+    }
+
+    String annotation(String name) {
         Map<String, String> annotations = trainerJob.getMetadata().getAnnotations();
-        return annotations == null ? null : annotations.get(JobLabels.CANCELLED_AT_ANNOTATION);
+        return annotations == null ? null : annotations.get(name);
+    }
+
+    /** Whether the trainer Job is held back: waiting for the pservers, or stopped. */
+    boolean trainersSuspended() {
+        return trainerJob.getSpec() != null && Boolean.TRUE.equals(trainerJob.getSpec().getSuspend());
+    }
+
+    boolean pserversSuspended() {
+        return pserverJob == null || pserverJob.getSpec() != null && Boolean.TRUE.equals(pserverJob.getSpec().getSuspend());
     }
 
     /** The newest pod of a replica (a replaced pod can linger while it terminates), or {@code null}. */
     Pod pod(Role role, int index) {
         Pod newest = null;
         for (Pod pod : pods) {
-            if (role.label().equals(pod.getMetadata().getLabels().get(JobLabels.ROLE)) && indexOf(role, pod) == index
+            if (role.label().equals(pod.getMetadata().getLabels().get(JobLabels.ROLE)) && indexOf(pod) == index
                     && (newest == null || created(pod).compareTo(created(newest)) > 0)) {
                 newest = pod;
             }
@@ -44,16 +74,10 @@ record ObservedJob(Job trainerJob, StatefulSet pserverSet, List<Pod> pods) {
         return newest;
     }
 
-    private int indexOf(Role role, Pod pod) {
-        String text = switch (role) {
-            case PSERVER -> {
-                String prefix = ObjectNames.statefulSet(name()) + "-";
-                String podName = pod.getMetadata().getName();
-                yield podName.startsWith(prefix) ? podName.substring(prefix.length()) : null;
-            }
-            case TRAINER -> pod.getMetadata().getAnnotations() == null ? null
-                    : pod.getMetadata().getAnnotations().get(JobLabels.COMPLETION_INDEX_ANNOTATION);
-        };
+    /** Both roles run as Indexed Jobs: the Job controller writes each pod's index as an annotation. */
+    private static int indexOf(Pod pod) {
+        String text = pod.getMetadata().getAnnotations() == null ? null
+                : pod.getMetadata().getAnnotations().get(JobLabels.COMPLETION_INDEX_ANNOTATION);
         try {
             return text == null ? -1 : Integer.parseInt(text);
         } catch (NumberFormatException e) {

@@ -22,6 +22,10 @@ final class PodStates {
     record Observed(ReplicaStatus status, String cause) {
     }
 
+    static final String WAITING_FOR_PSERVERS = "WaitingForPservers";
+    /** Causes that say only that a pod is on its way; the cluster's Events may say why it is stuck. */
+    static final Set<String> UNEXPLAINED = Set.of("Starting", "ContainerCreating", "PodInitializing");
+
     private static final Set<String> IMAGE_PULL = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
             "ErrImageNeverPull");
 
@@ -49,7 +53,7 @@ final class PodStates {
         if (phase.equals("Succeeded")) {
             return new Observed(status(id, role, index, host, ReplicaState.SUCCEEDED, restarts, 0, null, started, finished), null);
         }
-        if (phase.equals("Failed")) {
+        if (phase.equals("Failed") && !(stopped && terminatedBySigterm(state))) {
             return failed(id, role, index, host, pod, state, restarts, started, finished);
         }
         if (stopped) {
@@ -67,6 +71,23 @@ final class PodStates {
                     "CrashLoopBackOff");
         }
         return pending(id, role, index, host, pod, state, restarts);
+    }
+
+    /** Stopping a replica (suspend, delete) sends SIGTERM; a replica that then ends with 143 was stopped, not failed. */
+    private static boolean terminatedBySigterm(ContainerState state) {
+        return state != null && state.getTerminated() != null && Integer.valueOf(143).equals(state.getTerminated().getExitCode());
+    }
+
+    /** A trainer whose Job is held back until the pservers are ready. */
+    static Observed held(Role role, int index, String host) {
+        return new Observed(status(role.label() + "-" + index, role, index, host, ReplicaState.PENDING, 0, null,
+                "waiting for every pserver to be ready", null, null), WAITING_FOR_PSERVERS);
+    }
+
+    /** Whether the kubelet reports the pod ready (its readiness probe passes). */
+    static boolean ready(Pod pod) {
+        PodCondition ready = pod == null ? null : condition(pod, "Ready");
+        return ready != null && "True".equals(ready.getStatus());
     }
 
     private static Observed failed(String id, Role role, int index, String host, Pod pod, ContainerState state,
@@ -97,22 +118,33 @@ final class PodStates {
         PodCondition scheduled = condition(pod, "PodScheduled");
         ContainerStatus init = container(pod.getStatus() == null ? null : pod.getStatus().getInitContainerStatuses(),
                 WaitForPserversStep.CONTAINER);
+        var initWaiting = init == null || init.getState() == null ? null : init.getState().getWaiting();
+        var waiting = state == null ? null : state.getWaiting();
         if (scheduled != null && "False".equals(scheduled.getStatus())) {
             cause = scheduled.getReason() != null ? scheduled.getReason() : "Unschedulable";
             words = "cannot be scheduled: " + scheduled.getMessage();
-        } else if (state != null && state.getWaiting() != null && state.getWaiting().getReason() != null
-                && !"ContainerCreating".equals(state.getWaiting().getReason())
-                && !"PodInitializing".equals(state.getWaiting().getReason())) {
-            var waiting = state.getWaiting();
+        } else if (initWaiting != null && initWaiting.getReason() != null && !UNEXPLAINED.contains(initWaiting.getReason())) {
+            // The init container comes first: while it cannot start, the main container only says PodInitializing.
+            cause = initWaiting.getReason();
+            words = waitingWords(cause, initWaiting.getMessage(), "'" + init.getImage() + "'", "the init container ");
+        } else if (waiting != null && waiting.getReason() != null && !UNEXPLAINED.contains(waiting.getReason())) {
             cause = waiting.getReason();
-            words = IMAGE_PULL.contains(cause)
-                    ? "cannot pull image " + imageOf(pod) + ": " + waiting.getMessage()
-                    : waiting.getReason() + (waiting.getMessage() == null ? "" : ": " + waiting.getMessage());
+            words = waitingWords(cause, waiting.getMessage(), imageOf(pod), "");
         } else if (init != null && init.getState() != null && init.getState().getRunning() != null) {
-            cause = "WaitingForPservers";
+            cause = WAITING_FOR_PSERVERS;
             words = "waiting for every pserver to accept connections";
+        } else if (waiting != null && waiting.getReason() != null) {
+            cause = waiting.getReason();
+            words = cause.equals("ContainerCreating") ? "creating its containers (pulling images, mounting volumes)"
+                    : "waiting for its init container";
         }
         return new Observed(status(id, role, index, host, ReplicaState.PENDING, restarts, null, words, null, null), cause);
+    }
+
+    private static String waitingWords(String cause, String message, String image, String which) {
+        return IMAGE_PULL.contains(cause)
+                ? which + "cannot pull image " + image + (message == null ? "" : ": " + message)
+                : which + cause + (message == null ? "" : ": " + message);
     }
 
     private static String imageOf(Pod pod) {

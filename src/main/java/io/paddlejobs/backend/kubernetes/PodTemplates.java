@@ -1,6 +1,5 @@
 package io.paddlejobs.backend.kubernetes;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
@@ -13,14 +12,16 @@ final class PodTemplates {
     private PodTemplates() {
     }
 
-    static PodTemplateSpec of(JobPlan plan, Role role, KubernetesProperties settings) {
+    static PodTemplateSpec of(JobPlan plan, Role role, KubernetesProperties settings, DataClaim claim) {
         List<PodStep> steps = new ArrayList<>();
-        steps.add(pod -> pod.withMetadata(new ObjectMetaBuilder().withLabels(JobLabels.of(plan, role)).build()));
+        steps.add(new ReplicaPodStep(plan, role, settings.terminationGracePeriod()));
         steps.add(new MainContainerStep(plan, role));
         steps.add(new ReplicaEnvStep(plan, role));
         steps.add(new ResourcesStep(plan.role(role).perReplica()));
-        steps.add(new DataVolumeStep(settings.dataClaim()));
-        if (role == Role.TRAINER) {
+        steps.add(new DataVolumeStep(claim));
+        if (role == Role.PSERVER) {
+            steps.add(new PserverReadinessStep(plan.ports().first()));
+        } else {
             steps.add(new WaitForPserversStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));
         }
         steps.add(new RestrictedSecurityStep(settings.runAsUser()));

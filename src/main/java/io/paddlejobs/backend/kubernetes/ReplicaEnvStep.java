@@ -12,15 +12,16 @@ import java.util.Map;
 
 /**
  * The planned environment, shared by every pod of a role. The values that differ per replica
- * are filled in by Kubernetes instead: the pod's name for a pserver, the completion index for a
- * trainer. Both give exactly the host the planner wrote into the endpoint lists.
+ * are filled in by Kubernetes instead, from the completion index of the role's Indexed Job; it
+ * gives exactly the host the planner wrote into the endpoint lists.
  *
  * <p>The per-replica variables come first, because Kubernetes expands {@code $(NAME)} only from
  * variables defined earlier in the list.
  */
 record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
 
-    static final String POD_NAME = "POD_NAME";
+    /** What the Job controller itself would add (last, too late to be referred to): defined first here. */
+    static final String COMPLETION_INDEX = "JOB_COMPLETION_INDEX";
     static final String TRAINER_ID_V2 = PaddleEnv.V2_PREFIX + "TRAINER_ID";
 
     @Override
@@ -28,7 +29,7 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
         Map<String, String> planned = plan.replicasOf(role).get(0).env();
         // A collective trainer has no Paddle v2 names: only what it was planned with is set.
         List<EnvVar> env = new ArrayList<>(perReplica().stream()
-                .filter(v -> v.getName().equals(POD_NAME) || planned.containsKey(v.getName())).toList());
+                .filter(v -> v.getName().equals(COMPLETION_INDEX) || planned.containsKey(v.getName())).toList());
         planned.forEach((name, value) -> {
             if (!isPerReplica(name)) {
                 env.add(new EnvVar(name, Expansion.literal(value), null));
@@ -43,7 +44,7 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
 
     private List<EnvVar> perReplica() {
         return switch (role) {
-            case PSERVER -> List.of(fieldRef(POD_NAME, "metadata.name"));
+            case PSERVER -> List.of(fieldRef(COMPLETION_INDEX, completionIndex()));
             case TRAINER -> List.of(
                     fieldRef(PaddleEnv.TRAINER_ID, completionIndex()),
                     fieldRef(TRAINER_ID_V2, completionIndex()));
@@ -54,7 +55,8 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
     private String hostExpression() {
         String subdomain = "." + ObjectNames.service(plan.name());
         return switch (role) {
-            case PSERVER -> Expansion.reference(POD_NAME) + subdomain;
+            case PSERVER -> ObjectNames.pserverJob(plan.name()) + "-" + Expansion.reference(COMPLETION_INDEX)
+                    + subdomain;
             case TRAINER -> ObjectNames.trainerJob(plan.name()) + "-" + Expansion.reference(PaddleEnv.TRAINER_ID)
                     + subdomain;
         };

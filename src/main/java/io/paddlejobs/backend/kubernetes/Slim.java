@@ -11,8 +11,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.LinkedHashMap;
@@ -40,17 +38,9 @@ final class Slim {
             builder.withNewSpec()
                     .withSuspend(spec.getSuspend())
                     .withCompletions(spec.getCompletions())
+                    .withActiveDeadlineSeconds(spec.getActiveDeadlineSeconds())
                     .withNewTemplate().withSpec(containersOnly(template)).endTemplate()
                     .endSpec();
-        }
-        return builder.build();
-    }
-
-    static StatefulSet statefulSet(StatefulSet set) {
-        var builder = new StatefulSetBuilder().withApiVersion(set.getApiVersion()).withKind(set.getKind())
-                .withMetadata(metadata(set.getMetadata())).withStatus(set.getStatus());
-        if (set.getSpec() != null) {
-            builder.withNewSpec().withReplicas(set.getSpec().getReplicas()).endSpec();
         }
         return builder.build();
     }
@@ -63,7 +53,7 @@ final class Slim {
                     .withReason(status.getReason())
                     .withMessage(status.getMessage())
                     .withConditions(status.getConditions() == null ? List.of() : status.getConditions().stream()
-                            .filter(c -> "PodScheduled".equals(c.getType())).toList())
+                            .filter(c -> "PodScheduled".equals(c.getType()) || "Ready".equals(c.getType())).toList())
                     .withContainerStatuses(containerStatuses(status.getContainerStatuses()))
                     .withInitContainerStatuses(containerStatuses(status.getInitContainerStatuses()))
                     .build();
@@ -76,7 +66,8 @@ final class Slim {
     /** What a container's state says: no image ids, container ids or resources. */
     private static List<ContainerStatus> containerStatuses(List<ContainerStatus> statuses) {
         return statuses == null ? List.of() : statuses.stream()
-                .map(s -> new ContainerStatusBuilder().withName(s.getName()).withRestartCount(s.getRestartCount())
+                .map(s -> new ContainerStatusBuilder().withName(s.getName()).withImage(s.getImage())
+                        .withRestartCount(s.getRestartCount())
                         .withState(s.getState()).withLastState(s.getLastState()).build())
                 .toList();
     }

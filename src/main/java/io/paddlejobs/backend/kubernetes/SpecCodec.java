@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.RunTimeLimit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -44,6 +45,7 @@ final class SpecCodec {
         fields.put("env", new TreeMap<>(r.env()));
         fields.put("labels", new TreeMap<>(r.labels()));
         fields.put("mode", r.mode() == null ? null : r.mode().label());
+        fields.put("max_run_time", r.maxRunTime() == null ? null : RunTimeLimit.format(r.maxRunTime()));
         fields.values().removeIf(value -> value == null);
         return JSON.writeValueAsString(fields);
     }
@@ -66,7 +68,8 @@ final class SpecCodec {
                 integer(n, "port"), integer(n, "ports_num"), integer(n, "ports_num_for_sparse"),
                 n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null,
                 strings(n, "env"), strings(n, "labels"),
-                n.hasNonNull("mode") ? JobMode.fromLabel(n.get("mode").asString()) : null);
+                n.hasNonNull("mode") ? JobMode.fromLabel(n.get("mode").asString()) : null,
+                n.hasNonNull("max_run_time") ? RunTimeLimit.parse(n.get("max_run_time").asString()) : null);
     }
 
     private static String text(Memory memory) {

@@ -1,8 +1,5 @@
 package io.paddlejobs.backend.kubernetes;
 
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.paddlejobs.planning.JobPlan;
@@ -14,13 +11,18 @@ import java.util.Map;
  * trainer id, and hostnames {@code <job>-trainer-<i>} under the job's Service. One failed
  * trainer fails the job (no retries: a restarted trainer cannot rejoin a parameter-server
  * round). It owns the job's other objects, and carries the request the job was planned from.
+ *
+ * <p>It is created suspended when the job has pservers: no trainer pod holds a GPU while the
+ * pservers are scheduled and pull their image. The service releases it once every pserver is
+ * ready ({@link JobLifecycle}). Its {@code activeDeadlineSeconds} (the request's
+ * {@code max_run_time}) counts from that release, as the Job controller starts the clock then.
  */
 final class TrainerJobManifest {
 
     private TrainerJobManifest() {
     }
 
-    static Job desired(JobPlan plan, KubernetesProperties settings) {
+    static Job desired(JobPlan plan, KubernetesProperties settings, DataClaim claim) {
         int trainers = plan.trainers().count();
         return new JobBuilder()
                 .withNewMetadata()
@@ -34,19 +36,11 @@ final class TrainerJobManifest {
                     .withCompletions(trainers)
                     .withParallelism(trainers)
                     .withBackoffLimit(0)
+                    .withSuspend(plan.pservers().count() > 0)
+                    .withActiveDeadlineSeconds(MaxRunTime.seconds(plan))
                     .withTtlSecondsAfterFinished(settings.ttlSecondsAfterFinished())
-                    .withTemplate(template(plan, settings))
+                    .withTemplate(PodTemplates.of(plan, Role.TRAINER, settings, claim))
                 .endSpec()
-                .build();
-    }
-
-    private static PodTemplateSpec template(JobPlan plan, KubernetesProperties settings) {
-        PodTemplateSpec template = PodTemplates.of(plan, Role.TRAINER, settings);
-        return new PodTemplateSpecBuilder(template)
-                .withSpec(new PodSpecBuilder(template.getSpec())
-                        .withSubdomain(ObjectNames.service(plan.name()))
-                        .withRestartPolicy("Never")
-                        .build())
                 .build();
     }
 }

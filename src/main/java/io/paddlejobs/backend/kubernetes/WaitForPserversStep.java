@@ -4,16 +4,23 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.PaddleEnv;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
- * An init container that holds a trainer back until every port of every pserver accepts TCP
- * connections, and fails it (and so the job, with a message saying which pserver) when one does
- * not within the timeout. Trainers that start first would otherwise crash on connect.
+ * An init container that holds a trainer back until every pserver endpoint the trainers will dial
+ * accepts TCP connections, and fails it (and so the job, with a message saying which pserver) when
+ * one does not within the timeout. Trainers that start first would otherwise crash on connect.
+ *
+ * <p>Only the entries of {@code PADDLE_PSERVERS_IP_PORT_LIST} are waited for: a Paddle 2.x fleet
+ * pserver listens on exactly that one endpoint, and only the legacy v2 pserver opens the further
+ * dense and sparse ports, which a waiter must not insist on.
  */
 record WaitForPserversStep(JobPlan plan, String image, Duration timeout) implements PodStep {
 
@@ -55,12 +62,13 @@ record WaitForPserversStep(JobPlan plan, String image, Duration timeout) impleme
         return pod.withSpec(new PodSpecBuilder(pod.spec()).addToInitContainers(wait).build());
     }
 
-    /**
-     * {@code host:port} of every pserver's first port, in pserver order. Only the first: a Paddle
-     * 2.x fleet pserver listens on {@code PADDLE_PORT} alone, so waiting for the sparse ports as
-     * well would hold its trainers back until the timeout (Paddle v2 opens them all, first included).
-     */
+    /** The {@code host:port} entries of the trainers' {@code PADDLE_PSERVERS_IP_PORT_LIST}, in pserver order. */
     static List<String> endpoints(JobPlan plan) {
-        return plan.replicasOf(Role.PSERVER).stream().map(p -> p.host() + ":" + plan.ports().first()).toList();
+        List<Replica> trainers = plan.replicasOf(Role.TRAINER);
+        String list = trainers.isEmpty() ? null : trainers.get(0).env().get(PaddleEnv.PSERVERS_IP_PORT_LIST);
+        if (list == null || list.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(list.split(",")).map(String::trim).filter(entry -> !entry.isEmpty()).toList();
     }
 }

@@ -9,15 +9,21 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.paddlejobs.job.JobKey;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The changes this service makes to a running job's objects. Each is one merge patch or delete
- * that states the end result, so repeating it (from a retry, or from another replica of this
- * service) changes nothing.
+ * The changes this service makes to a job's objects. Each is one merge patch or delete that
+ * states the end result, so repeating it (from a retry, or from another replica of this
+ * service) changes nothing. Stopping is suspending: the Job controller then removes the pods
+ * (SIGTERM, then the grace period), and the Job stays as the job's record.
  */
 final class Workloads {
 
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String SUSPEND = "{\"spec\":{\"suspend\":true}}";
 
     private final KubernetesClient client;
 
@@ -25,10 +31,20 @@ final class Workloads {
         this.client = client;
     }
 
-    /** Stops the pservers, keeping their StatefulSet (and so the job's record). */
-    void scalePserversToZero(JobKey key) {
-        client.apps().statefulSets().inNamespace(key.namespace()).withName(ObjectNames.statefulSet(key.name()))
-                .patch(MERGE, "{\"spec\":{\"replicas\":0}}");
+    /** Resumes the trainer Job that was created suspended: the Job controller creates the trainer pods. */
+    void releaseTrainers(JobKey key) {
+        trainerJob(key).patch(MERGE, "{\"spec\":{\"suspend\":false}}");
+    }
+
+    /** Suspends the trainer Job (again): nothing runs it while the job stays ended. */
+    void stopTrainers(JobKey key) {
+        trainerJob(key).patch(MERGE, SUSPEND);
+    }
+
+    /** Stops the pservers, keeping their Job. */
+    void stopPservers(JobKey key) {
+        client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.pserverJob(key.name()))
+                .patch(MERGE, SUSPEND);
     }
 
     /**
@@ -38,10 +54,26 @@ final class Workloads {
      * @return the trainer Job after the change
      */
     Job cancelTrainers(JobKey key, Instant at) {
-        String patch = "{\"metadata\":{\"annotations\":{\"" + JobLabels.CANCELLED_AT_ANNOTATION + "\":\"" + at
-                + "\"}},\"spec\":{\"suspend\":true}}";
-        return client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.trainerJob(key.name()))
-                .patch(MERGE, patch);
+        return endTrainers(key, Map.of(JobLabels.CANCELLED_AT_ANNOTATION, at.toString()));
+    }
+
+    /** Records why the service failed the job, and suspends its trainer Job. */
+    Job failTrainers(JobKey key, Instant at, String reason, String message) {
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(JobLabels.FAILED_AT_ANNOTATION, at.toString());
+        annotations.put(JobLabels.FAILED_REASON_ANNOTATION, reason == null ? "Failed" : reason);
+        annotations.put(JobLabels.FAILED_MESSAGE_ANNOTATION, message == null ? "" : message);
+        return endTrainers(key, annotations);
+    }
+
+    private Job endTrainers(JobKey key, Map<String, String> annotations) {
+        String patch = JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations),
+                "spec", Map.of("suspend", true)));
+        return trainerJob(key).patch(MERGE, patch);
+    }
+
+    private Resource<Job> trainerJob(JobKey key) {
+        return client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.trainerJob(key.name()));
     }
 
     /**
@@ -53,10 +85,9 @@ final class Workloads {
      */
     boolean delete(JobKey key) {
         String ns = key.namespace();
-        boolean existed = deleteIfOurs(client.batch().v1().jobs().inNamespace(ns)
-                .withName(ObjectNames.trainerJob(key.name())), key);
-        existed |= deleteIfOurs(client.apps().statefulSets().inNamespace(ns)
-                .withName(ObjectNames.statefulSet(key.name())), key);
+        boolean existed = deleteIfOurs(trainerJob(key), key);
+        existed |= deleteIfOurs(client.batch().v1().jobs().inNamespace(ns)
+                .withName(ObjectNames.pserverJob(key.name())), key);
         existed |= deleteIfOurs(client.services().inNamespace(ns).withName(ObjectNames.service(key.name())), key);
         return existed;
     }

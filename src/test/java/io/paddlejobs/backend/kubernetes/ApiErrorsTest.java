@@ -25,12 +25,28 @@ class ApiErrorsTest {
     }
 
     @Test
+    void invalidObjectIsABadRequestNamingTheRequestField() {
+        var status = new StatusBuilder().withCode(422).withMessage("Service \"1abc\" is invalid")
+                .withNewDetails().addNewCause().withField("metadata.name")
+                .withMessage("a DNS-1035 label must start with an alphabetic character").endCause().endDetails().build();
+        var error = ApiErrors.translate(new KubernetesClientException(status), "create Service 1abc",
+                Duration.ofSeconds(5));
+
+        assertThat(error.getStatusCode().value()).isEqualTo(400);
+        assertThat(error.getBody().getDetail()).contains("is invalid");
+        @SuppressWarnings("unchecked")
+        var errors = (java.util.List<java.util.Map<String, Object>>) error.getBody().getProperties().get("errors");
+        assertThat(errors).singleElement().isEqualTo(java.util.Map.of("field", "name",
+                "message", "a DNS-1035 label must start with an alphabetic character"));
+    }
+
+    @Test
     void otherRefusalsAreBadGatewayWithTheServersWords() {
-        var error = ApiErrors.translate(answered(422, "Job.batch \"x\" is invalid"), "create Job x",
+        var error = ApiErrors.translate(answered(403, "jobs.batch is forbidden: User cannot create"), "create Job x",
                 Duration.ofSeconds(5));
 
         assertThat(error.getStatusCode().value()).isEqualTo(502);
-        assertThat(error.getBody().getDetail()).contains("is invalid");
+        assertThat(error.getBody().getDetail()).contains("forbidden");
     }
 
     @Test

@@ -28,20 +28,14 @@ class ClusterDownTest {
         var settings = MockCluster.settings("http://127.0.0.1:" + closedPort, List.of());
         // The shipped timeouts, not the test's patient ones.
         var shipped = KubernetesProperties.defaults();
-        settings = new KubernetesProperties(settings.dataClaim(), settings.ttlSecondsAfterFinished(),
-                settings.pserverWaitTimeout(), settings.waitImage(), settings.runAsUser(), shipped.connectTimeout(),
-                shipped.requestTimeout(), shipped.retryAfter(), List.of(), settings.masterUrl());
+        settings = shipped.withApiServer(settings.masterUrl(), shipped.requestTimeout(), List.of());
         backend = startBackend(settings);
     }
 
     private static MockCluster.Backend startBackend(KubernetesProperties settings) {
         var client = KubernetesClients.create(settings);
-        var cache = new ClusterCache(client, List.of(), 0);
-        var reconciler = new PserverReconciler(cache, new Workloads(client));
-        var jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), new Workloads(client),
-                new PlanRecovery(Plans.POLICY), new LogStreams(client, settings.retryAfter()), java.time.Clock.systemUTC());
-        cache.start();
-        return new MockCluster.Backend(client, cache, reconciler, jobs);
+        return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY,
+                java.time.Clock.systemUTC()));
     }
 
     @AfterEach

@@ -1,7 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.function.UnaryOperator;
@@ -13,8 +12,12 @@ record ClusterWriter(KubernetesClient admin) {
         return admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob(job)).get();
     }
 
-    StatefulSet pserverSet(String ns, String job) {
-        return admin.apps().statefulSets().inNamespace(ns).withName(ObjectNames.statefulSet(job)).get();
+    Job pserverJob(String ns, String job) {
+        return admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.pserverJob(job)).get();
+    }
+
+    void updatePserverJob(String ns, String job, UnaryOperator<Job> change) {
+        admin.resource(change.apply(pserverJob(ns, job))).updateStatus();
     }
 
     void updateTrainerJob(String ns, String job, UnaryOperator<Job> change) {

@@ -85,16 +85,16 @@ class JobStatusMapperTest {
     }
 
     @Test
-    void aCrashLoopingPserverIsFailingWithItsExitCodeAndRestarts() {
-        JobStatus status = map(created, Pods.crashLooping(pserver(0), 139, 4), Pods.running(pserver(1)),
+    void aCrashedPserverFailsTheJobWithItsExitCodeEvenWhileTrainersRun() {
+        JobStatus status = map(created, Pods.failed(pserver(0), 139, "Error"), Pods.running(pserver(1)),
                 Pods.running(trainer(0)), Pods.running(trainer(1)));
-        assertThat(status.phase()).isEqualTo(JobPhase.RUNNING);
-        assertThat(status.reason()).isEqualTo("CrashLoopBackOff");
+        assertThat(status.phase()).isEqualTo(JobPhase.FAILED);
+        assertThat(status.reason()).isEqualTo("ReplicaFailed");
+        assertThat(status.message()).startsWith("pserver-0 failed: exit code 139: segmentation fault")
+                .contains("not restarted");
         ReplicaStatus pserver = replica(status, "pserver-0");
         assertThat(pserver.state()).isEqualTo(ReplicaState.FAILED);
-        assertThat(pserver.restarts()).isEqualTo(4);
         assertThat(pserver.exitCode()).isEqualTo(139);
-        assertThat(pserver.reason()).contains("segmentation fault");
     }
 
     @Test

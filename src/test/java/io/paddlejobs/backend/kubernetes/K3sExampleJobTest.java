@@ -52,15 +52,11 @@ class K3sExampleJobTest {
                 .withNewResources().addToRequests("storage", new Quantity("64Mi")).endResources().endSpec()
                 .build()).create();
 
-        var settings = MockCluster.settings(config.getMasterUrl(), List.of());
+        // One node: the ReadWriteOnce claim of k3s' local-path provisioner serves every pod.
+        var settings = MockCluster.settings(config.getMasterUrl(), List.of()).onSingleNode();
         var client = new KubernetesClientBuilder().withConfig(config).build();
-        var cache = new ClusterCache(client, List.of(), 0);
-        var reconciler = new PserverReconciler(cache, new Workloads(client));
-        cache.addListener(reconciler);
-        var jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), new Workloads(client),
-                new PlanRecovery(Plans.POLICY), new LogStreams(client, settings.retryAfter()), Clock.systemUTC());
-        cache.start();
-        backend = new MockCluster.Backend(client, cache, reconciler, jobs);
+        backend = new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY,
+                Clock.systemUTC()));
     }
 
     @AfterAll
@@ -74,10 +70,11 @@ class K3sExampleJobTest {
     }
 
     @Test
-    void theExampleJobIsAdmittedAndItsPodsCreatedUnderTheRestrictedProfile() {
+    void theExampleJobIsAdmittedRunsUnderTheRestrictedProfileAndSucceeds() {
+        // The pserver listens on its endpoint (readiness, then the trainers' wait) until it is stopped.
         var request = new JobRequest("example", "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM",
-                "sleep 3600", "busybox:1.36", null, 1, Memory.parse("128Mi"), 2, null, null,
-                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"), null);
+                "while true; do nc -l -p $PADDLE_PORT >/dev/null; done", "busybox:1.36", null, 1, Memory.parse("128Mi"), 2, null, null,
+                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"), null, null);
         backend.jobs().submit(Plans.plan(request, NS));
 
         await().atMost(Duration.ofMinutes(2)).until(() ->
@@ -86,5 +83,7 @@ class K3sExampleJobTest {
         assertThat(admin.pods().inNamespace(NS).withLabels(JobLabels.selector("example")).list().getItems())
                 .extracting(pod -> pod.getSpec().getHostname())
                 .containsExactlyInAnyOrder("example-pserver-0", "example-trainer-0", "example-trainer-1");
+        await().atMost(Duration.ofMinutes(3)).until(() -> backend.jobs().find(new JobKey(NS, "example"))
+                .map(job -> job.status().phase()).orElse(null) == io.paddlejobs.job.JobPhase.SUCCEEDED);
     }
 }

@@ -41,6 +41,7 @@ class KubernetesBackendApplicationTest {
     @DynamicPropertySource
     static void cluster(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.kubernetes.master-url", CLUSTER::url);
+        CLUSTER.provideDataClaim("default");
     }
 
     @AfterAll
@@ -68,8 +69,8 @@ class KubernetesBackendApplicationTest {
         assertThat(created.statusCode()).isEqualTo(201);
         assertThat(created.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).contains("/jobs/e2e"));
         assertThat(CLUSTER.admin.batch().v1().jobs().inNamespace("default").withName("e2e-trainer").get()).isNotNull();
-        assertThat(CLUSTER.admin.apps().statefulSets().inNamespace("default").withName("e2e-pserver").get()
-                .getSpec().getReplicas()).isEqualTo(2);
+        assertThat(CLUSTER.admin.batch().v1().jobs().inNamespace("default").withName("e2e-pserver").get()
+                .getSpec().getCompletions()).isEqualTo(2);
 
         await().atMost(Duration.ofSeconds(15)).until(() -> send("GET", "/jobs/e2e/status", null).statusCode() == 200);
         assertThat(send("GET", "/jobs/e2e/status", null).body()).contains("\"phase\":\"Pending\"");
@@ -90,9 +91,20 @@ class KubernetesBackendApplicationTest {
     void aDryRunShowsTheObjectsAndCreatesNothing() throws Exception {
         var dryRun = send("POST", "/jobs?dry_run=true", JOB.formatted("dry"));
         assertThat(dryRun.statusCode()).isEqualTo(200);
-        assertThat(dryRun.body()).contains("\"kind\":\"Job\"", "\"kind\":\"Service\"", "\"kind\":\"StatefulSet\"",
+        assertThat(dryRun.body()).contains("\"kind\":\"Job\"", "\"kind\":\"Service\"", "\"name\":\"dry-pserver\"",
                 "\"completionMode\":\"Indexed\"");
         assertThat(CLUSTER.admin.batch().v1().jobs().inNamespace("default").withName("dry-trainer").get()).isNull();
+    }
+
+    @Test
+    void aNamespaceWithoutADataClaimIsRefusedAtSubmitSayingWhatToProvide() throws Exception {
+        CLUSTER.admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata().withName("bare").endMetadata().build()).createOr(n -> n.update());
+        var refused = send("POST", "/jobs?namespace=bare", JOB.formatted("nodata"));
+        assertThat(refused.statusCode()).isEqualTo(409);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).contains("problem+json"));
+        assertThat(refused.body()).contains("data-claim-unusable", "ReadWriteMany", "paddle-data");
+        assertThat(CLUSTER.admin.batch().v1().jobs().inNamespace("bare").list().getItems()).isEmpty();
     }
 
     @Test

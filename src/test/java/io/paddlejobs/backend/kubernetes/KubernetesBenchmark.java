@@ -150,11 +150,9 @@ class KubernetesBenchmark {
             long before = liveHeap();
             var settings = MockCluster.settings(cluster.url(), List.of());
             var client = KubernetesClients.create(settings);
-            var cache = new ClusterCache(client, List.of(), 0);
-            var backend = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings),
-                    new Workloads(client), new PlanRecovery(Plans.POLICY), new LogStreams(client, settings.retryAfter()),
-                    java.time.Clock.systemUTC());
-            cache.start();
+            var runtime = KubernetesRuntime.start(client, settings, Plans.POLICY, java.time.Clock.systemUTC());
+            var cache = runtime.cache();
+            var backend = runtime.jobs();
             await().atMost(Duration.ofMinutes(10)).until(cache::synced);
             long synced = liveHeap();
             assertThat(backend.list("bench")).hasSize(jobs);
@@ -163,7 +161,7 @@ class KubernetesBenchmark {
                     (synced - before + prepared) / 1024.0 / jobs);
             System.out.printf("heap per job with its recovered plan: %.1f KiB (%d jobs)%n",
                     (listed - before + prepared) / 1024.0 / jobs, jobs);
-            cache.close();
+            runtime.close();
             client.close();
         }
     }
@@ -172,23 +170,21 @@ class KubernetesBenchmark {
     private static long prepareLists(MockCluster cluster, int jobs) {
         var settings = KubernetesProperties.defaults();
         StringBuilder jobList = listStart("batch/v1", "JobList");
-        StringBuilder setList = listStart("apps/v1", "StatefulSetList");
         StringBuilder podList = listStart("v1", "PodList");
         for (int i = 0; i < jobs; i++) {
             String name = "job-" + i;
             var manifests = Manifests.desired(Plans.plan(Plans.request(name, 1), "bench"), settings);
             var job = asStored(manifests.trainerJob(), i);
-            append(jobList, i, job);
-            append(setList, i, asStored(Manifests.ownedBy(job, manifests.pserverSet()), i));
+            append(jobList, 2 * i, job);
+            append(jobList, 2 * i + 1, asStored(Manifests.ownedBy(job, manifests.pserverJob()), i));
             append(podList, 2 * i, asStored(pod(name, io.paddlejobs.planning.Role.PSERVER,
-                    manifests.pserverSet().getSpec().getTemplate()), i));
+                    manifests.pserverJob().getSpec().getTemplate()), i));
             append(podList, 2 * i + 1, asStored(pod(name, io.paddlejobs.planning.Role.TRAINER,
                     manifests.trainerJob().getSpec().getTemplate()), i));
         }
         String query = "?labelSelector=app.kubernetes.io%2Fmanaged-by%3Dpaddle-jobs&resourceVersion=0";
         long chars = 0;
-        for (var list : Map.of("/apis/batch/v1/jobs", jobList, "/apis/apps/v1/statefulsets", setList,
-                "/api/v1/pods", podList).entrySet()) {
+        for (var list : Map.of("/apis/batch/v1/jobs", jobList, "/api/v1/pods", podList).entrySet()) {
             String json = list.getValue().append("]}").toString();
             list.getValue().setLength(0);
             list.getValue().trimToSize();
@@ -243,7 +239,7 @@ class KubernetesBenchmark {
         var manifests = Manifests.desired(Plans.plan(Plans.request(name, 2), "default"), settings);
         long start = System.nanoTime();
         var job = client.resource(manifests.trainerJob()).create();
-        for (HasMetadata owned : List.of(manifests.service(), manifests.pserverSet())) {
+        for (HasMetadata owned : manifests.owned()) {
             client.resource(Manifests.ownedBy(job, owned)).create();
         }
         return System.nanoTime() - start;

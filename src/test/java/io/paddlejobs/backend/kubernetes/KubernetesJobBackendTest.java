@@ -57,6 +57,7 @@ class KubernetesJobBackendTest {
         ns = "t" + NAMESPACES.incrementAndGet();
         plan = Plans.plan(Plans.request("mnist", 2), ns);
         key = new JobKey(ns, "mnist");
+        cluster.provideDataClaim(ns);
     }
 
     private Job awaitPhase(JobPhase phase) {
@@ -64,8 +65,8 @@ class KubernetesJobBackendTest {
         return backend.find(key).orElseThrow();
     }
 
-    private void awaitPserverReplicas(int replicas) {
-        await().atMost(DEADLINE).until(() -> write.pserverSet(ns, "mnist").getSpec().getReplicas() == replicas);
+    private void awaitPserversStopped() {
+        await().atMost(DEADLINE).until(() -> Boolean.TRUE.equals(write.pserverJob(ns, "mnist").getSpec().getSuspend()));
     }
 
     @Test
@@ -75,8 +76,9 @@ class KubernetesJobBackendTest {
         assertThat(submitted.status().phase()).isEqualTo(JobPhase.PENDING);
         var trainerJob = write.trainerJob(ns, "mnist");
         var service = cluster.admin.services().inNamespace(ns).withName("mnist").get();
-        var set = write.pserverSet(ns, "mnist");
+        var set = write.pserverJob(ns, "mnist");
         assertThat(trainerJob.getSpec().getCompletions()).isEqualTo(2);
+        assertThat(trainerJob.getSpec().getSuspend()).as("held until the pservers are ready").isTrue();
         assertThat(List.of(service.getMetadata(), set.getMetadata())).allSatisfy(meta ->
                 assertThat(meta.getOwnerReferences()).singleElement()
                         .satisfies(ref -> assertThat(ref.getUid()).isEqualTo(trainerJob.getMetadata().getUid())));
@@ -86,8 +88,8 @@ class KubernetesJobBackendTest {
     void dryRunManifestsAreTheObjectsASubmitCreates() {
         var manifests = backend.manifests(plan);
         backend.submit(plan);
-        var created = Manifests.asMap(write.pserverSet(ns, "mnist"));
-        assertThat(manifests).extracting(m -> m.get("kind")).containsExactly("Job", "Service", "StatefulSet");
+        var created = Manifests.asMap(write.pserverJob(ns, "mnist"));
+        assertThat(manifests).extracting(m -> m.get("kind")).containsExactly("Job", "Service", "Job");
         assertThat(manifests.get(2).get("spec")).isEqualTo(created.get("spec"));
     }
 
@@ -139,41 +141,41 @@ class KubernetesJobBackendTest {
     }
 
     @Test
-    void whenTheTrainersCompleteThePserversAreScaledToZero() {
+    void whenTheTrainersCompleteThePserversAreStopped() {
         backend.submit(plan);
         write.put(Pods.succeeded(pod(Role.TRAINER, 0)));
         write.put(Pods.succeeded(pod(Role.TRAINER, 1)));
         write.updateTrainerJob(ns, "mnist", job -> Pods.withCondition(job, "Complete"));
 
         Job done = awaitPhase(JobPhase.SUCCEEDED);
-        awaitPserverReplicas(0);
+        awaitPserversStopped();
         assertThat(done.status().trainers().succeeded()).isEqualTo(2);
     }
 
     @Test
-    void whenTheTrainerJobFailsThePserversAreScaledToZeroAndTheFailureExplained() {
+    void whenTheTrainerJobFailsThePserversAreStoppedAndTheFailureExplained() {
         backend.submit(plan);
         write.put(Pods.failed(pod(Role.TRAINER, 1), 137, "OOMKilled"));
         write.updateTrainerJob(ns, "mnist", job -> Pods.withCondition(job, "Failed"));
 
         Job failed = awaitPhase(JobPhase.FAILED);
-        awaitPserverReplicas(0);
+        awaitPserversStopped();
         assertThat(failed.status().message()).startsWith("trainer-1 failed: exit code 137");
     }
 
     @Test
-    void aServiceStartedLaterScalesDownJobsThatEndedWhileItWasAway() {
+    void aServiceStartedLaterStopsThePserversOfJobsThatEndedWhileItWasAway() {
         backend.submit(plan);
         write.updateTrainerJob(ns, "mnist", job -> Pods.withCondition(job, "Complete"));
-        awaitPserverReplicas(0);
+        awaitPserversStopped();
         // Undo, as if the job had ended while no replica of the service was running.
-        cluster.admin.apps().statefulSets().inNamespace(ns).withName("mnist-pserver")
-                .edit(s -> { s.getSpec().setReplicas(2); return s; });
+        cluster.admin.batch().v1().jobs().inNamespace(ns).withName("mnist-pserver")
+                .edit(j -> { j.getSpec().setSuspend(false); return j; });
 
         MockCluster.Backend restarted = cluster.startBackend();
-        restarted.reconciler().accept(key);
+        restarted.runtime().reconciler().accept(key);
         await().atMost(DEADLINE).until(() -> restarted.cache().synced());
-        awaitPserverReplicas(0);
+        awaitPserversStopped();
     }
 
     @Test
@@ -186,7 +188,7 @@ class KubernetesJobBackendTest {
         assertThat(cancelled.status().phase()).isEqualTo(JobPhase.CANCELLED);
         assertThat(cancelled.status().replicas()).extracting(r -> r.state()).containsOnly(ReplicaState.STOPPED);
         assertThat(write.trainerJob(ns, "mnist").getSpec().getSuspend()).isTrue();
-        assertThat(write.pserverSet(ns, "mnist").getSpec().getReplicas()).isZero();
+        assertThat(write.pserverJob(ns, "mnist").getSpec().getSuspend()).isTrue();
         assertThat(awaitPhase(JobPhase.CANCELLED).status().finishedAt()).isNotNull();
     }
 
@@ -197,7 +199,8 @@ class KubernetesJobBackendTest {
         awaitPhase(JobPhase.SUCCEEDED);
 
         assertThat(backend.cancel(key).orElseThrow().status().phase()).isEqualTo(JobPhase.SUCCEEDED);
-        assertThat(write.trainerJob(ns, "mnist").getSpec().getSuspend()).isNotEqualTo(Boolean.TRUE);
+        assertThat(write.trainerJob(ns, "mnist").getMetadata().getAnnotations())
+                .doesNotContainKey(JobLabels.CANCELLED_AT_ANNOTATION);
     }
 
     @Test
@@ -213,7 +216,7 @@ class KubernetesJobBackendTest {
         assertThat(backend.delete(key)).isTrue();
 
         assertThat(write.trainerJob(ns, "mnist")).isNull();
-        assertThat(write.pserverSet(ns, "mnist")).isNull();
+        assertThat(write.pserverJob(ns, "mnist")).isNull();
         assertThat(cluster.admin.services().inNamespace(ns).withName("mnist").get()).isNull();
         await().atMost(DEADLINE).until(() -> backend.find(key).isEmpty());
         assertThat(backend.delete(key)).isFalse();
@@ -233,12 +236,13 @@ class KubernetesJobBackendTest {
         assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(ForeignObjectException.class)
                 .satisfies(e -> assertThat(((ForeignObjectException) e).getBody().getDetail()).contains("Service", "'mnist'"));
         assertThat(write.trainerJob(ns, "mnist")).isNull();
-        assertThat(write.pserverSet(ns, "mnist")).isNull();
+        assertThat(write.pserverJob(ns, "mnist")).isNull();
     }
 
     @Test
     void aFailedCreateRemovesWhatWasCreatedAndReportsABadGateway() {
-        cluster.server.expect().post().withPath("/apis/apps/v1/namespaces/" + ns + "/statefulsets")
+        // The trainer Job is created first, then the Service it owns.
+        cluster.server.expect().post().withPath("/api/v1/namespaces/" + ns + "/services")
                 .andReturn(500, new StatusBuilder().withCode(500).withMessage("etcd is sad").build()).once();
 
         assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(ClusterRefusedException.class)
@@ -266,7 +270,7 @@ class KubernetesJobBackendTest {
 
         assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(JobAlreadyExistsException.class);
 
-        assertThat(write.pserverSet(ns, "mnist").getMetadata().getOwnerReferences())
+        assertThat(write.pserverJob(ns, "mnist").getMetadata().getOwnerReferences())
                 .singleElement().satisfies(ref -> assertThat(ref.getUid()).isEqualTo(job.getMetadata().getUid()));
         awaitPhase(JobPhase.PENDING);
     }

@@ -20,7 +20,7 @@ class ManifestsTest {
     @Test
     void objectsAreCreatedTrainerJobFirstBecauseItOwnsTheOthers() {
         assertThat(manifests.inCreationOrder()).extracting(o -> o.getKind() + "/" + o.getMetadata().getName())
-                .containsExactly("Job/vision-trainer", "Service/vision", "StatefulSet/vision-pserver");
+                .containsExactly("Job/vision-trainer", "Service/vision", "Job/vision-pserver");
         assertThat(manifests.inCreationOrder()).allSatisfy(o -> assertThat(o.getMetadata().getNamespace()).isEqualTo("ml"));
     }
 
@@ -29,7 +29,7 @@ class ManifestsTest {
         var collective = Manifests.desired(Plans.plan(Plans.collectiveRequest("allreduce", 2)), settings);
         assertThat(collective.inCreationOrder()).extracting(o -> o.getKind() + "/" + o.getMetadata().getName())
                 .containsExactly("Job/allreduce-trainer", "Service/allreduce");
-        assertThat(collective.pserverSet()).isNull();
+        assertThat(collective.pserverJob()).isNull();
         assertThat(collective.trainerJob().getSpec().getCompletions()).isEqualTo(2);
         assertThat(collective.trainerJob().getSpec().getTemplate().getSpec().getInitContainers()).isEmpty();
     }
@@ -47,18 +47,47 @@ class ManifestsTest {
     @Test
     void serviceSelectorMatchesThePodsOfBothRoles() {
         var selector = manifests.service().getSpec().getSelector();
-        assertThat(manifests.pserverSet().getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(selector);
+        assertThat(manifests.pserverJob().getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(selector);
         assertThat(manifests.trainerJob().getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(selector);
     }
 
     @Test
-    void statefulSetRunsOnePodPerPserverInParallelUnderTheService() {
-        var spec = manifests.pserverSet().getSpec();
-        assertThat(spec.getReplicas()).isEqualTo(2);
-        assertThat(spec.getServiceName()).isEqualTo("vision");
-        assertThat(spec.getPodManagementPolicy()).isEqualTo("Parallel");
-        assertThat(spec.getTemplate().getMetadata().getLabels()).containsAllEntriesOf(spec.getSelector().getMatchLabels())
-                .containsEntry("paddlejobs.io/role", "pserver");
+    void pserversAreAnIndexedJobThatNeverBringsAPserverBack() {
+        var spec = manifests.pserverJob().getSpec();
+        assertThat(spec.getCompletionMode()).isEqualTo("Indexed");
+        assertThat(spec.getCompletions()).isEqualTo(2);
+        assertThat(spec.getParallelism()).isEqualTo(2);
+        assertThat(spec.getBackoffLimit()).isZero();
+        assertThat(spec.getSuspend()).as("pservers start at once").isNull();
+        assertThat(spec.getTemplate().getSpec().getRestartPolicy()).isEqualTo("Never");
+        assertThat(spec.getTemplate().getSpec().getSubdomain()).isEqualTo("vision");
+        assertThat(spec.getTemplate().getMetadata().getLabels()).containsEntry("paddlejobs.io/role", "pserver");
+        assertThat(ObjectNames.podHostname("vision", io.paddlejobs.planning.Role.PSERVER, 1))
+                .as("the Indexed Job's hostname, as the planner wrote it into the lists").isEqualTo("vision-pserver-1");
+    }
+
+    @Test
+    void aPserverIsReadyOnceItsEndpointAcceptsConnections() {
+        var probe = manifests.pserverJob().getSpec().getTemplate().getSpec().getContainers().get(0).getReadinessProbe();
+        assertThat(probe.getTcpSocket().getPort().getIntVal()).isEqualTo(7164);
+        assertThat(manifests.trainerJob().getSpec().getTemplate().getSpec().getContainers().get(0).getReadinessProbe())
+                .isNull();
+    }
+
+    @Test
+    void maxRunTimeIsTheTrainerJobsActiveDeadlineAndOmittedWhenNotAsked() {
+        var r = Plans.request("vision", 1);
+        var limited = new io.paddlejobs.planning.JobRequest(r.name(), r.entryPoint(), null, null, null, 1, null, null,
+                null, null, null, null, null, null, null, null, null, null, Map.of(), Map.of(),
+                null, io.paddlejobs.planning.RunTimeLimit.parse("1h30m"));
+        assertThat(Manifests.desired(Plans.plan(limited), settings).trainerJob().getSpec().getActiveDeadlineSeconds())
+                .isEqualTo(5400L);
+        assertThat(manifests.trainerJob().getSpec().getActiveDeadlineSeconds()).isNull();
+    }
+
+    @Test
+    void trainersAreCreatedSuspendedUntilThePserversAreReady() {
+        assertThat(manifests.trainerJob().getSpec().getSuspend()).isTrue();
     }
 
     @Test
@@ -78,7 +107,7 @@ class ManifestsTest {
     void trainersWaitForPserversButPserversWaitForNothing() {
         assertThat(manifests.trainerJob().getSpec().getTemplate().getSpec().getInitContainers())
                 .extracting(c -> c.getName()).containsExactly("wait-for-pservers");
-        assertThat(manifests.pserverSet().getSpec().getTemplate().getSpec().getInitContainers()).isEmpty();
+        assertThat(manifests.pserverJob().getSpec().getTemplate().getSpec().getInitContainers()).isEmpty();
     }
 
     @Test
@@ -92,7 +121,7 @@ class ManifestsTest {
         var request = Plans.gpuRequest("vision", 1);
         var sneaky = new io.paddlejobs.planning.JobRequest("vision", request.entryPoint(), null, null, 1, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, Map.of(),
-                Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver"), null);
+                Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver"), null, null);
         var objects = Manifests.desired(Plans.plan(sneaky), settings);
         assertThat(objects.inCreationOrder()).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
                 .containsEntry("team", "vision").containsEntry("app.kubernetes.io/name", "vision"));
@@ -120,7 +149,7 @@ class ManifestsTest {
     void onlyTrainersGetTheJobsGpus() {
         assertThat(manifests.trainerJob().getSpec().getTemplate().getSpec().getContainers().get(0).getResources()
                 .getLimits()).containsEntry("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("1"));
-        assertThat(manifests.pserverSet().getSpec().getTemplate().getSpec().getContainers().get(0).getResources()
+        assertThat(manifests.pserverJob().getSpec().getTemplate().getSpec().getContainers().get(0).getResources()
                 .getLimits()).doesNotContainKey("nvidia.com/gpu");
     }
 
@@ -134,10 +163,10 @@ class ManifestsTest {
     @Test
     void dryRunMapsAreTheObjectsAsJson() {
         List<Map<String, Object>> maps = manifests.asMaps();
-        assertThat(maps).extracting(m -> m.get("kind")).containsExactly("Job", "Service", "StatefulSet");
+        assertThat(maps).extracting(m -> m.get("kind")).containsExactly("Job", "Service", "Job");
         assertThat(maps.get(0)).containsEntry("apiVersion", "batch/v1");
         assertThat(Serialization.unmarshal(Serialization.asJson(maps.get(2)),
-                io.fabric8.kubernetes.api.model.apps.StatefulSet.class)).isEqualTo(manifests.pserverSet());
+                io.fabric8.kubernetes.api.model.batch.v1.Job.class)).isEqualTo(manifests.pserverJob());
     }
 
     @Test
@@ -154,6 +183,6 @@ class ManifestsTest {
     }
 
     private List<PodTemplateSpec> templates() {
-        return List.of(manifests.pserverSet().getSpec().getTemplate(), manifests.trainerJob().getSpec().getTemplate());
+        return List.of(manifests.pserverJob().getSpec().getTemplate(), manifests.trainerJob().getSpec().getTemplate());
     }
 }

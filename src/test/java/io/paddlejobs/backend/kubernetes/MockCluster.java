@@ -27,13 +27,19 @@ final class MockCluster implements AutoCloseable {
     private final List<Backend> backends = new java.util.ArrayList<>();
 
     /** One running instance of the service's backend: its client, caches and reconciler. */
-    record Backend(KubernetesClient client, ClusterCache cache, PserverReconciler reconciler,
-                   KubernetesJobBackend jobs) implements AutoCloseable {
+    record Backend(KubernetesClient client, KubernetesRuntime runtime) implements AutoCloseable {
+
+        ClusterCache cache() {
+            return runtime.cache();
+        }
+
+        KubernetesJobBackend jobs() {
+            return runtime.jobs();
+        }
 
         @Override
         public void close() {
-            reconciler.close();
-            cache.close();
+            runtime.close();
             client.close();
         }
     }
@@ -58,9 +64,7 @@ final class MockCluster implements AutoCloseable {
      * first requests of a cold JVM can take seconds, which says nothing about the code under test.
      */
     static KubernetesProperties settings(String masterUrl, List<String> namespaces) {
-        var d = KubernetesProperties.defaults();
-        return new KubernetesProperties(d.dataClaim(), d.ttlSecondsAfterFinished(), d.pserverWaitTimeout(), d.waitImage(),
-                d.runAsUser(), d.connectTimeout(), Duration.ofSeconds(15), d.retryAfter(), namespaces, masterUrl);
+        return KubernetesProperties.defaults().withApiServer(masterUrl, Duration.ofSeconds(15), namespaces);
     }
 
     String url() {
@@ -74,16 +78,20 @@ final class MockCluster implements AutoCloseable {
 
     Backend startBackend(KubernetesProperties settings) {
         KubernetesClient client = KubernetesClients.create(settings);
-        ClusterCache cache = new ClusterCache(client, settings.namespaces(), Duration.ofMinutes(5).toMillis());
-        PserverReconciler reconciler = new PserverReconciler(cache, new Workloads(client));
-        cache.addListener(reconciler);
-        KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings),
-                new Workloads(client), new PlanRecovery(Plans.POLICY), new LogStreams(client, settings.retryAfter()),
-                Clock.systemUTC());
-        cache.start();
-        Backend backend = new Backend(client, cache, reconciler, jobs);
+        Backend backend = new Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY, Clock.systemUTC()));
         backends.add(backend);
         return backend;
+    }
+
+    /** The namespace's data claim, shareable across nodes, as an operator provides it. */
+    void provideDataClaim(String namespace) {
+        provideDataClaim(namespace, "ReadWriteMany");
+    }
+
+    void provideDataClaim(String namespace, String accessMode) {
+        admin.persistentVolumeClaims().inNamespace(namespace).resource(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName(KubernetesProperties.defaults().dataClaim()).withNamespace(namespace).endMetadata()
+                .withNewSpec().withAccessModes(accessMode).endSpec().build()).createOr(existing -> existing.update());
     }
 
     @Override

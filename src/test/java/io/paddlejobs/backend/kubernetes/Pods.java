@@ -23,16 +23,13 @@ final class Pods {
     static Pod of(String job, Role role, int index) {
         var pod = new PodBuilder().withNewMetadata()
                 .withNamespace("ml")
-                .withName(role == Role.PSERVER ? ObjectNames.podHostname(job, role, index)
-                        : ObjectNames.podHostname(job, role, index) + "-x7k2p")
+                .withName(ObjectNames.podHostname(job, role, index) + "-x7k2p")
                 .withLabels(JobLabels.selector(job, role))
                 .withCreationTimestamp(T0)
                 .endMetadata()
                 .withNewSpec().addNewContainer().withName("paddle").withImage("example/paddle:gpu").endContainer().endSpec();
-        if (role == Role.TRAINER) {
-            pod.editMetadata().addToAnnotations(JobLabels.COMPLETION_INDEX_ANNOTATION, Integer.toString(index))
-                    .addToLabels("job-name", ObjectNames.trainerJob(job)).endMetadata();
-        }
+        pod.editMetadata().addToAnnotations(JobLabels.COMPLETION_INDEX_ANNOTATION, Integer.toString(index))
+                .addToLabels("job-name", ObjectNames.workload(job, role)).endMetadata();
         return pod.withNewStatus().withPhase("Pending").endStatus().build();
     }
 
@@ -61,6 +58,12 @@ final class Pods {
                 .withLastState(new ContainerStateBuilder().withNewTerminated().withExitCode(lastExitCode)
                         .withReason("Error").endTerminated().build())
                 .build());
+    }
+
+    /** The readiness probe passes. */
+    static Pod ready(Pod pod) {
+        return new PodBuilder(pod).editStatus().addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .endStatus().build();
     }
 
     static Pod unschedulable(Pod pod, String message) {

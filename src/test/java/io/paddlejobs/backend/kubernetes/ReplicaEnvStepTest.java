@@ -25,8 +25,8 @@ class ReplicaEnvStepTest {
         JobPlan plan = Plans.plan(Plans.gpuRequest("vision", 3));
         Replica replica = plan.replicasOf(Role.PSERVER).get(index);
         Map<String, String> seen = KubeletEnv.resolve(env(plan, Role.PSERVER),
-                Map.of("metadata.name", "vision-pserver-" + index));
-        seen.remove(ReplicaEnvStep.POD_NAME);
+                Map.of("metadata.annotations['batch.kubernetes.io/job-completion-index']", Integer.toString(index)));
+        assertThat(seen.remove(ReplicaEnvStep.COMPLETION_INDEX)).isEqualTo(Integer.toString(index));
         assertThat(seen).isEqualTo(replica.env());
     }
 
@@ -53,10 +53,10 @@ class ReplicaEnvStepTest {
     }
 
     @Test
-    void podIpOfAPserverIsBuiltFromItsPodName() {
+    void podIpOfAPserverIsBuiltFromItsCompletionIndex() {
         var podIp = env(Plans.plan("mnist", 2), Role.PSERVER).stream()
                 .filter(v -> v.getName().equals(PaddleEnv.POD_IP)).findFirst().orElseThrow();
-        assertThat(podIp.getValue()).isEqualTo("$(POD_NAME).mnist");
+        assertThat(podIp.getValue()).isEqualTo("mnist-pserver-$(JOB_COMPLETION_INDEX).mnist");
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.paddlejobs.job.JobStatus;
@@ -42,18 +41,19 @@ class SlimTest {
     @Test
     void statusFromSlimObjectsEqualsStatusFromFullOnes() {
         Job job = new JobBuilder(manifests.trainerJob()).editMetadata().withCreationTimestamp(Pods.T0).endMetadata().build();
-        var set = new StatefulSetBuilder(manifests.pserverSet()).withNewStatus().withReplicas(2).endStatus().build();
-        List<Pod> pods = List.of(Pods.running(Pods.of("vision", Role.PSERVER, 0)),
+        var set = new JobBuilder(manifests.pserverJob()).withNewStatus().withActive(2).endStatus().build();
+        List<Pod> pods = List.of(Pods.ready(Pods.running(Pods.of("vision", Role.PSERVER, 0))),
                 Pods.crashLooping(Pods.of("vision", Role.PSERVER, 1), 1, 3),
                 Pods.waiting(Pods.of("vision", Role.TRAINER, 0), "ErrImagePull", "not found"),
                 Pods.unschedulable(Pods.of("vision", Role.TRAINER, 1), "0/1 nodes are available"));
 
         JobStatus full = JobStatusMapper.map(plan, new ObservedJob(job, set, pods));
-        JobStatus slim = JobStatusMapper.map(plan, new ObservedJob(Slim.job(job), Slim.statefulSet(set),
+        JobStatus slim = JobStatusMapper.map(plan, new ObservedJob(Slim.job(job), Slim.job(set),
                 pods.stream().map(Slim::pod).toList()));
 
         assertThat(slim).isEqualTo(full);
-        assertThat(PserverReconciler.needsScaleDown(new ObservedJob(Slim.job(Pods.cancelled(job)), Slim.statefulSet(set),
-                List.of()))).isTrue();
+        assertThat(PodStates.ready(Slim.pod(pods.get(0)))).as("readiness survives slimming").isTrue();
+        assertThat(new ObservedJob(Slim.job(job), Slim.job(set), List.of()).trainersSuspended())
+                .as("suspension survives slimming").isTrue();
     }
 }

@@ -8,11 +8,14 @@ import org.junit.jupiter.api.Test;
 class WaitForPserversStepTest {
 
     @Test
-    void waitsForTheFirstPortOfEveryPserverInOrderTheOnlyOneAFleetPserverOpens() {
+    void waitsOnlyForTheEndpointsTrainersDialNotForTheSparsePorts() {
         var plan = Plans.plan("mnist", 2);
-        assertThat(plan.ports().count()).isEqualTo(2);
+        assertThat(plan.ports().last()).as("the default plan declares a sparse port").isEqualTo(7165);
         assertThat(WaitForPserversStep.endpoints(plan)).containsExactly(
                 "mnist-pserver-0.mnist:7164", "mnist-pserver-1.mnist:7164");
+        assertThat(String.join(",", WaitForPserversStep.endpoints(plan)))
+                .isEqualTo(plan.replicasOf(io.paddlejobs.planning.Role.TRAINER).get(0).env()
+                        .get(io.paddlejobs.planning.PaddleEnv.PSERVERS_IP_PORT_LIST));
     }
 
     @Test

@@ -55,7 +55,8 @@ class ClusterReviewsTest {
     }
 
     static KubernetesProperties settings(String masterUrl) {
-        return new KubernetesProperties("paddle-data", 3600, Duration.ofMinutes(10), "busybox:1.36", 1000,
+        return new KubernetesProperties("paddle-data", true, 3600, Duration.ofMinutes(10), Duration.ofMinutes(30),
+                Duration.ofMinutes(1), "1Gi", Duration.ofSeconds(30), "busybox:1.36", 1000,
                 Duration.ofSeconds(2), Duration.ofSeconds(15), Duration.ofSeconds(5), List.of(), masterUrl);
     }
 

@@ -1,0 +1,92 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.paddlejobs.job.JobKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Why a pending job is stuck, when its pods do not say: the cluster's last warning Event about
+ * one of its objects. A quota or LimitRange refusal, or an admission webhook, shows only as
+ * {@code FailedCreate} on the Job (no pod exists to say anything); a volume that cannot be
+ * attached as {@code FailedMount}/{@code FailedAttachVolume} on a pod that only says
+ * {@code ContainerCreating}.
+ *
+ * <p>Events carry none of our labels, so they are not watched: they are read (one list of the
+ * namespace's events) only for a job that is pending for no reason its pods give, at most once
+ * per {@link #MIN_INTERVAL} per job, and kept here, where status reads find them.
+ */
+final class ClusterEvents {
+
+    static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
+
+    private record Seen(Instant at, ObservedJob.Explanation explanation) {
+    }
+
+    private final KubernetesClient client;
+    private final Clock clock;
+    private final Map<JobKey, Seen> seen = new ConcurrentHashMap<>();
+
+    ClusterEvents(KubernetesClient client, Clock clock) {
+        this.client = client;
+        this.clock = clock;
+    }
+
+    /** The last explanation read for the job, or {@code null}. */
+    ObservedJob.Explanation of(JobKey key) {
+        Seen last = seen.get(key);
+        return last == null ? null : last.explanation();
+    }
+
+    /** Reads the job's warnings again, unless that was done a moment ago. */
+    ObservedJob.Explanation refresh(JobKey key, ObservedJob job) {
+        Instant now = clock.instant();
+        Seen last = seen.get(key);
+        if (last != null && last.at().plus(MIN_INTERVAL).isAfter(now)) {
+            return last.explanation();
+        }
+        ObservedJob.Explanation explanation;
+        try {
+            explanation = latestWarning(job);
+        } catch (KubernetesClientException e) {
+            explanation = last == null ? null : last.explanation();
+        }
+        seen.put(key, new Seen(now, explanation));
+        return explanation;
+    }
+
+    void forget(JobKey key) {
+        seen.remove(key);
+    }
+
+    private ObservedJob.Explanation latestWarning(ObservedJob job) {
+        Set<String> names = new HashSet<>();
+        names.add(ObjectNames.trainerJob(job.name()));
+        names.add(ObjectNames.pserverJob(job.name()));
+        job.pods().forEach(pod -> names.add(pod.getMetadata().getName()));
+        // Filtered here rather than by a field selector, which not every API server (nor fabric8's mock) honours for type.
+        return client.v1().events().inNamespace(job.namespace()).list().getItems().stream()
+                .filter(e -> "Warning".equals(e.getType()) && e.getInvolvedObject() != null
+                        && names.contains(e.getInvolvedObject().getName()))
+                .max(Comparator.comparing(ClusterEvents::when))
+                .map(e -> new ObservedJob.Explanation(e.getReason(),
+                        e.getInvolvedObject().getKind() + " " + e.getInvolvedObject().getName(), e.getMessage()))
+                .orElse(null);
+    }
+
+    /** Events have had three timestamps over the API's life; the newest one set is what counts. */
+    private static String when(Event event) {
+        return Objects.requireNonNullElse(event.getLastTimestamp(), Objects.requireNonNullElse(
+                event.getEventTime() == null ? null : event.getEventTime().getTime(),
+                Objects.requireNonNullElse(event.getMetadata().getCreationTimestamp(), "")));
+    }
+}

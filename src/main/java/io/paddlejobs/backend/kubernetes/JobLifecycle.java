@@ -1,0 +1,113 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the service does to a job next, decided purely from its objects, its status and the
+ * time. The Job controller runs the pods, the TTL controller removes finished Jobs, and the
+ * garbage collector removes what a trainer Job owns; what they do not do is here:
+ * <ul>
+ *   <li>release the trainers (created suspended) once every pserver is ready;</li>
+ *   <li>fail a job whose pserver failed, or that stayed pending past the pending timeout,
+ *       recording why and stopping what runs;</li>
+ *   <li>stop the pservers of a job that is over;</li>
+ *   <li>keep a job the service ended (cancelled or failed) suspended, whoever resumes it, and
+ *       remove it once the TTL has passed since it ended: the TTL controller only acts on Jobs
+ *       that are {@code Complete} or {@code Failed}, which a suspended Job never becomes.</li>
+ * </ul>
+ * Each action states its end result, so doing it twice (a retry, another replica of this
+ * service) changes nothing.
+ */
+final class JobLifecycle {
+
+    /** One change to a job's objects. */
+    sealed interface Action {
+    }
+
+    /** Resume the trainer Job: every pserver is ready. */
+    record ReleaseTrainers() implements Action {
+    }
+
+    /** Record the failure on the trainer Job and stop every replica. */
+    record Fail(String reason, String message) implements Action {
+    }
+
+    /** Suspend the trainer Job again: a job the service ended stays ended. */
+    record StopTrainers() implements Action {
+    }
+
+    record StopPservers() implements Action {
+    }
+
+    /** Remove the job: it ended long enough ago. */
+    record Remove() implements Action {
+    }
+
+    private JobLifecycle() {
+    }
+
+    static List<Action> next(JobPlan plan, ObservedJob job, JobStatus status, Instant now, KubernetesProperties settings) {
+        List<Action> actions = new ArrayList<>();
+        String endedAt = job.cancelledAt() != null ? job.cancelledAt() : job.failedAt();
+        if (endedAt != null) {
+            if (!job.trainersSuspended()) {
+                actions.add(new StopTrainers());
+            }
+            if (!job.pserversSuspended()) {
+                actions.add(new StopPservers());
+            }
+            if (!Instant.parse(endedAt).plusSeconds(settings.ttlSecondsAfterFinished()).isAfter(now)) {
+                actions.add(new Remove());
+            }
+            return actions;
+        }
+        if (status.phase().isFinished()) {
+            boolean endedByController = JobStatusMapper.condition(job.trainerJob(), "Complete") != null
+                    || JobStatusMapper.condition(job.trainerJob(), "Failed") != null;
+            boolean trainerFailed = status.replicas().stream()
+                    .anyMatch(r -> r.role() == Role.TRAINER && r.state() == ReplicaState.FAILED);
+            if (!endedByController && !trainerFailed) {
+                // A pserver failed: the trainer Job would run on; record why, and stop it.
+                actions.add(new Fail(status.reason(), status.message()));
+            } else if (!job.pserversSuspended()) {
+                actions.add(new StopPservers());
+            }
+            return actions;
+        }
+        if (pendingTooLong(status, now, settings.pendingTimeout())) {
+            actions.add(new Fail("PendingTimeout", "still pending after " + describe(settings.pendingTimeout())
+                    + (status.message() == null ? "" : "; last: " + status.message())));
+            return actions;
+        }
+        if (job.trainersSuspended() && everyPserverReady(plan, job)) {
+            actions.add(new ReleaseTrainers());
+        }
+        return actions;
+    }
+
+    static boolean everyPserverReady(JobPlan plan, ObservedJob job) {
+        for (int i = 0; i < plan.pservers().count(); i++) {
+            if (!PodStates.ready(job.pod(Role.PSERVER, i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean pendingTooLong(JobStatus status, Instant now, Duration timeout) {
+        return status.phase() == JobPhase.PENDING && !timeout.isZero() && status.createdAt() != null
+                && !status.createdAt().plus(timeout).isAfter(now);
+    }
+
+    private static String describe(Duration duration) {
+        return duration.toSeconds() % 60 == 0 ? duration.toMinutes() + " min" : duration.toSeconds() + " s";
+    }
+}

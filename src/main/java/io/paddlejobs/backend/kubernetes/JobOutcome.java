@@ -1,0 +1,111 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.planning.Role;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Where a job stands, decided from its objects and its replicas' states, first rule that holds:
+ * cancelled on request; failed by this service (a pserver failed, or it was pending too long);
+ * completed; failed by the Job controller (a trainer failed, or {@code max_run_time} passed); a
+ * pserver failed (before the service has recorded it); else running once every trainer runs,
+ * pending until then, with the first replica that waits saying why.
+ */
+record JobOutcome(JobPhase phase, String reason, String message, Instant finished) {
+
+    static JobOutcome of(ObservedJob observed, List<PodStates.Observed> replicas) {
+        var job = observed.trainerJob();
+        if (observed.cancelledAt() != null) {
+            return new JobOutcome(JobPhase.CANCELLED, "Cancelled", "cancelled on request", Instant.parse(observed.cancelledAt()));
+        }
+        if (observed.failedAt() != null) {
+            return new JobOutcome(JobPhase.FAILED, observed.annotation(JobLabels.FAILED_REASON_ANNOTATION),
+                    observed.annotation(JobLabels.FAILED_MESSAGE_ANNOTATION), Instant.parse(observed.failedAt()));
+        }
+        JobCondition complete = JobStatusMapper.condition(job, "Complete");
+        if (complete != null) {
+            return new JobOutcome(JobPhase.SUCCEEDED, null, null, job.getStatus().getCompletionTime() != null
+                    ? PodStates.instant(job.getStatus().getCompletionTime())
+                    : PodStates.instant(complete.getLastTransitionTime()));
+        }
+        JobCondition failed = JobStatusMapper.condition(job, "Failed");
+        PodStates.Observed failedTrainer = first(replicas, Role.TRAINER);
+        if (failed != null || failedTrainer != null) {
+            Instant at = failed != null && failed.getLastTransitionTime() != null
+                    ? PodStates.instant(failed.getLastTransitionTime()) : latestFinish(replicas);
+            if (failedTrainer != null) {
+                return new JobOutcome(JobPhase.FAILED, failedTrainer.cause(),
+                        failedTrainer.status().id() + " failed: " + failedTrainer.status().reason(), at);
+            }
+            if (MaxRunTime.DEADLINE_EXCEEDED.equals(failed.getReason())) {
+                return new JobOutcome(JobPhase.FAILED, "MaxRunTimeExceeded", "ran longer than max_run_time ("
+                        + job.getSpec().getActiveDeadlineSeconds() + " s); its replicas were stopped", at);
+            }
+            return new JobOutcome(JobPhase.FAILED, failed.getReason(), failed.getMessage(), at);
+        }
+        JobOutcome pserverFailure = pserverFailure(observed, replicas);
+        if (pserverFailure != null) {
+            return pserverFailure;
+        }
+        return running(replicas);
+    }
+
+    /**
+     * A pserver that failed fails the job: it will not come back (its Job has no retries), and
+     * one that did would have lost its state.
+     */
+    static JobOutcome pserverFailure(ObservedJob observed, List<PodStates.Observed> replicas) {
+        PodStates.Observed failedPserver = first(replicas, Role.PSERVER);
+        if (failedPserver != null) {
+            return new JobOutcome(JobPhase.FAILED, failedPserver.cause(),
+                    failedPserver.status().id() + " failed: " + failedPserver.status().reason()
+                            + "; a pserver is not restarted, as it would have lost its state", latestFinish(replicas));
+        }
+        JobCondition failed = observed.pserverJob() == null ? null : JobStatusMapper.condition(observed.pserverJob(), "Failed");
+        if (failed != null) {
+            return new JobOutcome(JobPhase.FAILED, "PserverFailed", "a pserver failed (" + failed.getReason() + ": "
+                    + failed.getMessage() + ")", PodStates.instant(failed.getLastTransitionTime()));
+        }
+        return null;
+    }
+
+    private static JobOutcome running(List<PodStates.Observed> replicas) {
+        boolean trainersStarted = replicas.stream().filter(r -> r.status().role() == Role.TRAINER)
+                .allMatch(r -> r.status().state() == ReplicaState.RUNNING || r.status().state() == ReplicaState.SUCCEEDED);
+        JobPhase phase = trainersStarted ? JobPhase.RUNNING : JobPhase.PENDING;
+        PodStates.Observed blocking = replicas.stream().filter(r -> r.cause() != null).findFirst().orElse(null);
+        if (blocking == null) {
+            return new JobOutcome(phase, null, null, null);
+        }
+        return new JobOutcome(phase, blocking.cause(), blocking.status().id() + ": " + blocking.status().reason(), null);
+    }
+
+    /** The same outcome, where it only says a replica is on its way, explained by the cluster's last warning. */
+    JobOutcome explainedBy(ObservedJob.Explanation explanation) {
+        if (explanation == null || phase != JobPhase.PENDING || reason != null && !PodStates.UNEXPLAINED.contains(reason)) {
+            return this;
+        }
+        return new JobOutcome(phase, explanation.reason(), explanation.object() + ": " + explanation.message(), finished);
+    }
+
+    private static PodStates.Observed first(List<PodStates.Observed> replicas, Role role) {
+        return replicas.stream().filter(r -> r.status().role() == role && r.status().state() == ReplicaState.FAILED)
+                .findFirst().orElse(null);
+    }
+
+    private static Instant latestFinish(List<PodStates.Observed> replicas) {
+        return replicas.stream().map(r -> r.status().finishedAt()).filter(Objects::nonNull)
+                .max(Comparator.naturalOrder()).orElse(null);
+    }
+
+    /** Only for the pure rules: replicas are the mapper's. */
+    static List<ReplicaStatus> statuses(List<PodStates.Observed> replicas) {
+        return replicas.stream().map(PodStates.Observed::status).toList();
+    }
+}

@@ -1,0 +1,36 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.planning.PlanningPolicy;
+import java.time.Clock;
+
+/**
+ * The Kubernetes backend wired together, the one way it is wired (the service and the tests):
+ * informers, the lifecycle reconciler listening to them, and the backend reading from them.
+ * The informers start last, once every listener is in place.
+ */
+record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleReconciler reconciler,
+                         KubernetesJobBackend jobs) implements AutoCloseable {
+
+    static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, PlanningPolicy policy,
+                                   Clock clock) {
+        ClusterCache cache = new ClusterCache(client, settings.namespaces(), settings.resync().toMillis());
+        PlanRecovery plans = new PlanRecovery(policy);
+        ClusterEvents events = new ClusterEvents(client, clock);
+        Workloads workloads = new Workloads(client);
+        LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings, clock);
+        cache.addListener(reconciler);
+        KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), workloads,
+                plans, new LogStreams(client, settings.retryAfter()), events,
+                namespace -> DataClaim.check(client, settings, namespace), clock);
+        cache.start();
+        return new KubernetesRuntime(client, cache, reconciler, jobs);
+    }
+
+    /** Stops the reconciler and the informers; the client is its creator's to close. */
+    @Override
+    public void close() {
+        reconciler.close();
+        cache.close();
+    }
+}

@@ -1,0 +1,22 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+
+/**
+ * A pserver is ready once its endpoint accepts TCP connections: the trainers are released only
+ * when every pserver is. Readiness never restarts anything; it only tells.
+ */
+record PserverReadinessStep(int port) implements PodStep {
+
+    @Override
+    public PodParts apply(PodParts pod) {
+        return pod.withMain(new ContainerBuilder(pod.main())
+                .withNewReadinessProbe()
+                    .withNewTcpSocket().withPort(new IntOrString(port)).endTcpSocket()
+                    .withPeriodSeconds(2)
+                    .withFailureThreshold(1)
+                .endReadinessProbe()
+                .build());
+    }
+}

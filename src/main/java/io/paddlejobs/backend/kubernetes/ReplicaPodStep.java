@@ -1,0 +1,26 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
+import java.time.Duration;
+
+/**
+ * What makes a pod one replica of its job: the role's labels, the job's Service as its DNS
+ * subdomain (with the Indexed Job's hostname, {@code <workload>-<i>.<job>} resolves), no
+ * restarts in place (a replica that fails fails its Job), and the grace period between SIGTERM
+ * and SIGKILL when it is stopped.
+ */
+record ReplicaPodStep(JobPlan plan, Role role, Duration gracePeriod) implements PodStep {
+
+    @Override
+    public PodParts apply(PodParts pod) {
+        return pod.withMetadata(new ObjectMetaBuilder(pod.metadata()).withLabels(JobLabels.of(plan, role)).build())
+                .withSpec(new PodSpecBuilder(pod.spec())
+                        .withSubdomain(ObjectNames.service(plan.name()))
+                        .withRestartPolicy("Never")
+                        .withTerminationGracePeriodSeconds(gracePeriod.toSeconds())
+                        .build());
+    }
+}
