@@ -85,7 +85,7 @@ public final class ControlPlane {
         run("kwok", List.of(bin.resolve("kwok").toString(),
                 "--kubeconfig=" + files.kubeconfig("kwok", masterUrl(), files.kwokToken()),
                 "--manage-nodes-with-label-selector=" + FakeNodes.MANAGED_LABEL + "=true",
-                "--config=" + files.stages(), "--cidr=10.244.0.0/16", "--node-ip=10.240.0.1"));
+                "--config=" + files.stages(), "--cidr=10.244.0.0/16", "--node-ip=127.0.0.1"));
         // The service-account controller making "default" in every namespace shows the controller manager works.
         awaitReady(() -> admin.serviceAccounts().inNamespace("default").withName("default").get() != null);
     }
