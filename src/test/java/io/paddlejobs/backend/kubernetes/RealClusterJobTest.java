@@ -1,0 +1,172 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.cluster.ControlPlane;
+import io.paddlejobs.cluster.FakeKubelet;
+import io.paddlejobs.cluster.RealCluster;
+import io.paddlejobs.cluster.RestrictedNamespaces;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.Role;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The backend against a real kube-apiserver (validation, RBAC, Pod Security "restricted"), the
+ * real Job, StatefulSet and garbage-collector controllers, the real scheduler, and fake nodes
+ * whose pods kwok moves through their phases. What the mock server cannot judge.
+ */
+@ExtendWith(RealCluster.class)
+class RealClusterJobTest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+    private static ControlPlane plane;
+    private static KubernetesClient admin;
+    private static MockCluster.Backend running;
+    private static KubernetesJobBackend backend;
+
+    private String ns;
+
+    @BeforeAll
+    static void connect() {
+        plane = RealCluster.plane();
+        admin = plane.admin();
+        running = RealBackends.start(plane, plane.adminToken());
+        backend = running.jobs();
+        await().atMost(DEADLINE).until(() -> running.cache().synced());
+    }
+
+    @AfterAll
+    static void disconnect() {
+        if (running != null) {
+            running.close();
+        }
+    }
+
+    @BeforeEach
+    void namespace() {
+        ns = RestrictedNamespaces.create(admin, "jobs", RealBackends.settings(plane).dataClaim());
+    }
+
+    @Test
+    void everyObjectOfAJobIsAcceptedAndItsPodsAdmittedUnderTheRestrictedProfile() {
+        backend.submit(Plans.plan(RealBackends.request("mnist", 2, "paddlepaddle/paddle:2.6.1",
+                FakeKubelet.trainersKeepRunning()), ns));
+
+        await().atMost(DEADLINE).until(() -> pods("mnist").size() == 3);
+        List<HasMetadata> objects = List.of(admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob("mnist")).get(),
+                admin.apps().statefulSets().inNamespace(ns).withName(ObjectNames.statefulSet("mnist")).get(),
+                admin.services().inNamespace(ns).withName(ObjectNames.service("mnist")).get());
+        assertThat(objects).doesNotContainNull();
+        assertThat(refusals()).as("FailedCreate events of the controllers").isEmpty();
+        assertThat(pods("mnist")).extracting(pod -> pod.getSpec().getHostname() + "." + pod.getSpec().getSubdomain())
+                .containsExactlyInAnyOrder("mnist-pserver-0.mnist", "mnist-trainer-0.mnist", "mnist-trainer-1.mnist");
+        await().atMost(DEADLINE).until(() -> phase("mnist") == JobPhase.RUNNING);
+    }
+
+    @Test
+    void aJobRunsThroughPendingAndRunningToSucceededAndItsPserversAreStopped() {
+        backend.submit(Plans.plan(RealBackends.request("fit", 2, "paddlepaddle/paddle:2.6.1", Map.of()), ns));
+
+        List<JobPhase> seen = new ArrayList<>();
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            JobPhase now = phase("fit");
+            if (now != null && (seen.isEmpty() || seen.get(seen.size() - 1) != now)) {
+                seen.add(now);
+            }
+            return now == JobPhase.SUCCEEDED;
+        });
+
+        assertThat(seen).containsExactly(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUCCEEDED);
+        await().atMost(DEADLINE).until(() -> pods("fit", Role.PSERVER).isEmpty());
+        assertThat(admin.apps().statefulSets().inNamespace(ns).withName(ObjectNames.statefulSet("fit")).get()
+                .getSpec().getReplicas()).isZero();
+        Job done = backend.find(new JobKey(ns, "fit")).orElseThrow();
+        assertThat(done.status().replicas()).filteredOn(r -> r.role() == Role.TRAINER)
+                .extracting(r -> r.state()).containsOnly(ReplicaState.SUCCEEDED);
+    }
+
+    @Test
+    void aTrainerExitingWithThreeFailsTheJobWithAReasonNamingItAndTheCode() {
+        backend.submit(Plans.plan(RealBackends.request("crash", 1, "paddlepaddle/paddle:2.6.1",
+                FakeKubelet.trainersExitWith(3)), ns));
+
+        await().atMost(DEADLINE).until(() -> phase("crash") == JobPhase.FAILED);
+
+        Job failed = backend.find(new JobKey(ns, "crash")).orElseThrow();
+        assertThat(failed.status().message()).contains("trainer-0").contains("3");
+        assertThat(failed.status().replicas()).filteredOn(r -> r.role() == Role.TRAINER)
+                .singleElement().satisfies(r -> assertThat(r.exitCode()).isEqualTo(3));
+        await().atMost(DEADLINE).until(() -> pods("crash", Role.PSERVER).isEmpty());
+    }
+
+    @Test
+    void cancelStopsEveryPodAndTheJobStaysCancelled() {
+        backend.submit(Plans.plan(RealBackends.request("stop", 2, "paddlepaddle/paddle:2.6.1",
+                FakeKubelet.trainersKeepRunning()), ns));
+        await().atMost(DEADLINE).until(() -> phase("stop") == JobPhase.RUNNING);
+
+        backend.cancel(new JobKey(ns, "stop"));
+
+        await().atMost(DEADLINE).until(() -> pods("stop").isEmpty());
+        assertThat(phase("stop")).isEqualTo(JobPhase.CANCELLED);
+    }
+
+    @Test
+    void deleteLetsTheGarbageCollectorRemoveEverythingTheJobOwned() {
+        backend.submit(Plans.plan(RealBackends.request("gone", 2, "paddlepaddle/paddle:2.6.1",
+                FakeKubelet.trainersKeepRunning()), ns));
+        await().atMost(DEADLINE).until(() -> phase("gone") == JobPhase.RUNNING);
+
+        assertThat(backend.delete(new JobKey(ns, "gone"))).isTrue();
+
+        await().atMost(DEADLINE).until(() -> pods("gone").isEmpty()
+                && admin.apps().statefulSets().inNamespace(ns).list().getItems().isEmpty()
+                && admin.services().inNamespace(ns).list().getItems().isEmpty()
+                && admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty()
+                && admin.apps().controllerRevisions().inNamespace(ns).list().getItems().isEmpty());
+        await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "gone")).isEmpty());
+    }
+
+    @Test
+    void anImageThatCannotBePulledIsReportedInWords() {
+        backend.submit(Plans.plan(RealBackends.request("pull", 1, FakeKubelet.UNPULLABLE_IMAGE, Map.of()), ns));
+
+        await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "pull"))
+                .map(j -> j.status().message()).orElse("").contains("cannot pull image"));
+        assertThat(phase("pull")).isEqualTo(JobPhase.PENDING);
+    }
+
+    private JobPhase phase(String job) {
+        return backend.find(new JobKey(ns, job)).map(j -> j.status().phase()).orElse(null);
+    }
+
+    private List<Pod> pods(String job) {
+        return admin.pods().inNamespace(ns).withLabels(JobLabels.selector(job)).list().getItems();
+    }
+
+    private List<Pod> pods(String job, Role role) {
+        return admin.pods().inNamespace(ns).withLabels(JobLabels.selector(job, role)).list().getItems();
+    }
+
+    private List<String> refusals() {
+        return admin.v1().events().inNamespace(ns).list().getItems().stream()
+                .filter(e -> "FailedCreate".equals(e.getReason())).map(Event::getMessage).toList();
+    }
+}

@@ -1,0 +1,48 @@
+package io.paddlejobs.cluster;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Namespaces as an operator prepares them for the service: Pod Security "restricted" enforced,
+ * and the data claim the jobs mount, bound to a volume of its own (no kubelet ever mounts it).
+ */
+public final class RestrictedNamespaces {
+
+    private static final AtomicInteger COUNT = new AtomicInteger();
+
+    private RestrictedNamespaces() {
+    }
+
+    /** A new namespace named after {@code prefix}, ready for jobs: its default service account and data claim exist. */
+    public static String create(KubernetesClient admin, String prefix, String dataClaim) {
+        String ns = prefix + "-" + COUNT.incrementAndGet();
+        admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
+                .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
+                .addToLabels("pod-security.kubernetes.io/enforce-version", "latest")
+                .endMetadata().build()).create();
+        admin.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName(ns + "-data").endMetadata()
+                .withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("")
+                .addToCapacity("storage", new Quantity("1Gi"))
+                .withNewNfs().withServer("127.0.0.1").withPath("/" + ns).endNfs()
+                .withNewClaimRef().withNamespace(ns).withName(dataClaim).endClaimRef()
+                .endSpec().build()).create();
+        admin.persistentVolumeClaims().inNamespace(ns).resource(new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName(dataClaim).endMetadata()
+                .withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("").withVolumeName(ns + "-data")
+                .withNewResources().addToRequests("storage", new Quantity("1Gi")).endResources().endSpec()
+                .build()).create();
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() ->
+                admin.serviceAccounts().inNamespace(ns).withName("default").get() != null
+                        && "Bound".equals(admin.persistentVolumeClaims().inNamespace(ns).withName(dataClaim).get()
+                        .getStatus().getPhase()));
+        return ns;
+    }
+}
