@@ -45,6 +45,11 @@ class RealPaddleJobsTest {
         registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> 1);
         registry.add("paddlejobs.local.pserver-listen-timeout", () -> PSERVER_LISTEN_TIMEOUT.toSeconds() + "s");
+        // Ports of their own, away from the default range that other services' test jobs on this
+        // machine may use at the same time: a stranger's pserver on 127.0.0.1:21000 would be
+        // taken for ours, by the trainers and by the listen watch alike.
+        registry.add("paddlejobs.local.first-port", () -> 31000);
+        registry.add("paddlejobs.local.last-port", () -> 31999);
     }
 
     @LocalServerPort

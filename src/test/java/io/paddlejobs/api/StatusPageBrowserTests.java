@@ -155,6 +155,23 @@ class StatusPageBrowserTests {
     }
 
     @Test
+    void collectiveJobShowsItsModeAndTrainersOnly() {
+        String statusUrl = jobs.submit("""
+                {"name": "all-reduce", "mode": "collective", "trainers": 2, "entry_point": "true"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> !page.resources("Whole job").isEmpty());
+
+        assertThat(page.planFact("Mode")).startsWith("collective");
+        assertThat(page.planFact("Trainer port")).contains("store");
+        assertThat(page.resources("Pservers, each")).isEmpty();
+        assertThat(page.resources("Trainers, each")).startsWith("2");
+        assertThat(page.resources("Whole job")).startsWith("2");
+        page.await(d -> FINISHED.contains(page.phase()));
+    }
+
+    @Test
     void failedJobShowsTheReasonAndTheExitCode() {
         String statusUrl = jobs.submit("""
                 {"name": "fails", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",

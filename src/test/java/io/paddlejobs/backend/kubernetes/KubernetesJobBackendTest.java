@@ -85,6 +85,20 @@ class KubernetesJobBackendTest {
     }
 
     @Test
+    void aCollectiveJobIsSubmittedFoundAndCancelledWithoutAnyPserverObject() {
+        var collective = Plans.plan(Plans.collectiveRequest("allreduce", 2), ns);
+        var allreduce = new JobKey(ns, "allreduce");
+        backend.submit(collective);
+        await().atMost(DEADLINE).until(() -> backend.find(allreduce).isPresent());
+
+        assertThat(write.trainerJob(ns, "allreduce").getSpec().getCompletions()).isEqualTo(2);
+        assertThat(cluster.admin.apps().statefulSets().inNamespace(ns).list().getItems()).isEmpty();
+        assertThat(backend.find(allreduce).orElseThrow().plan()).isEqualTo(collective);
+        Job cancelled = backend.cancel(allreduce).orElseThrow();
+        assertThat(cancelled.status().phase()).isEqualTo(JobPhase.CANCELLED);
+    }
+
+    @Test
     void dryRunManifestsAreTheObjectsASubmitCreates() {
         var manifests = backend.manifests(plan);
         backend.submit(plan);
