@@ -5,7 +5,7 @@ import io.paddlejobs.planning.Site;
 
 /**
  * Replica hosts as the cluster's DNS names them: the headless Service {@code <job>} gives each
- * pod {@code <hostname>.<job>}, where a StatefulSet pod's hostname is {@code <job>-pserver-<i>}
+ * pod {@code <hostname>.<job>}, where an Indexed Job pod's hostname is {@code <job>-pserver-<i>}
  * and an Indexed Job pod's is {@code <job>-trainer-<i>}. Short names resolve from any pod of the
  * same namespace, which is where all of a job's replicas are.
  */
