@@ -95,9 +95,11 @@ final class PodStates {
         ContainerStatus init = container(pod.getStatus().getInitContainerStatuses(), WaitForPserversStep.CONTAINER);
         if (init != null && init.getState() != null && init.getState().getTerminated() != null
                 && init.getState().getTerminated().getExitCode() != 0) {
+            String said = init.getState().getTerminated().getMessage();
             return new Observed(status(id, role, index, host, ReplicaState.FAILED, restarts, null,
-                    "gave up waiting for the pservers to accept connections; see the pserver logs", started, finished),
-                    "PserversUnreachable");
+                    "gave up waiting for the pservers to accept connections"
+                            + (said == null || said.isBlank() ? "" : " (" + said.strip() + ")") + "; see the pserver logs",
+                    started, finished), "PserversUnreachable");
         }
         if (state != null && state.getTerminated() != null) {
             var terminated = state.getTerminated();
