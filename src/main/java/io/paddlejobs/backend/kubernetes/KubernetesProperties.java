@@ -60,6 +60,14 @@ public record KubernetesProperties(
 
     public KubernetesProperties {
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+        if (shmSize != null) {
+            // At start-up, not at the first submit: a bad quantity names the property that holds it.
+            try {
+                io.paddlejobs.planning.Memory.parse(shmSize);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("paddlejobs.kubernetes.shm-size: " + e.getMessage(), e);
+            }
+        }
     }
 
     /** The defaults, as an operator who configured nothing gets them (the same as the {@code @DefaultValue}s). */

@@ -15,4 +15,11 @@ class KubernetesPropertiesTest {
                 .bindOrCreate("paddlejobs.kubernetes", KubernetesProperties.class);
         assertThat(bound).isEqualTo(KubernetesProperties.defaults());
     }
+
+    @Test
+    void aSharedMemorySizeThatIsNoQuantityStopsTheStartNamingTheProperty() {
+        var binder = new Binder(new MapConfigurationPropertySource(Map.of("paddlejobs.kubernetes.shm-size", "lots")));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> binder.bindOrCreate("paddlejobs.kubernetes",
+                KubernetesProperties.class)).hasStackTraceContaining("paddlejobs.kubernetes.shm-size: 'lots' is not a memory quantity");
+    }
 }
