@@ -92,10 +92,35 @@ class KubernetesJobBackendTest {
         await().atMost(DEADLINE).until(() -> backend.find(allreduce).isPresent());
 
         assertThat(write.trainerJob(ns, "allreduce").getSpec().getCompletions()).isEqualTo(2);
-        assertThat(cluster.admin.apps().statefulSets().inNamespace(ns).list().getItems()).isEmpty();
+        assertThat(write.trainerJob(ns, "allreduce").getSpec().getSuspend())
+                .as("no pservers to wait for: the trainers start at once").isNotEqualTo(Boolean.TRUE);
+        assertThat(cluster.admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.pserverJob("allreduce")).get())
+                .as("no pserver Job").isNull();
         assertThat(backend.find(allreduce).orElseThrow().plan()).isEqualTo(collective);
         Job cancelled = backend.cancel(allreduce).orElseThrow();
         assertThat(cancelled.status().phase()).isEqualTo(JobPhase.CANCELLED);
+    }
+
+    @Test
+    void aClaimThatAttachesToOneNodeOnlyIsRefusedAtSubmitAndDryRunWithNothingCreated() {
+        cluster.provideDataClaim(ns, "ReadWriteOnce");
+
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(DataClaimUnusableException.class)
+                .satisfies(e -> assertThat(((DataClaimUnusableException) e).getBody().getDetail())
+                        .contains("[ReadWriteOnce]", "ReadWriteMany", "paddle-data"));
+        assertThatThrownBy(() -> backend.manifests(plan)).isInstanceOf(DataClaimUnusableException.class);
+        assertThat(write.trainerJob(ns, "mnist")).isNull();
+    }
+
+    @Test
+    void aClaimSharedReadOnlyIsMountedReadOnly() {
+        cluster.provideDataClaim(ns, "ReadOnlyMany");
+
+        backend.submit(plan);
+
+        assertThat(write.trainerJob(ns, "mnist").getSpec().getTemplate().getSpec().getVolumes())
+                .filteredOn(v -> v.getPersistentVolumeClaim() != null).singleElement()
+                .satisfies(v -> assertThat(v.getPersistentVolumeClaim().getReadOnly()).isTrue());
     }
 
     @Test

@@ -104,10 +104,11 @@ class ManifestsTest {
     }
 
     @Test
-    void trainersWaitForPserversButPserversWaitForNothing() {
+    void trainersWaitForPserversAndPserversOnlyForTheirOwnName() {
         assertThat(manifests.trainerJob().getSpec().getTemplate().getSpec().getInitContainers())
                 .extracting(c -> c.getName()).containsExactly("wait-for-pservers");
-        assertThat(manifests.pserverJob().getSpec().getTemplate().getSpec().getInitContainers()).isEmpty();
+        assertThat(manifests.pserverJob().getSpec().getTemplate().getSpec().getInitContainers())
+                .extracting(c -> c.getName()).containsExactly("wait-for-own-name");
     }
 
     @Test
@@ -138,7 +139,7 @@ class ManifestsTest {
             assertThat(spec.getContainers()).singleElement().satisfies(main -> {
                 assertThat(main.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
                 assertThat(main.getResources().getLimits()).containsKeys("cpu", "memory");
-                assertThat(main.getVolumeMounts()).extracting(m -> m.getMountPath()).containsExactly("/data");
+                assertThat(main.getVolumeMounts()).extracting(m -> m.getMountPath()).contains("/data", "/home/paddle");
             });
             assertThat(spec.getInitContainers()).allSatisfy(init ->
                     assertThat(init.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL"));
