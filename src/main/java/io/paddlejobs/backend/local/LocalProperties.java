@@ -5,8 +5,10 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -18,6 +20,13 @@ import org.springframework.validation.annotation.Validated;
  * @param stopGracePeriod   how long a replica has between SIGTERM and SIGKILL
  * @param firstPort         the allocated pserver ports start here ...
  * @param lastPort          ... and end here
+ * @param maxLogSize        per replica log: past it the oldest output is dropped (a line says how much)
+ * @param minFreeSpace      below this much free space in the data root, submits are refused (507)
+ * @param sandbox           how replicas are confined ({@link Sandbox.Mode})
+ * @param allowSharedFiles  token mode on this backend without a sandbox: every tenant's jobs could read
+ *                          the others' files, so the service refuses to start unless this is true
+ * @param inheritEnv        names of the service's environment variables replicas get, besides
+ *                          {@link ReplicaEnvironment#INHERITED} (e.g. {@code LD_LIBRARY_PATH}, {@code CUDA_HOME})
  */
 @Validated
 @ConfigurationProperties("paddlejobs.local")
@@ -26,7 +35,12 @@ public record LocalProperties(
         @DefaultValue("4") @Min(1) int maxRunningJobs,
         @DefaultValue("5s") @NotNull Duration stopGracePeriod,
         @DefaultValue("21000") @Min(1024) @Max(65535) int firstPort,
-        @DefaultValue("29999") @Min(1024) @Max(65535) int lastPort) {
+        @DefaultValue("29999") @Min(1024) @Max(65535) int lastPort,
+        @DefaultValue("64MB") @NotNull DataSize maxLogSize,
+        @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
+        @DefaultValue("auto") @NotNull Sandbox.Mode sandbox,
+        @DefaultValue("false") boolean allowSharedFiles,
+        @DefaultValue List<String> inheritEnv) {
 
     Path jobsDir() {
         return dataRoot.resolve("jobs");
