@@ -111,7 +111,8 @@ class JobController {
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
                              @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
         if (dryRun) {
-            var plan = jobs.dryRun(body.toRequest(), access.resolve(namespace, Action.SUBMIT));
+            String ns = access.resolve(namespace, Action.SUBMIT);
+            var plan = limits.dryRun(access.tenant().orElseThrow(), () -> jobs.dryRun(body.toRequest(), ns));
             return ResponseEntity.ok().headers(warnings(plan.plan().warnings())).body(DryRunView.of(plan));
         }
         JobRequest request = jobs.named(body.toRequest());
@@ -119,7 +120,7 @@ class JobController {
             String ns = access.resolve(namespace, Action.SUBMIT);
             var tenant = access.tenant().orElseThrow();
             return submitted(limits.submit(tenant, ns, () -> jobs.gpusAskedFor(request, ns),
-                    () -> jobs.submit(request, ns)));
+                    () -> jobs.submit(request, ns), JobService.Submission::created));
         }, response -> response.getStatusCode().value() == 201 ? "created" : "existing");
     }
 

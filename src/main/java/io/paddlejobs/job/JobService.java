@@ -12,7 +12,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
+import org.springframework.util.unit.DataSize;
 
 /** Plans, submits and manages jobs on the configured backend. */
 @Service
@@ -20,10 +22,13 @@ public class JobService {
 
     private final JobPlanner planner;
     private final JobBackend backend;
+    private final long maxPlanBytes;
 
-    public JobService(JobPlanner planner, JobBackend backend) {
+    public JobService(JobPlanner planner, JobBackend backend,
+                      @Value("${paddlejobs.limits.max-plan-size:4MB}") DataSize maxPlanSize) {
         this.planner = planner;
         this.backend = backend;
+        this.maxPlanBytes = maxPlanSize.toBytes();
     }
 
     /** What was submitted, and whether this call created it or found the identical job already there. */
@@ -132,7 +137,9 @@ public class JobService {
     }
 
     private JobPlan plan(JobRequest request, String namespace) {
-        return planner.plan(named(request), namespace, backend.site());
+        JobPlan plan = planner.plan(named(request), namespace, backend.site());
+        PlanSize.check(plan, maxPlanBytes);
+        return plan;
     }
 
     // The token names the last job of the page: a page boundary stays put when newer jobs arrive.

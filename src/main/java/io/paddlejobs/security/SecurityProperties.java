@@ -71,7 +71,7 @@ public record SecurityProperties(
     /**
      * Limits on what one caller may submit; 0 means no limit.
      *
-     * @param submissionsPerMinute submits (dry runs excepted) a caller may make per minute
+     * @param submissionsPerMinute submits and dry runs a caller may make per minute (refused submits and identical retries do not count)
      * @param maxUnfinishedJobs    pending and running jobs a namespace may hold when a caller submits into it
      * @param maxGpusInUse         GPUs the unfinished jobs of a namespace may hold, the new one included
      */
