@@ -119,6 +119,10 @@ class JobController {
         return audit.record(Action.SUBMIT, namespace, request.name(), () -> {
             String ns = access.resolve(namespace, Action.SUBMIT);
             var tenant = access.tenant().orElseThrow();
+            var retry = jobs.retryOf(request, ns);
+            if (retry.isPresent()) {
+                return submitted(retry.get());
+            }
             return submitted(limits.submit(tenant, ns, () -> jobs.gpusAskedFor(request, ns),
                     () -> jobs.submit(request, ns), JobService.Submission::created));
         }, response -> response.getStatusCode().value() == 201 ? "created" : "existing");

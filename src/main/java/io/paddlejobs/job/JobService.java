@@ -62,6 +62,17 @@ public class JobService {
         }
     }
 
+    /**
+     * The existing job when this is an identical resubmit of it (a client's retry): answered
+     * before any limit, since it creates nothing.
+     */
+    public Optional<Submission> retryOf(JobRequest request, String namespace) {
+        JobRequest named = named(request);
+        return backend.find(new JobKey(namespace, named.name()))
+                .filter(existing -> existing.plan().spec().equals(named))
+                .map(existing -> new Submission(existing, false));
+    }
+
     public Job get(JobKey key) {
         return find(key).orElseThrow(() -> new JobNotFoundException(key));
     }

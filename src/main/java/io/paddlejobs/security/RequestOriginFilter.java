@@ -45,6 +45,9 @@ final class RequestOriginFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String host = request.getHeader(HttpHeaders.HOST);
+        if (host == null) {
+            host = request.getServerName() + ":" + request.getServerPort(); // HTTP/1.0, or a request made in-process
+        }
         if (!hosts.allows(host)) {
             refuse(response, "urn:paddlejobs:problem:host-not-allowed", "Unknown host",
                     "This service does not answer to the host name '%s'. Use 127.0.0.1 or localhost, or add the name to "

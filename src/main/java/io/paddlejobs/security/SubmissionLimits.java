@@ -67,7 +67,12 @@ public class SubmissionLimits {
     /** A dry run plans as much as a submit does, so it counts against the same rate. */
     public <T> T dryRun(Tenant tenant, Supplier<T> plan) {
         takeRate(tenant);
-        return plan.get();
+        try {
+            return plan.get();
+        } catch (RuntimeException refused) {
+            rate.giveBack(tenant.user(), tenant.limits().submissionsPerMinute());
+            throw refused;
+        }
     }
 
     private void takeRate(Tenant tenant) {

@@ -237,7 +237,7 @@ class TokenModeApiTest {
                 seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 60));
         assertThat(third.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(third.body()).contains("2 jobs per minute");
-        assertThat(carol.post("/jobs?dry_run=true", job).statusCode()).as("dry runs are not counted").isEqualTo(200);
+        assertThat(carol.post("/jobs?dry_run=true", job).statusCode()).as("dry runs are counted too").isEqualTo(429);
     }
 
     @Test
