@@ -7,8 +7,6 @@ import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,21 +80,22 @@ public class JobService {
     }
 
     public JobPage list(JobQuery query) {
-        List<Job> matching = backend.list(query.namespace()).stream().filter(query::matches).toList();
+        List<Job> matching = backend.list(query.namespace()).stream().filter(query::matches)
+                .sorted(ListPosition.ORDER).toList();
         int start = 0;
         if (query.continueToken() != null) {
-            String after = decode(query.continueToken());
+            ListPosition after = ListPosition.decode(query.continueToken());
             start = matching.size();
             for (int i = 0; i < matching.size(); i++) {
-                if (matching.get(i).plan().name().equals(after)) {
-                    start = i + 1;
+                if (after.isBefore(matching.get(i))) {
+                    start = i;
                     break;
                 }
             }
         }
         int end = Math.min(matching.size(), start + query.limit());
         List<Job> page = matching.subList(start, end);
-        String next = end < matching.size() ? encode(page.get(page.size() - 1).plan().name()) : null;
+        String next = end < matching.size() ? ListPosition.of(page.get(page.size() - 1)).encode() : null;
         return new JobPage(List.copyOf(page), next);
     }
 
@@ -153,16 +152,4 @@ public class JobService {
         return plan;
     }
 
-    // The token names the last job of the page: a page boundary stays put when newer jobs arrive.
-    private static String encode(String name) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String decode(String token) {
-        try {
-            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidContinueTokenException();
-        }
-    }
 }
