@@ -130,6 +130,9 @@ class JobController {
 
     private ResponseEntity<JobView> submitted(JobService.Submission submission) {
         JobView view = JobView.of(submission.job(), statusUrls);
+        if (!submission.created() && submission.job().status().phase().isFinished()) {
+            view = FinishedResubmit.warn(view, submission.job());
+        }
         HttpHeaders headers = warnings(view.warnings());
         if (!submission.created()) {
             return ResponseEntity.ok().headers(headers).body(view);
