@@ -52,6 +52,8 @@ class TokenModeApiTest {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> 50);
         registry.add("paddlejobs.security.mode", () -> "token");
+        // These tests are about the API; where no sandbox exists they still run (see ReplicaConfinementTest).
+        registry.add("paddlejobs.local.allow-shared-files", () -> "true");
         registry.add("paddlejobs.security.token-file", TokenModeApiTest::tokenFile);
         registry.add("paddlejobs.security.cors-origins", () -> "https://dashboard.example");
     }
@@ -289,6 +291,19 @@ class TokenModeApiTest {
                         "action=cancel user=alice namespace=team-b job=bobs-job outcome=denied status=403"))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=delete user=alice namespace=team-a job=gone outcome=not-found status=404")));
+    }
+
+    @Test
+    void attemptsWithoutAValidTokenAreAuditedToo(CapturedOutput output) {
+        anonymous.post("/jobs", "{\"name\": \"sneaky\", \"entry_point\": \"true\"}");
+        anonymous.withToken("wrong").delete("/jobs/victim?namespace=team-a");
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut().lines()
+                .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=-")))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=submit user=- namespace=- job=- outcome=unauthenticated status=401"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=delete user=- namespace=team-a job=victim outcome=unauthenticated status=401")));
     }
 
     @Test
