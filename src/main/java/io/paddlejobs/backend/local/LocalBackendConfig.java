@@ -29,13 +29,7 @@ class LocalBackendConfig {
         String tokenFile = env.getProperty("paddlejobs.security.token-file");
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(),
                 tokenFile == null ? List.of() : List.of(Path.of(tokenFile)));
-        if (tenants && !sandbox.confinesFiles() && !properties.allowSharedFiles()) {
-            throw new IllegalStateException(("paddlejobs.security.mode=%s with the local backend, but replicas cannot be "
-                    + "sandboxed here (paddlejobs.local.sandbox=%s; bubblewrap missing or not working): every tenant's "
-                    + "jobs could read and change the others' files. Install bubblewrap, or set "
-                    + "paddlejobs.local.allow-shared-files=true to accept that.").formatted(securityMode,
-                    properties.sandbox().name().toLowerCase(java.util.Locale.ROOT)));
-        }
+        sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
         var store = new JobRecordStore(properties.jobsDir(), json);
         var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox);
         backend.recover();

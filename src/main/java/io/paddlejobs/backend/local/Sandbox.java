@@ -52,6 +52,19 @@ final class Sandbox {
         return new Sandbox(works, confineFiles && works, dataRoot, hiddenFiles);
     }
 
+    /**
+     * Where tenants share this machine and replicas cannot be confined, refuses to go on unless the
+     * operator said, with {@code paddlejobs.local.allow-shared-files=true}, that this is accepted.
+     */
+    void requireIsolation(boolean tenants, boolean allowShared, String securityMode) {
+        if (tenants && !confineFiles && !allowShared) {
+            throw new IllegalStateException(("paddlejobs.security.mode=%s with the local backend, but replicas cannot be "
+                    + "sandboxed here (paddlejobs.local.sandbox=off, or bubblewrap missing or not working): every tenant's "
+                    + "jobs could read and change the others' files. Install bubblewrap, or set "
+                    + "paddlejobs.local.allow-shared-files=true to accept that.").formatted(securityMode));
+        }
+    }
+
     /** Whether a replica cannot see other jobs' files. */
     boolean confinesFiles() {
         return confineFiles;
