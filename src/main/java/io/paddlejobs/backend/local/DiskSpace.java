@@ -28,12 +28,6 @@ final class DiskSpace {
         }
     }
 
-    /** Whether the data root is above its floor, for readiness. */
-    boolean hasRoom() {
-        long free = freeBytes();
-        return free < 0 || free >= floor.toBytes();
-    }
-
     /** What a submit that failed on the way to disk answers. */
     RuntimeException refusal(JobKey key, RuntimeException e) {
         if (e instanceof StorageFullException) {

@@ -41,24 +41,34 @@ final class ProcessGroups {
             return;
         }
         signal(left, "TERM");
-        left = awaitGone(left, grace);
+        left = awaitGone(left, grace, "TERM");
         if (!left.isEmpty()) {
             signal(left, "KILL");
-            awaitGone(left, KILL_WAIT);
+            awaitGone(left, KILL_WAIT, "KILL");
         }
     }
 
-    private static Set<Long> awaitGone(Set<Long> groups, Duration within) {
+    /** Waits for the groups to go; signals again, once, those still there after a moment (a late {@code setsid}). */
+    private static Set<Long> awaitGone(Set<Long> groups, Duration within, String signal) {
         long deadline = System.nanoTime() + within.toNanos();
+        long again = System.nanoTime() + Duration.ofMillis(200).toNanos();
         Set<Long> left = liveGroups(groups);
         while (!left.isEmpty() && System.nanoTime() < deadline) {
             pause();
             left = liveGroups(left);
+            if (again != 0 && System.nanoTime() > again && !left.isEmpty()) {
+                signal(left, signal);
+                again = 0;
+            }
         }
         return left;
     }
 
-    /** Those of the groups with a live (not zombie) process, from one pass over /proc. */
+    /**
+     * Those of the groups with a live (not zombie) process, from one pass over /proc. A leader that
+     * lives counts even outside its group: a replica stopped just after it was spawned may not have
+     * called {@code setsid} yet.
+     */
     private static Set<Long> liveGroups(Collection<Long> groups) {
         Set<Long> wanted = new HashSet<>(groups);
         Set<Long> live = new HashSet<>();
@@ -67,6 +77,8 @@ final class ProcessGroups {
                 long group = liveGroupOf(process);
                 if (wanted.contains(group)) {
                     live.add(group);
+                } else if (group != -1 && wanted.contains(Long.parseLong(process.getFileName().toString()))) {
+                    live.add(Long.parseLong(process.getFileName().toString()));
                 }
             }
         } catch (IOException e) {
@@ -90,10 +102,13 @@ final class ProcessGroups {
         }
     }
 
-    /** One kill process for all the groups. */
+    /** One kill process for all the groups, and their leaders (which may not lead their group yet). */
     private static void signal(Collection<Long> groups, String signal) {
         List<String> command = new ArrayList<>(List.of("kill", "-" + signal, "--"));
-        groups.forEach(group -> command.add("-" + group));
+        groups.forEach(group -> {
+            command.add("-" + group);
+            command.add(Long.toString(group));
+        });
         try {
             new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();

@@ -26,7 +26,7 @@ class GracefulRestartTest {
             before.submit("queued-2", "true", 1, 1);
             assertThat(before.job("queued-2").status().queuePosition()).isEqualTo(2);
         }
-        assertThat(anyProcessWith("sleep 3301")).isFalse();
+        await().atMost(DEADLINE).until(() -> !anyProcessWith("sleep 3301"));
 
         try (var after = new LocalBackendFixture(dataRoot, 1)) {
             assertThat(after.job("busy").status().phase()).isEqualTo(JobPhase.FAILED);
