@@ -8,6 +8,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -16,7 +18,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Caps request bodies at 64 KiB, answering 413. A declared length is refused before reading; a
- * chunked body is cut off where it passes the cap, so a large one is never buffered.
+ * chunked body is cut off where it passes the cap, so a large one is never buffered. A body must
+ * also arrive within {@code paddlejobs.request-body-timeout} (10 s) in all, else 408: Tomcat's
+ * timeout is per read, so a client sending a byte every few seconds could hold a thread for ever.
  */
 @Component
 class BodySizeLimitFilter extends OncePerRequestFilter {
@@ -24,9 +28,11 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     static final long LIMIT = 64 * 1024;
 
     private final JsonMapper json;
+    private final Duration deadline;
 
-    BodySizeLimitFilter(JsonMapper json) {
+    BodySizeLimitFilter(JsonMapper json, @Value("${paddlejobs.request-body-timeout:10s}") Duration deadline) {
         this.json = json;
+        this.deadline = deadline;
     }
 
     @Override
@@ -38,20 +44,24 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
             json.writeValue(response.getOutputStream(), new BodyTooLargeException(LIMIT).getBody());
             return;
         }
-        chain.doFilter(new Capped(request), response);
+        chain.doFilter(new Capped(request, System.nanoTime() + deadline.toNanos(), deadline.toSeconds()), response);
     }
 
     private static final class Capped extends HttpServletRequestWrapper {
         private ServletInputStream stream;
+        private final long deadlineNanos;
+        private final long seconds;
 
-        Capped(HttpServletRequest request) {
+        Capped(HttpServletRequest request, long deadlineNanos, long seconds) {
             super(request);
+            this.deadlineNanos = deadlineNanos;
+            this.seconds = seconds;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                stream = new CappedStream(super.getInputStream());
+                stream = new CappedStream(super.getInputStream(), deadlineNanos, seconds);
             }
             return stream;
         }
@@ -59,10 +69,14 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 
     private static final class CappedStream extends ServletInputStream {
         private final ServletInputStream in;
+        private final long deadlineNanos;
+        private final long seconds;
         private long read;
 
-        CappedStream(ServletInputStream in) {
+        CappedStream(ServletInputStream in, long deadlineNanos, long seconds) {
             this.in = in;
+            this.deadlineNanos = deadlineNanos;
+            this.seconds = seconds;
         }
 
         @Override
@@ -84,6 +98,9 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
         }
 
         private void count(int n) {
+            if (System.nanoTime() > deadlineNanos) {
+                throw new BodyTooSlowException(seconds);
+            }
             read += n;
             if (read > LIMIT) {
                 throw new BodyTooLargeException(LIMIT);

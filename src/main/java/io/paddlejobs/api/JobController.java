@@ -42,6 +42,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /**
@@ -66,9 +67,11 @@ class JobController {
     private final NamespaceAccess access;
     private final SubmissionLimits limits;
     private final AuditLog audit;
+    private final LogStreams logStreams;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionLimits limits,
-                  AuditLog audit) {
+                  AuditLog audit, LogStreams logStreams) {
+        this.logStreams = logStreams;
         this.jobs = jobs;
         this.statusUrls = statusUrls;
         this.access = access;
@@ -110,20 +113,28 @@ class JobController {
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
                              @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
         if (dryRun) {
-            var plan = jobs.dryRun(body.toRequest(), access.resolve(namespace, Action.SUBMIT));
+            String ns = access.resolve(namespace, Action.SUBMIT);
+            var plan = limits.dryRun(access.tenant().orElseThrow(), () -> jobs.dryRun(body.toRequest(), ns));
             return ResponseEntity.ok().headers(warnings(plan.plan().warnings())).body(DryRunView.of(plan));
         }
         JobRequest request = jobs.named(body.toRequest());
         return audit.record(Action.SUBMIT, namespace, request.name(), () -> {
             String ns = access.resolve(namespace, Action.SUBMIT);
             var tenant = access.tenant().orElseThrow();
+            var retry = jobs.retryOf(request, ns);
+            if (retry.isPresent()) {
+                return submitted(retry.get());
+            }
             return submitted(limits.submit(tenant, ns, () -> jobs.gpusAskedFor(request, ns),
-                    () -> jobs.submit(request, ns)));
+                    () -> jobs.submit(request, ns), JobService.Submission::created));
         }, response -> response.getStatusCode().value() == 201 ? "created" : "existing");
     }
 
     private ResponseEntity<JobView> submitted(JobService.Submission submission) {
         JobView view = JobView.of(submission.job(), statusUrls);
+        if (!submission.created() && submission.job().status().phase().isFinished()) {
+            view = FinishedResubmit.warn(view, submission.job());
+        }
         HttpHeaders headers = warnings(view.warnings());
         if (!submission.created()) {
             return ResponseEntity.ok().headers(headers).body(view);
@@ -166,7 +177,7 @@ class JobController {
     @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
             content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
-    ResponseEntity<StreamingResponseBody> logs(@PathVariable String name,
+    ResponseEntity<ResponseBodyEmitter> logs(@PathVariable String name,
                                                @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
                                                @RequestParam(defaultValue = "trainer") @Pattern(regexp = "pserver|trainer") String role,
                                                @RequestParam(defaultValue = "0") @Min(0) int index,
@@ -176,8 +187,7 @@ class JobController {
         Role replicaRole = Role.fromLabel(role);
         jobs.requireReplica(key, replicaRole, index);
         StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
-        return ResponseEntity.ok().contentType(new MediaType(MediaType.TEXT_PLAIN, java.nio.charset.StandardCharsets.UTF_8))
-                .body(body);
+        return logStreams.stream(access.userName(), body);
     }
 
     @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled")

@@ -133,6 +133,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         if (tooLarge != null) {
             return ResponseEntity.status(HttpStatus.CONTENT_TOO_LARGE).body(tooLarge.getBody());
         }
+        BodyTooSlowException tooSlow = causeOfType(e, BodyTooSlowException.class);
+        if (tooSlow != null) {
+            return ResponseEntity.status(HttpStatus.REQUEST_TIMEOUT).body(tooSlow.getBody());
+        }
         return ResponseEntity.badRequest().body(UnreadableBodies.problem(causeOfType(e, JacksonException.class)));
     }
 

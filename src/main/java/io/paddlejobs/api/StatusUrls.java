@@ -1,19 +1,30 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.security.SecurityProperties;
 import org.springframework.stereotype.Component;
+import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
 
 /**
- * Absolute status URLs as the caller reached the service (proxy headers are honoured when
- * {@code server.forward-headers-strategy} says so). They always carry the namespace.
+ * Absolute status URLs: under {@code paddlejobs.security.base-url} when it is set, else as the caller
+ * reached the service (its {@code Host}, which the request-origin check has let in; proxy headers are
+ * honoured when {@code server.forward-headers-strategy} says so). They always carry the namespace.
  */
 @Component
 class StatusUrls {
 
+    private final SecurityProperties security;
+
+    StatusUrls(SecurityProperties security) {
+        this.security = security;
+    }
+
     String of(JobKey key) {
-        return ServletUriComponentsBuilder.fromCurrentContextPath()
-                .path("/jobs/{name}/status")
+        UriComponentsBuilder base = security.baseUrl() != null
+                ? UriComponentsBuilder.fromUri(security.baseUrl())
+                : ServletUriComponentsBuilder.fromCurrentContextPath();
+        return base.path("/jobs/{name}/status")
                 .queryParam("namespace", key.namespace())
                 .buildAndExpand(key.name())
                 .toUriString();

@@ -7,12 +7,12 @@ import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
+import org.springframework.util.unit.DataSize;
 
 /** Plans, submits and manages jobs on the configured backend. */
 @Service
@@ -20,10 +20,13 @@ public class JobService {
 
     private final JobPlanner planner;
     private final JobBackend backend;
+    private final long maxPlanBytes;
 
-    public JobService(JobPlanner planner, JobBackend backend) {
+    public JobService(JobPlanner planner, JobBackend backend,
+                      @Value("${paddlejobs.limits.max-plan-size:4MB}") DataSize maxPlanSize) {
         this.planner = planner;
         this.backend = backend;
+        this.maxPlanBytes = maxPlanSize.toBytes();
     }
 
     /** What was submitted, and whether this call created it or found the identical job already there. */
@@ -57,6 +60,17 @@ public class JobService {
         }
     }
 
+    /**
+     * The existing job when this is an identical resubmit of it (a client's retry): answered
+     * before any limit, since it creates nothing.
+     */
+    public Optional<Submission> retryOf(JobRequest request, String namespace) {
+        JobRequest named = named(request);
+        return backend.find(new JobKey(namespace, named.name()))
+                .filter(existing -> existing.plan().spec().equals(named))
+                .map(existing -> new Submission(existing, false));
+    }
+
     public Job get(JobKey key) {
         return find(key).orElseThrow(() -> new JobNotFoundException(key));
     }
@@ -66,21 +80,22 @@ public class JobService {
     }
 
     public JobPage list(JobQuery query) {
-        List<Job> matching = backend.list(query.namespace()).stream().filter(query::matches).toList();
+        List<Job> matching = backend.list(query.namespace()).stream().filter(query::matches)
+                .sorted(ListPosition.ORDER).toList();
         int start = 0;
         if (query.continueToken() != null) {
-            String after = decode(query.continueToken());
+            ListPosition after = ListPosition.decode(query.continueToken());
             start = matching.size();
             for (int i = 0; i < matching.size(); i++) {
-                if (matching.get(i).plan().name().equals(after)) {
-                    start = i + 1;
+                if (after.isBefore(matching.get(i))) {
+                    start = i;
                     break;
                 }
             }
         }
         int end = Math.min(matching.size(), start + query.limit());
         List<Job> page = matching.subList(start, end);
-        String next = end < matching.size() ? encode(page.get(page.size() - 1).plan().name()) : null;
+        String next = end < matching.size() ? ListPosition.of(page.get(page.size() - 1)).encode() : null;
         return new JobPage(List.copyOf(page), next);
     }
 
@@ -132,19 +147,9 @@ public class JobService {
     }
 
     private JobPlan plan(JobRequest request, String namespace) {
-        return planner.plan(named(request), namespace, backend.site());
+        JobPlan plan = planner.plan(named(request), namespace, backend.site());
+        PlanSize.check(plan, maxPlanBytes);
+        return plan;
     }
 
-    // The token names the last job of the page: a page boundary stays put when newer jobs arrive.
-    private static String encode(String name) {
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(name.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String decode(String token) {
-        try {
-            return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidContinueTokenException();
-        }
-    }
 }

@@ -1,5 +1,7 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.planning.InvalidJobRequest;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -37,7 +39,8 @@ public class AuditLog {
         try {
             result = call.get();
         } catch (RuntimeException e) {
-            int status = e instanceof ErrorResponse error ? error.getStatusCode().value() : 500;
+            int status = e instanceof ErrorResponse error ? error.getStatusCode().value()
+                    : e instanceof InvalidJobRequest ? 400 : 500;
             write(action, user, namespace, job, outcomeOf(status), status);
             throw e;
         }
@@ -66,6 +69,37 @@ public class AuditLog {
                 action.verb(), value(user), value(namespace), value(job), outcome, status);
     }
 
+    /**
+     * A caller turned away before any controller ran (no token, a wrong one): an attempt at an
+     * action is audited all the same.
+     */
+    static void unauthenticated(HttpServletRequest request) {
+        actionOf(request).ifPresent(action -> write(action, null, request.getParameter("namespace"),
+                jobOf(request), "unauthenticated", 401));
+    }
+
+    private static java.util.Optional<Action> actionOf(HttpServletRequest request) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return switch (request.getMethod()) {
+            case "POST" -> path.equals("/jobs") || path.equals("/jobs/") ? java.util.Optional.of(Action.SUBMIT)
+                    : path.matches("/jobs/[^/]+/cancel") ? java.util.Optional.of(Action.CANCEL) : java.util.Optional.empty();
+            case "DELETE" -> path.matches("/jobs/[^/]+") ? java.util.Optional.of(Action.DELETE) : java.util.Optional.empty();
+            default -> java.util.Optional.empty();
+        };
+    }
+
+    private static String jobOf(HttpServletRequest request) {
+        String[] parts = request.getRequestURI().substring(request.getContextPath().length()).split("/");
+        return parts.length > 2 ? parts[2] : null;
+    }
+
+    /** Controls (C0, DEL, C1), line and paragraph separators, and format characters such as bidi overrides. */
+    private static boolean mustEscape(int c) {
+        int type = Character.getType(c);
+        return type == Character.CONTROL || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR || type == Character.UNASSIGNED || type == Character.SURROGATE;
+    }
+
     static String value(String text) {
         if (text == null) {
             return "-";
@@ -77,7 +111,7 @@ public class AuditLog {
         text.codePoints().forEach(c -> {
             if (c == '"' || c == '\\') {
                 quoted.append('\\').appendCodePoint(c);
-            } else if (c < 0x20 || c == 0x7f) {
+            } else if (mustEscape(c)) {
                 quoted.append("\\u%04x".formatted(c));
             } else {
                 quoted.appendCodePoint(c);

@@ -37,11 +37,15 @@ final class AuthProblems {
     }
 
     AuthenticationEntryPoint entryPoint() {
-        return (request, response, e) -> write(response, missingToken(), CHALLENGE);
+        return (request, response, e) -> {
+            AuditLog.unauthenticated(request);
+            write(response, missingToken(), CHALLENGE);
+        };
     }
 
     /** A token was sent but is none of the known ones. */
-    void invalidToken(HttpServletResponse response) throws IOException {
+    void invalidToken(jakarta.servlet.http.HttpServletRequest request, HttpServletResponse response) throws IOException {
+        AuditLog.unauthenticated(request);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED,
                 "The bearer token is not valid.");
         problem.setType(UNAUTHENTICATED);

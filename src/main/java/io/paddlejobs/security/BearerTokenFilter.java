@@ -42,7 +42,7 @@ final class BearerTokenFilter extends OncePerRequestFilter {
         }
         Optional<Tenant> tenant = tokens.authenticate(header.substring(SCHEME.length()).strip());
         if (tenant.isEmpty()) {
-            problems.invalidToken(response);
+            problems.invalidToken(request, response);
             return;
         }
         SecurityContext context = contexts.createEmptyContext();

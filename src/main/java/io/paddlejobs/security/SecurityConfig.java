@@ -11,6 +11,8 @@ import org.springframework.security.config.annotation.web.configurers.AbstractHt
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import java.util.Set;
+import org.springframework.security.web.session.DisableEncodeUrlFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -18,7 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
  * and {@code kubernetes} want a bearer token everywhere but on the public paths (health, metrics, API docs, page
  * assets, and the pages themselves, whose scripts send the token). Which namespace a caller may
  * use is decided per request by {@link NamespaceAccess}; this chain only says who the caller is.
- * Either way the responses carry the headers of {@link SecurityHeaders}, and no session is made.
+ * Either way the responses carry the headers of {@link SecurityHeaders}, requests from other sites
+ * and unknown host names are refused first ({@link RequestOriginFilter}), and no session is made.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfig {
@@ -55,6 +58,8 @@ class SecurityConfig {
                 .exceptionHandling(errors -> errors.authenticationEntryPoint(problems.entryPoint())
                         .accessDeniedHandler(problems.accessDeniedHandler()));
         SecurityHeaders.apply(http, security.corsOrigins());
+        http.addFilterBefore(new RequestOriginFilter(new AllowedHosts(security.checksHosts(), security.allowedHosts()),
+                Set.copyOf(security.corsOrigins()), json), DisableEncodeUrlFilter.class);
         if (security.mode() == SecurityProperties.Mode.NONE) {
             http.authorizeHttpRequests(requests -> requests.anyRequest().permitAll());
             return http.build();

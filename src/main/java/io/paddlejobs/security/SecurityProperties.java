@@ -2,6 +2,7 @@ package io.paddlejobs.security;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,6 +21,11 @@ import org.springframework.validation.annotation.Validated;
  * @param kubernetes  how mode {@code kubernetes} asks the cluster
  * @param limits      the limits of every caller, unless their token entry says otherwise
  * @param corsOrigins origins whose pages may call the API from a browser; none by default
+ * @param allowedHosts host names (besides localhost and IP addresses) the service answers to; in mode
+ *                     {@code none} every other {@code Host} is refused, in the other modes names are
+ *                     checked only when some are listed here
+ * @param baseUrl      the service's URL as its users reach it ({@code https://jobs.example.org}); status URLs
+ *                     and {@code Location} are built from it, else from the request's (checked) {@code Host}
  */
 @Validated
 @ConfigurationProperties("paddlejobs.security")
@@ -28,7 +34,14 @@ public record SecurityProperties(
         Path tokenFile,
         @Valid @DefaultValue Limits limits,
         @DefaultValue List<String> corsOrigins,
-        @Valid @DefaultValue Kubernetes kubernetes) {
+        @Valid @DefaultValue Kubernetes kubernetes,
+        @DefaultValue List<String> allowedHosts,
+        URI baseUrl) {
+
+    /** Whether the {@code Host} allowlist applies: always in mode none, where nothing else protects the service. */
+    public boolean checksHosts() {
+        return mode == Mode.NONE || !allowedHosts.isEmpty();
+    }
 
     public enum Mode {
         NONE, TOKEN, KUBERNETES
@@ -58,7 +71,7 @@ public record SecurityProperties(
     /**
      * Limits on what one caller may submit; 0 means no limit.
      *
-     * @param submissionsPerMinute submits (dry runs excepted) a caller may make per minute
+     * @param submissionsPerMinute submits and dry runs a caller may make per minute (refused submits and identical retries do not count)
      * @param maxUnfinishedJobs    pending and running jobs a namespace may hold when a caller submits into it
      * @param maxGpusInUse         GPUs the unfinished jobs of a namespace may hold, the new one included
      */

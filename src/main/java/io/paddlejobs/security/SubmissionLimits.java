@@ -6,13 +6,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
  * The caller's limits on submitting: submissions per minute (per user) and unfinished jobs (in the
- * namespace submitted into; jobs do not record who submitted them). Dry runs are not counted.
+ * namespace submitted into; jobs do not record who submitted them). Dry runs count against the rate;
+ * refused submits and identical retries do not.
  */
 @Component
 public class SubmissionLimits {
@@ -39,10 +41,48 @@ public class SubmissionLimits {
      * @param gpus the GPUs the job to submit asks for, worked out only where a GPU limit applies
      */
     public <T> T submit(Tenant tenant, String namespace, IntSupplier gpus, Supplier<T> submit) {
+        return submit(tenant, namespace, gpus, submit, result -> true);
+    }
+
+    /**
+     * As {@link #submit(Tenant, String, IntSupplier, Supplier)}; a submit that is refused, or that
+     * {@code created} says made nothing new (an identical retry), does not use up the rate.
+     */
+    public <T> T submit(Tenant tenant, String namespace, IntSupplier gpus, Supplier<T> submit, Predicate<T> created) {
+        int perMinute = tenant.limits().submissionsPerMinute();
+        takeRate(tenant);
+        T result;
+        try {
+            result = limited(namespace, tenant, gpus, submit);
+        } catch (RuntimeException refused) {
+            rate.giveBack(tenant.user(), perMinute);
+            throw refused;
+        }
+        if (!created.test(result)) {
+            rate.giveBack(tenant.user(), perMinute);
+        }
+        return result;
+    }
+
+    /** A dry run plans as much as a submit does, so it counts against the same rate. */
+    public <T> T dryRun(Tenant tenant, Supplier<T> plan) {
+        takeRate(tenant);
+        try {
+            return plan.get();
+        } catch (RuntimeException refused) {
+            rate.giveBack(tenant.user(), tenant.limits().submissionsPerMinute());
+            throw refused;
+        }
+    }
+
+    private void takeRate(Tenant tenant) {
         int perMinute = tenant.limits().submissionsPerMinute();
         rate.take(tenant.user(), perMinute).ifPresent(wait -> {
             throw LimitExceededProblem.rate(tenant.user(), perMinute, wait);
         });
+    }
+
+    private <T> T limited(String namespace, Tenant tenant, IntSupplier gpus, Supplier<T> submit) {
         int maxUnfinished = tenant.limits().maxUnfinishedJobs();
         int maxGpus = tenant.limits().maxGpusInUse();
         if (maxUnfinished <= 0 && maxGpus <= 0) {

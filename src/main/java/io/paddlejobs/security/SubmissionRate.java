@@ -33,6 +33,16 @@ final class SubmissionRate {
         }
     }
 
+    /** Gives back what {@link #take} took, for a submit that was refused or created nothing. */
+    void giveBack(String user, int perMinute) {
+        Bucket bucket = buckets.get(user);
+        if (perMinute > 0 && bucket != null) {
+            synchronized (bucket) {
+                bucket.tokens = Math.min(perMinute, bucket.tokens + 1);
+            }
+        }
+    }
+
     private static final class Bucket {
         private double tokens;
         private Instant updated;

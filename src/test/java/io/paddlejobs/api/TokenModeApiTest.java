@@ -52,6 +52,8 @@ class TokenModeApiTest {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> 50);
         registry.add("paddlejobs.security.mode", () -> "token");
+        // These tests are about the API; where no sandbox exists they still run (see ReplicaConfinementTest).
+        registry.add("paddlejobs.local.allow-shared-files", () -> "true");
         registry.add("paddlejobs.security.token-file", TokenModeApiTest::tokenFile);
         registry.add("paddlejobs.security.cors-origins", () -> "https://dashboard.example");
     }
@@ -237,7 +239,7 @@ class TokenModeApiTest {
                 seconds -> assertThat(Integer.parseInt(seconds)).isBetween(1, 60));
         assertThat(third.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(third.body()).contains("2 jobs per minute");
-        assertThat(carol.post("/jobs?dry_run=true", job).statusCode()).as("dry runs are not counted").isEqualTo(200);
+        assertThat(carol.post("/jobs?dry_run=true", job).statusCode()).as("dry runs are counted too").isEqualTo(429);
     }
 
     @Test
@@ -289,6 +291,19 @@ class TokenModeApiTest {
                         "action=cancel user=alice namespace=team-b job=bobs-job outcome=denied status=403"))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=delete user=alice namespace=team-a job=gone outcome=not-found status=404")));
+    }
+
+    @Test
+    void attemptsWithoutAValidTokenAreAuditedToo(CapturedOutput output) {
+        anonymous.post("/jobs", "{\"name\": \"sneaky\", \"entry_point\": \"true\"}");
+        anonymous.withToken("wrong").delete("/jobs/victim?namespace=team-a");
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut().lines()
+                .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=-")))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=submit user=- namespace=- job=- outcome=unauthenticated status=401"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=delete user=- namespace=team-a job=victim outcome=unauthenticated status=401")));
     }
 
     @Test

@@ -20,6 +20,14 @@ class AuditLogValueTest {
     }
 
     @Test
+    void nextLineSeparatorsAndBidiControlsAreEscapedToo() {
+        assertThat(AuditLog.value("\u0085action=delete")).isEqualTo("\"\\u0085action=delete\"");
+        assertThat(AuditLog.value("a\u2028b\u2029c")).isEqualTo("\"a\\u2028b\\u2029c\"");
+        assertThat(AuditLog.value("job\u202eexe.txt")).isEqualTo("\"job\\u202eexe.txt\"");
+        assertThat(AuditLog.value("naïve job")).isEqualTo("\"naïve job\"");
+    }
+
+    @Test
     void noValueIsADash() {
         assertThat(AuditLog.value(null)).isEqualTo("-");
     }

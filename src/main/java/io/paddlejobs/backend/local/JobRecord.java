@@ -1,9 +1,22 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobRequest;
 import java.util.Map;
 
-/** What is kept on disk of a job: enough to show it after a restart and to stop its leftovers. */
-record JobRecord(JobPlan plan, JobStatus status, Map<String, ReplicaProcess.ProcessRef> processes) {
+/**
+ * What is kept on disk of a job: the request as the user gave it and what this backend decided
+ * (the first port, once allocated), its status, and its processes. The plan is worked out again
+ * from these when the record is read, so a record holds no copy of the environment per replica
+ * and stays about as small as the request.
+ *
+ * @param port      the allocated first port; {@code null} while the job was queued
+ * @param processes by replica id, to stop leftovers after a crash
+ */
+record JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
+                 Map<String, ReplicaProcess.ProcessRef> processes) {
+
+    JobRecord {
+        processes = processes == null ? Map.of() : Map.copyOf(processes);
+    }
 }

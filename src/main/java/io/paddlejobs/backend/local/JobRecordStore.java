@@ -3,31 +3,47 @@ package io.paddlejobs.backend.local;
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Job directories under {@code <data-root>/jobs/<namespace>/<job>/}: {@code job.json} (the
  * record, replaced atomically so a crash never leaves half of one), {@code logs/}, {@code work/}.
+ * A record that cannot be used is moved aside, with its directory, to {@code <data-root>/quarantine/}.
  */
 final class JobRecordStore {
 
     private static final Logger log = LoggerFactory.getLogger(JobRecordStore.class);
     private static final String RECORD = "job.json";
+    /** Directories being deleted are renamed to this prefix first; nothing else starts with a dot. */
+    private static final String DELETING = ".deleting-";
 
     private final Path jobsDir;
+    private final Path quarantineDir;
     private final JsonMapper json;
+
+    /** A record as read, with the directory it came from. */
+    record Stored(Path dir, JobRecord record) {
+    }
 
     JobRecordStore(Path jobsDir, JsonMapper json) {
         this.jobsDir = jobsDir;
+        this.quarantineDir = jobsDir.resolveSibling("quarantine");
         this.json = json;
     }
 
@@ -43,49 +59,140 @@ final class JobRecordStore {
         return jobDir(key).resolve("logs").resolve(replicaId + ".log");
     }
 
+    /** @throws UncheckedIOException when it cannot be written (a full disk); the previous record stays whole */
     void save(JobRecord record) {
-        Path dir = jobDir(new JobKey(record.plan().namespace(), record.plan().name()));
+        Path dir = jobDir(new JobKey(record.namespace(), record.request().name()));
+        Path temp = null;
         try {
             Files.createDirectories(dir);
-            Path temp = Files.createTempFile(dir, RECORD, ".tmp");
+            temp = Files.createTempFile(dir, RECORD, ".tmp");
             json.writeValue(temp.toFile(), record);
             Files.move(temp, dir.resolve(RECORD), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the record of job " + record.plan().name(), e);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(temp);
+            throw new UncheckedIOException("cannot write the record of job " + record.request().name(),
+                    e instanceof IOException io ? io : new IOException(e.getMessage(), e));
         }
     }
 
-    /** Every readable record; an unreadable one is logged and skipped, never fatal to start-up. */
-    List<JobRecord> loadAll() {
-        List<JobRecord> records = new ArrayList<>();
+    /**
+     * Every usable record. One that cannot be read or checked ({@link RecordChecks}) is moved aside
+     * with a warning: no record, however broken, stops the service from starting.
+     */
+    List<Stored> loadAll() {
+        List<Stored> records = new ArrayList<>();
         if (!Files.isDirectory(jobsDir)) {
             return records;
         }
-        try (Stream<Path> files = Files.find(jobsDir, 3, (path, attrs) -> path.getFileName().toString().equals(RECORD))) {
-            for (Path file : files.toList()) {
-                try {
-                    records.add(json.readValue(file.toFile(), JobRecord.class));
-                } catch (RuntimeException e) {
-                    log.warn("Skipping unreadable job record {}: {}", file, e.getMessage());
+        removeUnfinishedDeletes();
+        List<Path> files;
+        try (Stream<Path> found = Files.find(jobsDir, 3, (path, attrs) -> path.getFileName().toString().equals(RECORD)
+                && jobsDir.relativize(path).getNameCount() == 3)) {
+            files = found.toList();
+        } catch (IOException | UncheckedIOException e) {
+            log.error("Cannot list the job records under {}: starting without them", jobsDir, e);
+            return records;
+        }
+        for (Path file : files) {
+            Path dir = file.getParent();
+            try {
+                JobRecord record = read(file);
+                Optional<String> problem = RecordChecks.problem(record, dir.getParent().getFileName().toString(),
+                        dir.getFileName().toString());
+                if (problem.isPresent()) {
+                    quarantine(dir, problem.get());
+                } else {
+                    records.add(new Stored(dir, record));
                 }
+            } catch (RuntimeException | IOException e) {
+                quarantine(dir, "it cannot be read: " + e.getMessage());
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read job records under " + jobsDir, e);
         }
         return records;
     }
 
+    /** Reads a record, also in the earlier form that held the whole plan (its spec is the request). */
+    private JobRecord read(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IOException("not a regular file");
+        }
+        JsonNode tree = json.readTree(file.toFile());
+        if (tree instanceof ObjectNode object && object.has("plan") && !object.has("request")) {
+            JsonNode plan = object.remove("plan");
+            object.set("request", plan.get("spec"));
+            object.set("namespace", plan.get("namespace"));
+            if (object.path("processes").size() > 0) {
+                object.set("port", plan.path("ports").get("first"));
+            }
+        }
+        return json.treeToValue(tree, JobRecord.class);
+    }
+
+    /** Moves a job's directory out of the way, so that neither start-up nor a new job of that name trips on it. */
+    void quarantine(Path dir, String why) {
+        Path target = quarantineDir.resolve(jobsDir.relativize(dir).toString().replace('/', '_') + "-"
+                + Instant.now().toEpochMilli());
+        try {
+            Files.createDirectories(quarantineDir);
+            Files.move(dir, target, StandardCopyOption.ATOMIC_MOVE);
+            log.warn("Job record {} is not usable, {}; moved aside to {}", dir.resolve(RECORD), why, target);
+        } catch (IOException e) {
+            log.warn("Job record {} is not usable, {}; skipped (it could not be moved aside: {})",
+                    dir.resolve(RECORD), why, e.toString());
+        }
+    }
+
+    /**
+     * Removes a job's directory. It is first renamed, in one step, to a name no job can have:
+     * a record written at the same moment, or a new job of the same name, never meets half a tree.
+     */
     void delete(JobKey key) {
         Path dir = jobDir(key);
         if (!Files.exists(dir)) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        Path doomed = dir.resolveSibling(DELETING + key.name() + "-" + UUID.randomUUID());
+        try {
+            Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException gone) {
+            return;
+        } catch (AtomicMoveNotSupportedException e) {
+            doomed = dir;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the files of job " + key, e);
+        }
+        deleteTree(doomed);
+    }
+
+    private void removeUnfinishedDeletes() {
+        try (Stream<Path> found = Files.find(jobsDir, 2, (path, attrs) -> attrs.isDirectory()
+                && path.getFileName().toString().startsWith(DELETING))) {
+            found.toList().forEach(JobRecordStore::deleteTree);
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Cannot look for unfinished deletes under {}: {}", jobsDir, e.toString());
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                deleteQuietly(path);
+            }
+        } catch (NoSuchFileException gone) {
+            // removed meanwhile: what was wanted
+        } catch (IOException | UncheckedIOException e) {
+            log.warn("Some files of {} could not be removed: {}", root, e.toString());
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        if (path == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            log.debug("cannot delete {}: {}", path, e.toString());
         }
     }
 }

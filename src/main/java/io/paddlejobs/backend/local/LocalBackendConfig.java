@@ -2,13 +2,16 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.planning.JobPlanner;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The embedded default: {@code paddlejobs.backend=local}, or nothing set. */
@@ -20,12 +23,21 @@ class LocalBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(LocalBackendConfig.class);
 
     @Bean
-    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json) {
+    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Environment env) {
+        String securityMode = env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT);
+        boolean tenants = !securityMode.equals("none");
+        String tokenFile = env.getProperty("paddlejobs.security.token-file");
+        Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(),
+                tokenFile == null ? List.of() : List.of(Path.of(tokenFile)));
+        sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
         var store = new JobRecordStore(properties.jobsDir(), json);
-        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC());
+        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox);
         backend.recover();
-        log.info("Local backend: job files under {}, at most {} jobs running at once",
-                properties.dataRoot().toAbsolutePath().normalize(), properties.maxRunningJobs());
+        log.info("Local backend: job files under {}, at most {} jobs running at once; replicas {}",
+                properties.dataRoot().toAbsolutePath().normalize(), properties.maxRunningJobs(),
+                sandbox.confinesFiles() ? "sandboxed (bubblewrap: own PID namespace, only their job's files writable)"
+                        : sandbox.usesBubblewrap() ? "in their own PID namespace (bubblewrap), sharing this user's files"
+                        : "as plain processes of this user, sharing its files");
         return backend;
     }
 }

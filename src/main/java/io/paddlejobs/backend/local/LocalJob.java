@@ -36,6 +36,8 @@ final class LocalJob {
     private Instant startedAt;
     private Instant finishedAt;
     private Integer queuePosition;
+    /** The first port, once the backend has allocated it. */
+    private Integer port;
     private volatile Job snapshot;
     /** While replicas are being started, changes are published but written once, at the end. */
     private boolean starting;
@@ -65,11 +67,12 @@ final class LocalJob {
         publish();
     }
 
-    /** A job read back from its record. */
-    static LocalJob restore(JobRecord record, Clock clock, Consumer<LocalJob> onChange) {
+    /** A job read back from its record, with its plan worked out again from the record's request. */
+    static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Consumer<LocalJob> onChange) {
         JobStatus status = record.status();
-        LocalJob job = new LocalJob(record.plan(), status.createdAt(), clock, onChange);
+        LocalJob job = new LocalJob(plan, status.createdAt(), clock, onChange);
         synchronized (job) {
+            job.port = record.port();
             job.phase = status.phase();
             job.reason = status.reason();
             job.message = status.message();
@@ -113,13 +116,15 @@ final class LocalJob {
             reason = position == null ? null : "Queued";
             message = position == null ? null
                     : "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)".formatted(position);
-            publish();
+            // Shown, not written: positions change with every start and cancel, and are worked out again on load.
+            publish(false);
         }
     }
 
     /** Called once the job has its ports: the plan now says where every replica listens. */
     synchronized void placed(JobPlan placedPlan) {
         this.plan = placedPlan;
+        this.port = placedPlan.ports().first();
         this.starting = true;
         resetReplicas(placedPlan);
         queuePosition = null;
@@ -228,7 +233,7 @@ final class LocalJob {
                 refs.put(id, r.ref);
             }
         });
-        return new JobRecord(plan, snapshot.status(), refs);
+        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), refs);
     }
 
     private void resetReplicas(JobPlan newPlan) {
@@ -237,6 +242,10 @@ final class LocalJob {
     }
 
     private void publish() {
+        publish(true);
+    }
+
+    private void publish(boolean write) {
         List<ReplicaStatus> statuses = replicas.values().stream()
                 .map(r -> new ReplicaStatus(r.replica.id(), r.replica.role(), r.replica.index(), r.replica.host(),
                         r.state, 0, r.exitCode, r.reason, r.startedAt, r.finishedAt))
@@ -246,7 +255,7 @@ final class LocalJob {
                 RoleCounts.of(plan.trainers().count(), statuses.stream().filter(s -> s.role() == Role.TRAINER).toList()),
                 statuses);
         snapshot = new Job(plan, status);
-        if (onChange != null && !starting) {
+        if (write && onChange != null && !starting) {
             onChange.accept(this);
         }
     }

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
@@ -47,6 +48,9 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final JobRecordStore store;
     private final Site site;
     private final PortAllocator ports;
+    private final DiskSpace disk;
+    private final Sandbox sandbox;
+    private final ReplicaEnvironment environment;
     private final Clock clock;
     private final ConcurrentHashMap<JobKey, LocalJob> jobs = new ConcurrentHashMap<>();
     private final Deque<LocalJob> queue = new ArrayDeque<>();
@@ -60,12 +64,15 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final java.util.Map<JobKey, Integer> slots = new java.util.HashMap<>();
     private static final int NO_PORTS = -1;
 
-    LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock) {
+    LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox) {
         this.properties = properties;
+        this.sandbox = sandbox;
+        this.environment = new ReplicaEnvironment(properties.inheritEnv());
         this.planner = planner;
         this.store = store;
         this.site = new LoopbackSite(properties);
         this.ports = new PortAllocator(properties.firstPort(), properties.lastPort());
+        this.disk = new DiskSpace(properties.dataRoot(), properties.minFreeSpace());
         this.clock = clock;
     }
 
@@ -80,7 +87,15 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         if (jobs.putIfAbsent(job.key(), job) != null) {
             throw new JobAlreadyExistsException(job.key());
         }
-        persist(job);
+        try {
+            disk.requireRoomFor(job.key());
+            store.delete(job.key()); // whatever an earlier job of this name left (its log, its work directory)
+            store.save(job.record());
+        } catch (RuntimeException e) {
+            // Nothing half-done: a job that could not be written is not kept, so it never hangs as Pending.
+            jobs.remove(job.key(), job);
+            throw disk.refusal(job.key(), e);
+        }
         synchronized (this) {
             queue.addLast(job);
             startWhatFits();
@@ -117,7 +132,12 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
             return false;
         }
         stopNow(job, JobPhase.CANCELLED, "Deleted", "deleted on request");
-        jobs.remove(key, job);
+        // Under the job's lock, which every record write holds: no write of this job follows the removal.
+        synchronized (job) {
+            if (!jobs.remove(key, job)) {
+                return true; // a concurrent delete did it
+            }
+        }
         store.delete(key);
         return true;
     }
@@ -149,6 +169,11 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 start(job);
             }
         }
+        renumberQueue();
+    }
+
+    /** Positions are shown, not written (see {@link LocalJob#queuedAt}): this touches no file. */
+    private synchronized void renumberQueue() {
         int position = 1;
         for (LocalJob waiting : queue) {
             waiting.queuedAt(position++);
@@ -192,8 +217,10 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private void startReplica(LocalJob job, JobPlan plan, Replica replica) {
         JobKey key = job.key();
         try {
-            ReplicaProcess process = ReplicaProcess.start(plan.role(replica.role()).entryPoint(), replica.env(),
-                    store.workDir(key), store.logFile(key, replica.id()));
+            var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), plan.role(replica.role()).entryPoint(),
+                    replica.env(), store.workDir(key), properties.storageDir(key.namespace()),
+                    store.logFile(key, replica.id()), properties.maxLogSize().toBytes());
+            ReplicaProcess process = ReplicaProcess.start(launch, sandbox, environment);
             boolean wanted = job.replicaStarted(replica, process);
             process.exit().thenAcceptAsync(code -> {
                 stopLater(job.replicaExited(replica.id(), code));
@@ -229,12 +256,14 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
-    /** Ends the job now and waits until none of its processes is left. */
+    /** Ends the job now and waits until none of its processes is left; its replicas are stopped side by side. */
     private void stopNow(LocalJob job, JobPhase phase, String reason, String message) {
         synchronized (this) {
-            queue.remove(job);
+            if (queue.remove(job)) {
+                renumberQueue();
+            }
         }
-        job.finish(phase, reason, message).forEach(process -> process.stop(properties.stopGracePeriod()));
+        ReplicaProcess.stopAll(job.finish(phase, reason, message), properties.stopGracePeriod());
     }
 
     private void stopLater(List<ReplicaProcess> processes) {
@@ -243,16 +272,27 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     /**
      * Every change is written through. Runs under the job's lock, so freeing a finished job's
-     * slot is handed to another thread: the backend's lock is always taken before a job's.
+     * slot is handed to another thread: the backend's lock is always taken before a job's. A write
+     * that fails (a full disk) is logged and changes nothing else: the job in memory is the truth,
+     * its slot is freed, its processes are stopped, and the next change writes the record again.
      */
     private void persist(LocalJob job) {
         if (jobs.get(job.key()) != job) {
             return; // not accepted yet, or deleted
         }
         JobRecord record = job.record();
-        store.save(record);
         if (record.status().phase().isFinished()) {
-            executor.execute(() -> freeSlot(job.key(), record.plan().ports().count()));
+            try {
+                executor.execute(() -> freeSlot(job.key(), job.plan().ports().count()));
+            } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+                // no slot matters any more
+            }
+        }
+        try {
+            store.save(record);
+        } catch (UncheckedIOException e) {
+            log.warn("Job {}: {} ({}); it goes on in memory and is written at its next change",
+                    job.key(), e.getMessage(), e.getCause() == null ? "" : e.getCause().toString());
         }
     }
 
@@ -268,13 +308,27 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     /**
      * Reads back the jobs of a previous run. Those that were running are marked failed and any
-     * process of theirs still alive is stopped; those still queued are queued again, in order.
+     * process of theirs still alive is stopped, all at once; those still queued are queued again,
+     * in order. A record whose request no longer plans is moved aside like any unusable one.
      */
     void recover() {
-        List<JobRecord> records = store.loadAll().stream()
-                .sorted(Comparator.comparing((JobRecord r) -> r.status().createdAt())).toList();
-        for (JobRecord record : records) {
-            LocalJob job = LocalJob.restore(record, clock, this::persist);
+        List<LocalJob> restored = new ArrayList<>();
+        for (JobRecordStore.Stored stored : store.loadAll()) {
+            JobRecord record = stored.record();
+            try {
+                JobPlan plan = planner.plan(record.request(), record.namespace(), site);
+                if (record.port() != null) {
+                    plan = planner.onPorts(plan, record.port(), site);
+                }
+                restored.add(LocalJob.restore(plan, record, clock, this::persist));
+            } catch (RuntimeException e) {
+                store.quarantine(stored.dir(), "its request no longer plans: " + e.getMessage());
+            }
+        }
+        restored.sort(Comparator.comparing((LocalJob job) -> job.snapshot().status().createdAt()));
+        List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
+        for (LocalJob job : restored) {
+            JobRecord record = job.record();
             jobs.put(job.key(), job);
             boolean wasQueued = job.phase() == JobPhase.PENDING && record.processes().isEmpty();
             if (wasQueued) {
@@ -282,24 +336,32 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                     queue.addLast(job);
                 }
             } else if (!job.phase().isFinished()) {
-                record.processes().values().forEach(ref -> ReplicaProcess.stopLeftover(ref, properties.stopGracePeriod()));
+                leftovers.addAll(record.processes().values());
                 job.finish(JobPhase.FAILED, "ServiceRestarted",
-                        "the service restarted while the job was running; its processes were stopped. Submit it again.");
+                        "the service restarted while the job was running; its processes were stopped. "
+                                + "To run it again, delete it and submit it again (or submit it under another name).");
             }
         }
+        ReplicaProcess.stopLeftovers(leftovers, properties.stopGracePeriod());
         startWhatFits();
     }
 
     /** On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed. */
     @Override
     public void close() {
-        List<LocalJob> active = jobs.values().stream().filter(job -> !job.phase().isFinished()).toList();
+        List<LocalJob> active;
         synchronized (this) {
+            // Queued jobs stay queued, as their records say: the next start runs them, as after a crash.
+            java.util.Set<LocalJob> queued = new java.util.HashSet<>(queue);
             queue.clear();
+            active = jobs.values().stream().filter(job -> !job.phase().isFinished() && !queued.contains(job)).toList();
+            queued.forEach(job -> jobs.remove(job.key(), job));
         }
-        active.parallelStream().forEach(job -> job.finish(JobPhase.FAILED, "ServiceStopped",
-                        "the service was stopped while the job was running")
-                .forEach(process -> process.stop(properties.stopGracePeriod())));
+        List<ReplicaProcess> toStop = new ArrayList<>();
+        active.forEach(job -> toStop.addAll(job.finish(JobPhase.FAILED, "ServiceStopped",
+                "the service was stopped while the job was running. To run it again, delete it and submit it again "
+                        + "(or submit it under another name).")));
+        ReplicaProcess.stopAll(toStop, properties.stopGracePeriod());
         watches.shutdownNow();
         executor.shutdown();
         try {

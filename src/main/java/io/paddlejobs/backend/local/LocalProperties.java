@@ -5,8 +5,10 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -20,6 +22,13 @@ import org.springframework.validation.annotation.Validated;
  * @param lastPort          ... and end here
  * @param pserverListenTimeout how long a running pserver may take to listen on its first port
  *                          before its job fails (its trainers would wait for it forever)
+ * @param maxLogSize        per replica log: past it the oldest output is dropped (a line says how much)
+ * @param minFreeSpace      below this much free space in the data root, submits are refused (507)
+ * @param sandbox           how replicas are confined ({@link Sandbox.Mode})
+ * @param allowSharedFiles  token mode on this backend without a sandbox: every tenant's jobs could read
+ *                          the others' files, so the service refuses to start unless this is true
+ * @param inheritEnv        names of the service's environment variables replicas get, besides
+ *                          {@link ReplicaEnvironment#INHERITED} (e.g. {@code LD_LIBRARY_PATH}, {@code CUDA_HOME})
  */
 @Validated
 @ConfigurationProperties("paddlejobs.local")
@@ -29,7 +38,12 @@ public record LocalProperties(
         @DefaultValue("5s") @NotNull Duration stopGracePeriod,
         @DefaultValue("21000") @Min(1024) @Max(65535) int firstPort,
         @DefaultValue("29999") @Min(1024) @Max(65535) int lastPort,
-        @DefaultValue("120s") @NotNull Duration pserverListenTimeout) {
+        @DefaultValue("120s") @NotNull Duration pserverListenTimeout,
+        @DefaultValue("64MB") @NotNull DataSize maxLogSize,
+        @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
+        @DefaultValue("auto") @NotNull Sandbox.Mode sandbox,
+        @DefaultValue("false") boolean allowSharedFiles,
+        @DefaultValue List<String> inheritEnv) {
 
     Path jobsDir() {
         return dataRoot.resolve("jobs");

@@ -1,68 +1,96 @@
 package io.paddlejobs.backend.local;
 
-import io.paddlejobs.planning.PaddleEnv;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * One replica as an OS process: {@code sh -c <entry point>} with the planned environment, its
- * output appended to a log file. Stopping it stops everything it started ({@link ProcessGroups}),
- * since the shell's children (the user's program) would otherwise outlive it.
+ * One replica as an OS process: {@code sh -c <entry point>}, started as its {@link Sandbox} says,
+ * with only the environment {@link ReplicaEnvironment} gives it, its output copied into a capped
+ * log ({@link LogSink}). Stopping it stops everything it started ({@link ProcessGroups}), since the
+ * shell's children (the user's program) would otherwise outlive it.
  */
 final class ReplicaProcess {
 
-    private final Process process;
+    /** How long the end of a replica waits for the rest of its output to reach the log. */
+    private static final long DRAIN_SECONDS = 5;
 
-    private ReplicaProcess(Process process) {
+    private final Process process;
+    private final LogSink log;
+
+    private ReplicaProcess(Process process, LogSink log) {
         this.process = process;
+        this.log = log;
     }
 
-    static ReplicaProcess start(String entryPoint, Map<String, String> env, Path workDir, Path logFile)
-            throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(ProcessGroups.command(entryPoint))
-                .directory(workDir.toFile())
+    /** Where and how one replica runs. */
+    record Launch(String id, String entryPoint, Map<String, String> env, Path workDir, Path storageDir, Path logFile,
+                  long maxLogBytes) {
+    }
+
+    static ReplicaProcess start(Launch launch, Sandbox sandbox, ReplicaEnvironment environment) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(sandbox.command(launch.entryPoint(), launch.workDir(), launch.storageDir()))
+                .directory(launch.workDir().toFile())
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Map<String, String> environment = builder.environment();
-        // The service's own PADDLE_* settings must not leak into a job: they mean other things
-        // in other Paddle generations, and only the planned values may wire replicas together.
-        environment.keySet().removeIf(name -> name.startsWith("PADDLE_") || PaddleEnv.isReserved(name));
-        environment.putAll(env);
-        return new ReplicaProcess(builder.start());
+        Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.workDir()));
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        process.getOutputStream().close();
+        return new ReplicaProcess(process, LogSink.start(process.getInputStream(), launch.logFile(), launch.maxLogBytes(),
+                launch.id()));
     }
 
     ProcessRef ref() {
         return new ProcessRef(process.pid(), process.toHandle().info().startInstant().orElse(null));
     }
 
-    /** Completes with the exit code when the process ends (128 + n when killed by signal n). */
+    /**
+     * Completes with the exit code when the process ends (128 + n when killed by signal n), once its
+     * output is in the log (or after a few seconds, when something it left behind holds the output open).
+     */
     CompletableFuture<Integer> exit() {
-        return process.onExit().thenApply(Process::exitValue);
+        return process.onExit().thenCompose(ended -> log.finished().copy()
+                .completeOnTimeout(null, DRAIN_SECONDS, TimeUnit.SECONDS)
+                .thenApply(drained -> ended.exitValue()));
     }
 
     /** Stops the replica and everything it started; returns once all of it is gone. */
     void stop(Duration grace) {
-        ProcessGroups.stop(process.pid(), grace);
+        ProcessGroups.stopAll(List.of(process.pid()), grace);
+    }
+
+    /** Stops these replicas side by side, all within one grace period. */
+    static void stopAll(Collection<ReplicaProcess> replicas, Duration grace) {
+        if (!replicas.isEmpty()) {
+            ProcessGroups.stopAll(replicas.stream().map(r -> r.process.pid()).toList(), grace);
+        }
     }
 
     /**
-     * Stops what is left of a replica from a previous run of the service. A live process under
-     * the recorded pid with another start time is a stranger that reused the pid: left alone.
+     * Stops what is left of replicas from a previous run of the service, all at once. A live process
+     * under a recorded pid with another start time is a stranger that reused the pid: left alone.
      */
-    static void stopLeftover(ProcessRef ref, Duration grace) {
-        boolean pidReused = ProcessHandle.of(ref.pid())
+    static void stopLeftovers(Collection<ProcessRef> refs, Duration grace) {
+        List<Long> ours = refs.stream().filter(ref -> !pidReused(ref)).map(ProcessRef::pid).toList();
+        if (!ours.isEmpty()) {
+            ProcessGroups.stopAll(ours, grace);
+        }
+    }
+
+    private static boolean pidReused(ProcessRef ref) {
+        return ProcessHandle.of(ref.pid())
                 .map(handle -> ref.startedAt() != null
                         && !ref.startedAt().equals(handle.info().startInstant().orElse(null)))
                 .orElse(false);
-        if (!pidReused) {
-            ProcessGroups.stop(ref.pid(), grace);
-        }
     }
 
     /** A process as recorded on disk: its pid, and its start time to tell it from a later one with the same pid. */

@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import org.springframework.util.unit.DataSize;
 import io.paddlejobs.planning.Role;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,11 +40,17 @@ final class LocalBackendFixture implements AutoCloseable {
     }
 
     LocalBackendFixture(Path dataRoot, int maxRunningJobs, Duration pserverListenTimeout) {
-        this.dataRoot = dataRoot;
-        this.properties = new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999,
-                pserverListenTimeout);
+        this(new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999, pserverListenTimeout,
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of()), false);
+    }
+
+    /** @param tenants whether replicas are confined as in token mode */
+    LocalBackendFixture(LocalProperties properties, boolean tenants) {
+        this.dataRoot = properties.dataRoot();
+        this.properties = properties;
         this.planner = new JobPlanner(policy());
-        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC());
+        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(),
+                Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), List.of()));
         backend.recover();
     }
 
@@ -94,7 +102,8 @@ final class LocalBackendFixture implements AutoCloseable {
 
     /** A replica's pid, as its job record on disk has it. */
     long pidOf(String name, String replicaId) {
-        return store().loadAll().stream().filter(r -> r.plan().name().equals(name)).findFirst()
+        return store().loadAll().stream().map(JobRecordStore.Stored::record)
+                .filter(r -> r.request().name().equals(name)).findFirst()
                 .map(r -> r.processes().get(replicaId).pid()).orElseThrow();
     }
 

@@ -120,7 +120,7 @@ class LocalRecoveryAndQueueTest {
         var status = new JobStatus(JobPhase.RUNNING, null, null, now, now, null, null,
                 new RoleCounts(1, 0, 1, 0, 0), new RoleCounts(1, 0, 1, 0, 0), replicas);
         var ref = new ReplicaProcess.ProcessRef(process.pid(), process.toHandle().info().startInstant().orElse(null));
-        return new JobRecord(plan, status, Map.of("trainer-0", ref));
+        return new JobRecord(plan.spec(), plan.namespace(), plan.ports().first(), status, Map.of("trainer-0", ref));
     }
 
 }
