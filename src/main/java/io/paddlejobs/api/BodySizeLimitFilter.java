@@ -15,7 +15,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Caps request bodies at 64 KiB, answering 413. A declared length is refused before reading; a
+ * Caps request bodies at 64 KiB, answering 413 (code package uploads aside). A declared length is refused before reading; a
  * chunked body is cut off where it passes the cap, so a large one is never buffered.
  */
 @Component
@@ -27,6 +27,12 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 
     BodySizeLimitFilter(JsonMapper json) {
         this.json = json;
+    }
+
+    /** Code packages are archives with their own, larger limit ({@code paddlejobs.packages.max-size}). */
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        return "POST".equals(request.getMethod()) && "/packages".equals(request.getRequestURI());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -39,7 +40,11 @@ record JobRequestBody(
         @Schema(description = "Sparse-parameter ports per pserver", example = "1") @Min(0) @Max(64) Integer portsNumForSparse,
         @Schema(description = "Defaults to whether GPUs are asked for; a contradicting value is a warning") Boolean useGpu,
         @Schema(description = "Extra environment variables; may not set an injected name") @EnvVars Map<String, String> env,
-        @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels) {
+        @Schema(description = "User labels, Kubernetes label syntax") @Labels Map<String, String> labels,
+        @Schema(description = "An uploaded code package (POST /packages) of this namespace; replicas start in its "
+                + "unpacked directory", example = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+        @JsonProperty("package") @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256: and 64 lower-case hex digits")
+        String codePackage) {
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -59,7 +64,7 @@ record JobRequestBody(
     JobRequest toRequest() {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory(memory),
                 trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
-                port, portsNum, portsNumForSparse, useGpu, env, labels);
+                port, portsNum, portsNumForSparse, useGpu, env, labels, codePackage);
     }
 
     private static Memory memory(String text) {

@@ -1,5 +1,6 @@
 package io.paddlejobs.job;
 
+import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
@@ -20,10 +21,12 @@ public class JobService {
 
     private final JobPlanner planner;
     private final JobBackend backend;
+    private final CodePackages packages;
 
-    public JobService(JobPlanner planner, JobBackend backend) {
+    public JobService(JobPlanner planner, JobBackend backend, CodePackages packages) {
         this.planner = planner;
         this.backend = backend;
+        this.packages = packages;
     }
 
     /** What was submitted, and whether this call created it or found the identical job already there. */
@@ -132,6 +135,9 @@ public class JobService {
     }
 
     private JobPlan plan(JobRequest request, String namespace) {
+        if (request.codePackage() != null) {
+            PackageChecks.require(request.codePackage(), namespace, backend, packages);
+        }
         return planner.plan(named(request), namespace, backend.site());
     }
 

@@ -5,7 +5,7 @@ import java.util.Map;
 /**
  * What a user asked for, field by field as in the request document. A {@code null} number or
  * memory means "not given": the planner derives it, and only given values can contradict
- * each other.
+ * each other. {@code codePackage} is the request's {@code package}: the uploaded code the replicas start in.
  */
 public record JobRequest(
         String name,
@@ -27,24 +27,36 @@ public record JobRequest(
         Integer portsNumForSparse,
         Boolean useGpu,
         Map<String, String> env,
-        Map<String, String> labels) {
+        Map<String, String> labels,
+        String codePackage) {
 
     public JobRequest {
         env = env == null ? Map.of() : Map.copyOf(env);
         labels = labels == null ? Map.of() : Map.copyOf(labels);
     }
 
+    /** A request without a code package. */
+    public JobRequest(String name, String entryPoint, String pserverEntryPoint, String image, Integer numGpus,
+                      Integer numCpus, Memory memory, Integer trainers, Integer trainerCpu, Integer trainerGpu,
+                      Memory trainerMem, Integer pservers, Integer pserverCpu, Memory pserverMem, Integer port,
+                      Integer portsNum, Integer portsNumForSparse, Boolean useGpu, Map<String, String> env,
+                      Map<String, String> labels) {
+        this(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory, trainers, trainerCpu, trainerGpu,
+                trainerMem, pservers, pserverCpu, pserverMem, port, portsNum, portsNumForSparse, useGpu, env, labels,
+                null);
+    }
+
     /** The same request with another first pserver port. */
     public JobRequest withPort(int newPort) {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                newPort, portsNum, portsNumForSparse, useGpu, env, labels);
+                newPort, portsNum, portsNumForSparse, useGpu, env, labels, codePackage);
     }
 
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
         return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                port, portsNum, portsNumForSparse, useGpu, env, labels);
+                port, portsNum, portsNumForSparse, useGpu, env, labels, codePackage);
     }
 }

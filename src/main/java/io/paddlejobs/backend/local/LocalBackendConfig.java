@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.planning.JobPlanner;
 import java.time.Clock;
@@ -20,9 +21,9 @@ class LocalBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(LocalBackendConfig.class);
 
     @Bean
-    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json) {
+    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, CodePackages packages) {
         var store = new JobRecordStore(properties.jobsDir(), json);
-        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC());
+        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), packages);
         backend.recover();
         log.info("Local backend: job files under {}, at most {} jobs running at once",
                 properties.dataRoot().toAbsolutePath().normalize(), properties.maxRunningJobs());

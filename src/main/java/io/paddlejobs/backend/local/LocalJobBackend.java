@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
@@ -39,6 +40,19 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
             .comparing((Job job) -> job.status().createdAt()).reversed()
             .thenComparing(job -> job.plan().name());
 
+    private static final CodePackages NO_PACKAGES = new CodePackages() {
+        @Override
+        public boolean exists(String namespace, String id) {
+            return false;
+        }
+
+        @Override
+        public void unpackInto(String namespace, String id, java.nio.file.Path directory) throws IOException {
+            throw new IOException("no code packages are configured");
+        }
+    };
+
+    private final CodePackages packages;
     private final LocalProperties properties;
     private final JobPlanner planner;
     private final JobRecordStore store;
@@ -53,12 +67,23 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private static final int NO_PORTS = -1;
 
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock) {
+        this(properties, planner, store, clock, NO_PACKAGES);
+    }
+
+    LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock,
+                    CodePackages packages) {
+        this.packages = packages;
         this.properties = properties;
         this.planner = planner;
         this.store = store;
         this.site = new LoopbackSite(properties);
         this.ports = new PortAllocator(properties.firstPort(), properties.lastPort());
         this.clock = clock;
+    }
+
+    @Override
+    public boolean shipsCodePackages() {
+        return true;
     }
 
     @Override
@@ -162,6 +187,9 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         job.placed(placed);
         try {
             Files.createDirectories(store.workDir(key));
+            if (plan.spec().codePackage() != null) {
+                packages.unpackInto(key.namespace(), plan.spec().codePackage(), store.workDir(key));
+            }
             Files.createDirectories(store.logFile(key, "any").getParent());
             Files.createDirectories(properties.storageDir(key.namespace()));
             // Spawning is most of a start's time; the replicas are started side by side.
