@@ -80,8 +80,7 @@ class PackageController {
         return ResponseEntity.created(URI.create("/packages/" + stored.id() + "?namespace=" + ns)).body(view);
     }
 
-    @Operation(summary = "Download a code package", description = "For the replicas' init containers; "
-            + "only the namespace that uploaded it may read it")
+    @Operation(summary = "Download a code package", description = "Only the namespace that uploaded it may read it")
     @ApiResponse(responseCode = "200", description = "The archive as uploaded",
             content = @Content(mediaType = GZIP, schema = @Schema(type = "string", format = "binary")))
     @GetMapping(path = "/{id}", produces = GZIP)
