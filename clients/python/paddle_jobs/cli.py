@@ -5,6 +5,7 @@ import json
 import sys
 
 from .client import Client
+from .dist import package
 from .errors import PaddleJobsError, ProblemError
 
 
@@ -31,6 +32,8 @@ def _submit(client, args):
         request = json.loads(text)
     except ValueError as e:
         raise PaddleJobsError("%s is not a JSON job request: %s" % (args.file, e)) from None
+    if args.package:
+        request["package"] = client.upload(package(args.package, with_client=False))
     if args.dry_run:
         _print_json(client.submit(request, dry_run=True))
         return 0
@@ -100,6 +103,7 @@ def _parser():
     submit.add_argument("--wait", action="store_true", help="wait for the end; exit 0 only if it succeeded")
     submit.add_argument("--follow", "-f", action="store_true", help="print trainer 0's log as it runs, then wait")
     submit.add_argument("--dry-run", action="store_true", help="print the plan; start nothing")
+    submit.add_argument("--package", metavar="DIR", help="ship this folder: replicas start in a copy of it")
     submit.add_argument("--timeout", type=float, help="with --wait: give up after this many seconds")
     submit.set_defaults(run=_submit)
 

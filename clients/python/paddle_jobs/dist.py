@@ -58,8 +58,8 @@ def dist_train(train_fn, paddle_job=None, client=None, script=None):
     return client.submit(paddle_job.with_fields(**fields), namespace=namespace)
 
 
-def package(directory):
-    """A gzipped tar of ``directory`` (caches and version-control folders left out) plus this client.
+def package(directory, with_client=True):
+    """A gzipped tar of ``directory`` (caches and version-control folders left out), plus this client.
 
     The same files make the same bytes (no times, owners or order in them), so the service
     answers the same package id and keeps one copy.
@@ -69,8 +69,9 @@ def package(directory):
     with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as gz:
         with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
             _add_tree(tar, directory, "", names)
-            here = os.path.dirname(os.path.abspath(__file__))
-            _add_tree(tar, here, "paddle_jobs", names)
+            if with_client:
+                here = os.path.dirname(os.path.abspath(__file__))
+                _add_tree(tar, here, "paddle_jobs", names)
     return buffer.getvalue()
 
 

@@ -49,6 +49,16 @@ def test_status_logs_list_cancel_and_delete(service):
     assert gone.returncode == 2 and "404" in gone.stderr
 
 
+def test_submit_ships_a_folder_the_replicas_start_in(service, tmp_path):
+    (tmp_path / "hello.sh").write_text("echo shipped by the command line\n")
+
+    result = run(service, "submit", "-", "--package", str(tmp_path), "--follow",
+                 stdin=json.dumps({"name": "cli-package", "entry_point": "sh hello.sh"}))
+
+    assert result.returncode == 0, result.stderr
+    assert "shipped by the command line" in result.stdout
+
+
 def test_a_bad_request_prints_each_field_and_exits_two(service):
     result = run(service, "submit", "-", stdin=json.dumps({"entry_point": "true", "num_gpu": 1}))
 
