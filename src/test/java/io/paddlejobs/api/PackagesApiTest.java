@@ -40,6 +40,19 @@ class PackagesApiTest extends ApiTest {
     }
 
     @Test
+    void anArchiveOverTheJobRequestsBodyLimitIsAccepted() throws Exception {
+        byte[] noise = new byte[200 * 1024];
+        new java.util.Random(13).nextBytes(noise); // incompressible: the archive is over 64 KiB
+        byte[] bytes = new Archives().file("weights.bin", new String(noise, java.nio.charset.StandardCharsets.ISO_8859_1))
+                .bytes();
+
+        MvcResult uploaded = upload(bytes, "default");
+
+        assertThat(bytes.length).isGreaterThan((int) BodySizeLimitFilter.LIMIT);
+        assertThat(uploaded.getResponse().getStatus()).as(uploaded.getResponse().getContentAsString()).isEqualTo(201);
+    }
+
+    @Test
     void uploadOfAnArchiveThatReachesOutsideIsAProblemAndNothingIsKept() throws Exception {
         byte[] bytes = new Archives().file("../../escape.py", "evil").bytes();
 
