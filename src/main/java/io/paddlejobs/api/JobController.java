@@ -84,19 +84,15 @@ class JobController {
             same name is resubmitted with an identical spec; 409 when the name is taken by a different spec. \
             With dry_run=true, 200 with the plan (and the objects that would be created) and nothing started.""")
     @ApiResponse(responseCode = "201", description = "Created; started, or queued as Pending",
-            headers = @Header(name = HttpHeaders.LOCATION, description = "The job", schema = @Schema(type = "string")),
+            headers = @Header(name = HttpHeaders.LOCATION, description = "The job",
+                    schema = @Schema(type = "string", format = "uri-reference")),
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = JobView.class)))
-    @ApiResponse(responseCode = "200", description = "With dry_run: the plan. Else: the existing job with this identical spec",
+    @ApiResponse(responseCode = "200", description = "With dry_run: the plan (kind DryRun). Else: the existing job with "
+            + "this identical spec (kind Job)",
             headers = @Header(name = HttpHeaders.WARNING, description = "One per warning: 299 - \"text\"",
                     schema = @Schema(type = "string")),
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-                    schema = @Schema(oneOf = {DryRunView.class, JobView.class})))
-    @ApiResponse(responseCode = "400", description = "The request breaks a rule; errors names each field", content = @Content(
-            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
-    @ApiResponse(responseCode = "409", description = "The name is taken by a job with another spec", content = @Content(
-            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
-    @ApiResponse(responseCode = "413", description = "The body is over 64 KiB", content = @Content(
-            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
+                    schema = @Schema(ref = "#/components/schemas/" + ContractSchemas.SUBMIT_RESULT)))
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<?> submit(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
                                      mediaType = MediaType.APPLICATION_JSON_VALUE,
@@ -146,7 +142,8 @@ class JobController {
     @Operation(summary = "List jobs, newest first")
     @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
     JobListView list(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
-                     @Parameter(description = "Pending, Running, Succeeded, Failed or Cancelled")
+                     @Parameter(description = "Only jobs in this phase", schema = @Schema(type = "string",
+                             allowableValues = {"Pending", "Running", "Succeeded", "Failed", "Cancelled"}))
                      @RequestParam(required = false) String phase,
                      @Parameter(description = "Only jobs with these labels: key=value[,key=value]")
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
@@ -179,6 +176,8 @@ class JobController {
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
     ResponseEntity<ResponseBodyEmitter> logs(@PathVariable String name,
                                                @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+                                               @Parameter(schema = @Schema(type = "string", defaultValue = "trainer",
+                                                       allowableValues = {"pserver", "trainer"}))
                                                @RequestParam(defaultValue = "trainer") @Pattern(regexp = "pserver|trainer") String role,
                                                @RequestParam(defaultValue = "0") @Min(0) int index,
                                                @RequestParam(required = false) @Min(0) Integer tail,
@@ -199,8 +198,6 @@ class JobController {
 
     @Operation(summary = "Delete a job and everything it created")
     @ApiResponse(responseCode = "204", description = "Deleted")
-    @ApiResponse(responseCode = "404", description = "No such job", content = @Content(
-            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @DeleteMapping("/{name}")
     ResponseEntity<Void> delete(@PathVariable String name,
                                 @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {

@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
@@ -51,7 +52,12 @@ record JobRequestBody(
                 + " 1h30m (kubernetes backend: the trainer Job's activeDeadlineSeconds, counted from when the trainers"
                 + " start); no limit when omitted", example = "2h")
         @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 90m, 2h or 1h30m")
-        String maxRunTime) {
+        String maxRunTime,
+
+        @Schema(description = "An uploaded code package (POST /packages) of this namespace; replicas start in its "
+                + "unpacked directory", example = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+        @JsonProperty("package") @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256: and 64 lower-case hex digits")
+        String codePackage) {
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -77,7 +83,8 @@ record JobRequestBody(
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory(memory),
                 trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
                 port, portsNum, portsNumForSparse, useGpu, env, labels, mode == null ? null : JobMode.fromLabel(mode),
-                maxRunTime == null ? null : RunTimeLimit.parse(maxRunTime));
+                maxRunTime == null ? null : RunTimeLimit.parse(maxRunTime),
+                codePackage);
     }
 
     private static Memory memory(String text) {

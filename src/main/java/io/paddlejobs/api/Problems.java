@@ -26,6 +26,9 @@ final class Problems {
 
     /** {@code trainerCpu} -> {@code trainer_cpu}: Bean Validation names Java fields, users know JSON names. */
     static String jsonName(String javaName) {
+        if (javaName.equals("codePackage")) {
+            return "package"; // a Java keyword, so the record names it otherwise
+        }
         return javaName.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
 

@@ -27,6 +27,11 @@ import java.util.Optional;
  */
 public interface JobBackend {
 
+    /** Whether replicas start in their job's unpacked code package ({@code package}); a backend that cannot refuses such jobs. */
+    default boolean shipsCodePackages() {
+        return false;
+    }
+
     /** How this backend names replica hosts and the user's data; the planner writes them into the environment. */
     Site site();
 

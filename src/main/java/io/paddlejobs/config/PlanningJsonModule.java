@@ -2,8 +2,10 @@ package io.paddlejobs.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.JobMode;
+import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
 import tools.jackson.core.JsonParser;
@@ -37,6 +39,13 @@ public final class PlanningJsonModule extends SimpleModule {
         });
         setMixInAnnotation(Role.class, RoleWireName.class);
         setMixInAnnotation(JobMode.class, ModeWireName.class);
+        setMixInAnnotation(JobRequest.class, JobRequestWireNames.class);
+    }
+
+    /** {@code package} is a Java keyword, so the record says {@code codePackage}; the wire says {@code package}. */
+    abstract static class JobRequestWireNames {
+        @JsonProperty("package")
+        abstract String codePackage();
     }
 
     /** Modes are written {@code ps} and {@code collective}, as in requests. */

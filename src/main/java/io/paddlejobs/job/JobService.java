@@ -1,5 +1,6 @@
 package io.paddlejobs.job;
 
+import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
@@ -20,12 +21,14 @@ public class JobService {
 
     private final JobPlanner planner;
     private final JobBackend backend;
+    private final CodePackages packages;
     private final long maxPlanBytes;
 
-    public JobService(JobPlanner planner, JobBackend backend,
+    public JobService(JobPlanner planner, JobBackend backend, CodePackages packages,
                       @Value("${paddlejobs.limits.max-plan-size:4MB}") DataSize maxPlanSize) {
         this.planner = planner;
         this.backend = backend;
+        this.packages = packages;
         this.maxPlanBytes = maxPlanSize.toBytes();
     }
 
@@ -147,6 +150,9 @@ public class JobService {
     }
 
     private JobPlan plan(JobRequest request, String namespace) {
+        if (request.codePackage() != null) {
+            PackageChecks.require(request.codePackage(), namespace, backend, packages);
+        }
         JobPlan plan = planner.plan(named(request), namespace, backend.site());
         PlanSize.check(plan, maxPlanBytes);
         return plan;

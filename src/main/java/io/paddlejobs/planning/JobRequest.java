@@ -8,6 +8,7 @@ import java.util.Map;
  * each other. A {@code null} mode is a parameter-server job.
  *
  * @param maxRunTime how long the trainers may run before the job is stopped and fails; {@code null}: no limit
+ * {@code codePackage} is the request's {@code package}: the uploaded code the replicas start in.
  */
 public record JobRequest(
         String name,
@@ -31,9 +32,10 @@ public record JobRequest(
         Map<String, String> env,
         Map<String, String> labels,
         JobMode mode,
-        java.time.Duration maxRunTime) {
+        java.time.Duration maxRunTime,
+        String codePackage) {
 
-    /** A parameter-server request without a maximum run time. */
+    /** A parameter-server request without a maximum run time or a code package. */
     public JobRequest(String name, String entryPoint, String pserverEntryPoint, String image, Integer numGpus,
                       Integer numCpus, Memory memory, Integer trainers, Integer trainerCpu, Integer trainerGpu,
                       Memory trainerMem, Integer pservers, Integer pserverCpu, Memory pserverMem, Integer port,
@@ -41,7 +43,7 @@ public record JobRequest(
                       Map<String, String> labels) {
         this(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory, trainers, trainerCpu, trainerGpu,
                 trainerMem, pservers, pserverCpu, pserverMem, port, portsNum, portsNumForSparse, useGpu, env, labels,
-                null, null);
+                null, null, null);
     }
 
     public JobRequest {
@@ -53,14 +55,14 @@ public record JobRequest(
     public JobRequest withPort(int newPort) {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime);
+                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage);
     }
 
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
         return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                port, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime);
+                port, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage);
     }
 
     /** The mode asked for, or the parameter-server default. */

@@ -83,9 +83,84 @@ class OpenApiContractTest extends ApiTest {
     void submitDocumentsItsErrorsAsProblemDocuments() throws Exception {
         JsonNode responses = apiDocs().at("/paths/~1jobs/post/responses");
 
-        assertThat(responses.propertyNames()).contains("200", "201", "400", "409", "413");
-        assertThat(responses.at("/400/content/application~1problem+json/schema/$ref").asString())
-                .isEqualTo("#/components/schemas/Problem");
+        assertThat(responses.propertyNames()).contains("200", "201", "400", "401", "403", "409", "413", "415", "429",
+                "503");
+        assertThat(responses.at("/400/$ref").asString()).isEqualTo("#/components/responses/BadRequest");
+        assertThat(apiDocs().at("/components/responses/BadRequest/content/application~1problem+json/schema/$ref")
+                .asString()).isEqualTo("#/components/schemas/Problem");
+    }
+
+    @Test
+    void everyOperationDocumentsItsErrorsAndJobOperationsTheirNotFound() throws Exception {
+        JsonNode paths = apiDocs().path("paths");
+
+        paths.propertyNames().forEach(path -> paths.path(path).propertyNames().forEach(method -> {
+            JsonNode responses = paths.path(path).path(method).path("responses");
+            assertThat(responses.propertyNames()).as("%s %s", method, path).contains("400", "401", "403", "503");
+            if (path.contains("{name}")) {
+                assertThat(responses.propertyNames()).as("%s %s", method, path).contains("404");
+            }
+        }));
+    }
+
+    @Test
+    void aSubmitsTwoKindsOfOkAreToldApartByKind() throws Exception {
+        JsonNode result = schemas().path(ContractSchemas.SUBMIT_RESULT);
+        JsonNode sent = bodyOf(dryRun(RequestExamples.BEGINNER));
+
+        assertThat(apiDocs().at("/paths/~1jobs/post/responses/200/content/application~1json/schema/$ref").asString())
+                .isEqualTo("#/components/schemas/SubmitResult");
+        assertThat(result.at("/discriminator/propertyName").asString()).isEqualTo("kind");
+        assertThat(result.at("/discriminator/mapping/DryRun").asString()).isEqualTo("#/components/schemas/DryRunView");
+        assertThat(result.at("/discriminator/mapping/Job").asString()).isEqualTo("#/components/schemas/JobView");
+        assertThat(sent.path("kind").asString()).isEqualTo("DryRun");
+        assertThat(schemas().at("/JobView/properties/kind/enum").toString()).isEqualTo("[\"Job\"]");
+    }
+
+    @Test
+    void everyEnumIsTypedAsAString() throws Exception {
+        List<String> mistyped = new ArrayList<>();
+        collectMistypedEnums("", apiDocs(), mistyped);
+
+        assertThat(mistyped).isEmpty();
+    }
+
+    @Test
+    void requiredFieldsAreInEveryDryRunAndNoValueIsSentAsNull() throws Exception {
+        JsonNode schemas = schemas();
+        var result = dryRun(RequestExamples.ADVANCED);
+        JsonNode body = bodyOf(result);
+
+        assertThat(result.getResponse().getContentAsString()).doesNotContain(":null");
+        assertThat(absentRequired(body, schemas.path("DryRunView"))).isEmpty();
+        assertThat(absentRequired(body.path("plan"), schemas.path("JobPlan"))).isEmpty();
+        assertThat(absentRequired(body.at("/plan/trainers"), schemas.path("RolePlan"))).isEmpty();
+        assertThat(absentRequired(body.at("/plan/replicas/0"), schemas.path("Replica"))).isEmpty();
+        assertThat(absentRequired(body.at("/plan/totals"), schemas.path("Resources"))).isEmpty();
+        assertThat(absentRequired(body.at("/plan/derivations/0"), schemas.path("Derivation"))).isEmpty();
+    }
+
+    private static List<String> absentRequired(JsonNode sent, JsonNode schema) {
+        List<String> absent = new ArrayList<>();
+        schema.path("required").forEach(name -> {
+            if (!sent.has(name.asString())) {
+                absent.add(name.asString());
+            }
+        });
+        return absent;
+    }
+
+    private static void collectMistypedEnums(String at, JsonNode node, List<String> mistyped) {
+        if (node.isObject()) {
+            if (node.has("enum") && !"string".equals(node.path("type").asString(""))) {
+                mistyped.add(at);
+            }
+            node.propertyNames().forEach(name -> collectMistypedEnums(at + "/" + name, node.path(name), mistyped));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                collectMistypedEnums(at + "/" + i, node.path(i), mistyped);
+            }
+        }
     }
 
     @Test

@@ -40,7 +40,7 @@ class JobPlannerPropertiesTest {
 
     private static JobPlan plan(int numGpus, int numCpus, long memoryBytes) {
         return PlannerFixtures.plan(new JobRequest("job", "python train.py", null, null, numGpus, numCpus,
-                new Memory(memoryBytes), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+                new Memory(memoryBytes), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     @ParameterizedTest(name = "num_gpus={0} num_cpus={1} memory={2}")

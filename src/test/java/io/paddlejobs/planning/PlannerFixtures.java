@@ -76,7 +76,7 @@ final class PlannerFixtures {
                 integer(f, "pservers"), integer(f, "pserver_cpu"), memory(f, "pserver_mem"),
                 integer(f, "port"), integer(f, "ports_num"), integer(f, "ports_num_for_sparse"),
                 f.containsKey("use_gpu") ? Boolean.valueOf(f.get("use_gpu")) : null, env, Map.of(),
-                f.containsKey("mode") ? JobMode.fromLabel(f.get("mode")) : null, null);
+                f.containsKey("mode") ? JobMode.fromLabel(f.get("mode")) : null, null, null);
     }
 
     private static Integer integer(Map<String, String> f, String name) {

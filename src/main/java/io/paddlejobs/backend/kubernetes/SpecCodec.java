@@ -46,6 +46,7 @@ final class SpecCodec {
         fields.put("labels", new TreeMap<>(r.labels()));
         fields.put("mode", r.mode() == null ? null : r.mode().label());
         fields.put("max_run_time", r.maxRunTime() == null ? null : RunTimeLimit.format(r.maxRunTime()));
+        fields.put("package", r.codePackage());
         fields.values().removeIf(value -> value == null);
         return JSON.writeValueAsString(fields);
     }
@@ -69,7 +70,8 @@ final class SpecCodec {
                 n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null,
                 strings(n, "env"), strings(n, "labels"),
                 n.hasNonNull("mode") ? JobMode.fromLabel(n.get("mode").asString()) : null,
-                n.hasNonNull("max_run_time") ? RunTimeLimit.parse(n.get("max_run_time").asString()) : null);
+                n.hasNonNull("max_run_time") ? RunTimeLimit.parse(n.get("max_run_time").asString()) : null,
+                str(n, "package"));
     }
 
     private static String text(Memory memory) {

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.planning.JobPlanner;
 import java.nio.file.Path;
@@ -23,7 +24,8 @@ class LocalBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(LocalBackendConfig.class);
 
     @Bean
-    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Environment env) {
+    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Environment env,
+                               CodePackages packages) {
         String securityMode = env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT);
         boolean tenants = !securityMode.equals("none");
         String tokenFile = env.getProperty("paddlejobs.security.token-file");
@@ -31,7 +33,7 @@ class LocalBackendConfig {
                 tokenFile == null ? List.of() : List.of(Path.of(tokenFile)));
         sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
         var store = new JobRecordStore(properties.jobsDir(), json);
-        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox);
+        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages);
         backend.recover();
         log.info("Local backend: job files under {}, at most {} jobs running at once; replicas {}",
                 properties.dataRoot().toAbsolutePath().normalize(), properties.maxRunningJobs(),

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
@@ -43,6 +44,19 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
             .comparing((Job job) -> job.status().createdAt()).reversed()
             .thenComparing(job -> job.plan().name());
 
+    private static final CodePackages NO_PACKAGES = new CodePackages() {
+        @Override
+        public boolean exists(String namespace, String id) {
+            return false;
+        }
+
+        @Override
+        public void unpackInto(String namespace, String id, java.nio.file.Path directory) throws IOException {
+            throw new IOException("no code packages are configured");
+        }
+    };
+
+    private final CodePackages packages;
     private final LocalProperties properties;
     private final JobPlanner planner;
     private final JobRecordStore store;
@@ -65,6 +79,12 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private static final int NO_PORTS = -1;
 
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox) {
+        this(properties, planner, store, clock, sandbox, NO_PACKAGES);
+    }
+
+    LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
+                    CodePackages packages) {
+        this.packages = packages;
         this.properties = properties;
         this.sandbox = sandbox;
         this.environment = new ReplicaEnvironment(properties.inheritEnv());
@@ -74,6 +94,11 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.ports = new PortAllocator(properties.firstPort(), properties.lastPort());
         this.disk = new DiskSpace(properties.dataRoot(), properties.minFreeSpace());
         this.clock = clock;
+    }
+
+    @Override
+    public boolean shipsCodePackages() {
+        return true;
     }
 
     @Override
@@ -195,6 +220,9 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         job.placed(placed);
         try {
             Files.createDirectories(store.workDir(key));
+            if (plan.spec().codePackage() != null) {
+                packages.unpackInto(key.namespace(), plan.spec().codePackage(), store.workDir(key));
+            }
             Files.createDirectories(store.logFile(key, "any").getParent());
             Files.createDirectories(properties.storageDir(key.namespace()));
             // Spawning is most of a start's time; the replicas are started side by side.

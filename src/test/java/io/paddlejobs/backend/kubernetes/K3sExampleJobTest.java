@@ -74,7 +74,7 @@ class K3sExampleJobTest {
         // The pserver listens on its endpoint (readiness, then the trainers' wait) until it is stopped.
         var request = new JobRequest("example", "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM",
                 "while true; do nc -l -p $PADDLE_PORT >/dev/null; done", "busybox:1.36", null, 1, Memory.parse("128Mi"), 2, null, null,
-                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"), null, null);
+                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"), null, null, null);
         backend.jobs().submit(Plans.plan(request, NS));
 
         await().atMost(Duration.ofMinutes(2)).until(() ->

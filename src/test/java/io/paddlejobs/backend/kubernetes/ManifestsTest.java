@@ -79,7 +79,7 @@ class ManifestsTest {
         var r = Plans.request("vision", 1);
         var limited = new io.paddlejobs.planning.JobRequest(r.name(), r.entryPoint(), null, null, null, 1, null, null,
                 null, null, null, null, null, null, null, null, null, null, Map.of(), Map.of(),
-                null, io.paddlejobs.planning.RunTimeLimit.parse("1h30m"));
+                null, io.paddlejobs.planning.RunTimeLimit.parse("1h30m"), null);
         assertThat(Manifests.desired(Plans.plan(limited), settings).trainerJob().getSpec().getActiveDeadlineSeconds())
                 .isEqualTo(5400L);
         assertThat(manifests.trainerJob().getSpec().getActiveDeadlineSeconds()).isNull();
@@ -122,7 +122,7 @@ class ManifestsTest {
         var request = Plans.gpuRequest("vision", 1);
         var sneaky = new io.paddlejobs.planning.JobRequest("vision", request.entryPoint(), null, null, 1, null, null,
                 null, null, null, null, null, null, null, null, null, null, null, Map.of(),
-                Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver"), null, null);
+                Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver"), null, null, null);
         var objects = Manifests.desired(Plans.plan(sneaky), settings);
         assertThat(objects.inCreationOrder()).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
                 .containsEntry("team", "vision").containsEntry("app.kubernetes.io/name", "vision"));

@@ -22,19 +22,19 @@ final class Plans {
     /** {@code trainers} trainers and as many pservers, each trainer with one CPU. */
     static JobRequest request(String name, int trainers) {
         return new JobRequest(name, "python train.py", null, null, null, trainers, null, null, null, null, null,
-                null, null, null, null, null, null, null, Map.of(), Map.of(), null, null);
+                null, null, null, null, null, null, null, Map.of(), Map.of(), null, null, null);
     }
 
     /** {@code trainers} trainers of one CPU each, and no pservers. */
     static JobRequest collectiveRequest(String name, int trainers) {
         return new JobRequest(name, "python train.py", null, null, null, trainers, null, null, null, null, null,
-                null, null, null, null, null, null, null, Map.of(), Map.of(), JobMode.COLLECTIVE, null);
+                null, null, null, null, null, null, null, Map.of(), Map.of(), JobMode.COLLECTIVE, null, null);
     }
 
     static JobRequest gpuRequest(String name, int gpus) {
         return new JobRequest(name, "python train.py", "paddle pserver --port=$PADDLE_PORT", "example/paddle:gpu", gpus,
                 null, Memory.parse("8Gi"), null, null, null, null, null, null, null, null, null, null, null,
-                Map.of("USER_SETTING", "costs $$5 or $(HOME)"), Map.of("team", "vision"), null, null);
+                Map.of("USER_SETTING", "costs $$5 or $(HOME)"), Map.of("team", "vision"), null, null, null);
     }
 
     static JobPlan plan(JobRequest request) {

@@ -15,7 +15,7 @@ class SpecCodecTest {
     void everyFieldSurvivesTheRoundTrip() {
         var full = new JobRequest("full", "python a.py", "python p.py", "img:1", 4, 8, Memory.parse("16Gi"), 4, 2, 1,
                 Memory.parse("4G"), 2, 3, Memory.parse("512Mi"), 9000, 2, 3, true, Map.of("A", "1", "B", "$x"),
-                Map.of("team", "nlp"), JobMode.COLLECTIVE, java.time.Duration.ofMinutes(90));
+                Map.of("team", "nlp"), JobMode.COLLECTIVE, java.time.Duration.ofMinutes(90), null);
         assertThat(SpecCodec.read(SpecCodec.write(full))).isEqualTo(full);
         assertThat(SpecCodec.write(full)).contains("\"max_run_time\":\"5400s\"");
     }

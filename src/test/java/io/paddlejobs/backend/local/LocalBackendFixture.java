@@ -74,7 +74,7 @@ final class LocalBackendFixture implements AutoCloseable {
 
     static JobRequest request(String name, String entryPoint, int pservers, int trainers) {
         return new JobRequest(name, entryPoint, null, null, null, null, null, trainers, null, null, null,
-                pservers, null, null, null, null, null, null, Map.of(), Map.of(), null, null);
+                pservers, null, null, null, null, null, null, Map.of(), Map.of(), null, null, null);
     }
 
     JobPlan plan(JobRequest request) {

@@ -145,7 +145,7 @@ class LocalJobBackendTest {
             // The kernel refuses a NUL in an environment value, so this process cannot be started.
             single.backend.submit(single.plan(new io.paddlejobs.planning.JobRequest("broken", "true", null, null,
                     null, null, null, 1, null, null, null, 1, null, null, null, null, null, null,
-                    java.util.Map.of("BAD", "a\u0000b"), java.util.Map.of(), null, null)));
+                    java.util.Map.of("BAD", "a\u0000b"), java.util.Map.of(), null, null, null)));
 
             assertThat(single.job("broken").status().phase()).isEqualTo(JobPhase.FAILED);
             assertThat(single.job("broken").status().reason()).isEqualTo("StartFailed");

@@ -1,0 +1,18 @@
+"""Submit PaddlePaddle training jobs to a paddle-jobs service, and ship the code with them.
+
+    import paddle_jobs
+
+    def train():
+        ...  # runs in every replica, with the cluster wiring in PADDLE_* variables
+
+    job = paddle_jobs.dist_train(train, paddle_job=paddle_jobs.PaddleJob(num_cpus=2, memory="2Gi"))
+    print("view job status at:", job.status_url())
+"""
+
+from .client import Client, Job
+from .errors import PaddleJobsError, ProblemError
+from .job import PaddleJob
+from .metrics import report
+from .dist import dist_train, in_replica
+
+__all__ = ["Client", "Job", "PaddleJob", "PaddleJobsError", "ProblemError", "dist_train", "in_replica", "report"]

@@ -1,0 +1,36 @@
+"""Errors: the service answers every refusal with a problem document (RFC 9457)."""
+
+
+class PaddleJobsError(Exception):
+    """Something went wrong talking to the service, or a job did not end as hoped."""
+
+
+class ProblemError(PaddleJobsError):
+    """The service refused a request. Carries the problem document's fields.
+
+    ``errors`` lists each offending field: ``[{"field": "num_gpus", "message": "...", "rejected": 3}]``.
+    """
+
+    def __init__(self, status, problem):
+        self.status = status
+        self.problem = problem if isinstance(problem, dict) else {}
+        self.type = self.problem.get("type")
+        self.title = self.problem.get("title") or "HTTP %d" % status
+        self.detail = self.problem.get("detail")
+        self.instance = self.problem.get("instance")
+        self.errors = list(self.problem.get("errors") or [])
+        super().__init__(self._message())
+
+    def _message(self):
+        text = "%d %s" % (self.status, self.title)
+        if self.detail:
+            text += ": " + self.detail
+        details = ["%s: %s" % (e.get("field"), e.get("message")) for e in self.errors]
+        if len(details) > 1:
+            text += " (" + "; ".join(details) + ")"
+        return text
+
+    @property
+    def fields(self):
+        """The names of the offending fields, in the order the service gave them."""
+        return [e.get("field") for e in self.errors]

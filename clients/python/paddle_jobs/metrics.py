@@ -1,0 +1,33 @@
+"""The metrics line a trainer prints; the service reads it from the replica's output."""
+
+import json
+import math
+import numbers
+import re
+import sys
+
+MARKER = "PADDLEJOBS_METRICS"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
+
+
+def report(step, **values):
+    """Print one metrics line: ``PADDLEJOBS_METRICS {"step": 3, "loss": 0.35}``, flushed.
+
+    ``step`` is an integer >= 0; each value a finite number named ``[A-Za-z_][A-Za-z0-9_.]*``.
+    Names with dots, such as ``val.loss``, can be given as ``report(3, **{"val.loss": 0.4})``.
+    """
+    if isinstance(step, bool) or not isinstance(step, numbers.Integral) or step < 0:
+        raise ValueError("step must be an integer >= 0, not %r" % (step,))
+    if not values:
+        raise ValueError("report needs at least one value, e.g. report(step, loss=0.35)")
+    document = {"step": int(step)}
+    for name, value in values.items():
+        if name == "step" or not _NAME.match(name):
+            raise ValueError("metric name %r must match [A-Za-z_][A-Za-z0-9_.]* and not be 'step'" % (name,))
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+            raise ValueError("metric %s must be a finite number, not %r" % (name, value))
+        document[name] = value if isinstance(value, numbers.Integral) else float(value)
+    line = MARKER + " " + json.dumps(document, separators=(", ", ": "))
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+    return line

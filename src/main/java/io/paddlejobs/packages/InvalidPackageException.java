@@ -1,0 +1,28 @@
+package io.paddlejobs.packages;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponseException;
+
+/** An upload that is not a safe gzipped tar, or a request naming a package its namespace does not have: 400. */
+public class InvalidPackageException extends ErrorResponseException {
+
+    InvalidPackageException(String field, String detail) {
+        super(HttpStatus.BAD_REQUEST);
+        getBody().setType(URI.create("urn:paddlejobs:problem:invalid-package"));
+        setTitle("Invalid code package");
+        setDetail(detail);
+        getBody().setProperty("errors", List.of(Map.of("field", field, "message", detail)));
+    }
+
+    static InvalidPackageException badArchive(String why) {
+        return new InvalidPackageException("body", "The package is not a safe gzipped tar: " + why + ".");
+    }
+
+    public static InvalidPackageException unknown(String namespace, String id) {
+        return new InvalidPackageException("package",
+                "Namespace '" + namespace + "' has no package " + id + "; upload it with POST /packages first.");
+    }
+}

@@ -1,0 +1,110 @@
+package io.paddlejobs.packages;
+
+import io.paddlejobs.backend.CodePackages;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Uploaded code packages on disk, {@code <dir>/<namespace>/<sha256>.tar.gz}: named by their
+ * content, so uploading the same archive again changes nothing, and kept per namespace, so a
+ * package is found only by the namespace that uploaded it.
+ */
+public final class PackageStore implements CodePackages {
+
+    static final Pattern ID = Pattern.compile("sha256:([0-9a-f]{64})");
+
+    /** A stored package; {@code created} is false when the namespace had it already. */
+    record Stored(String id, long size, boolean created) {
+    }
+
+    private final PackagesProperties properties;
+    private final SafeArchive archive;
+
+    public PackageStore(PackagesProperties properties) {
+        this.properties = properties;
+        this.archive = new SafeArchive(properties.maxUnpackedSize().toBytes(), properties.maxEntries());
+    }
+
+    org.springframework.util.unit.DataSize maxSize() {
+        return properties.maxSize();
+    }
+
+    /** Reads an upload to its end (at most max-size), checks that it unpacks safely, and keeps it. */
+    Stored store(String namespace, InputStream upload) throws IOException {
+        Path folder = Files.createDirectories(properties.dir().resolve(namespace));
+        Path temporary = Files.createTempFile(folder, ".upload-", ".part");
+        try {
+            MessageDigest sha256 = sha256();
+            long size;
+            try (OutputStream out = new DigestOutputStream(Files.newOutputStream(temporary), sha256)) {
+                size = copyAtMost(upload, out, properties.maxSize().toBytes());
+            }
+            try (InputStream in = Files.newInputStream(temporary)) {
+                archive.check(in);
+            }
+            String hex = HexFormat.of().formatHex(sha256.digest());
+            Path stored = folder.resolve(hex + ".tar.gz");
+            if (Files.exists(stored)) {
+                return new Stored("sha256:" + hex, size, false);
+            }
+            Files.move(temporary, stored, StandardCopyOption.ATOMIC_MOVE);
+            return new Stored("sha256:" + hex, size, true);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+
+    /** The stored archive, if this namespace uploaded it. */
+    Optional<Path> find(String namespace, String id) {
+        var match = id == null ? null : ID.matcher(id);
+        if (match == null || !match.matches()) {
+            return Optional.empty();
+        }
+        Path stored = properties.dir().resolve(namespace).resolve(match.group(1) + ".tar.gz");
+        return Files.isRegularFile(stored) ? Optional.of(stored) : Optional.empty();
+    }
+
+    @Override
+    public boolean exists(String namespace, String id) {
+        return find(namespace, id).isPresent();
+    }
+
+    @Override
+    public void unpackInto(String namespace, String id, Path directory) throws IOException {
+        Path stored = find(namespace, id).orElseThrow(() -> InvalidPackageException.unknown(namespace, id));
+        try (InputStream in = Files.newInputStream(stored)) {
+            archive.unpack(in, directory);
+        }
+    }
+
+    private static long copyAtMost(InputStream in, OutputStream out, long limit) throws IOException {
+        byte[] buffer = new byte[64 * 1024];
+        long copied = 0;
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+            copied += n;
+            if (copied > limit) {
+                throw new PackageTooLargeException(org.springframework.util.unit.DataSize.ofBytes(limit));
+            }
+            out.write(buffer, 0, n);
+        }
+        return copied;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}
