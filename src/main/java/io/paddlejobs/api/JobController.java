@@ -7,6 +7,7 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.security.Action;
@@ -66,14 +67,16 @@ class JobController {
     private final NamespaceAccess access;
     private final SubmissionLimits limits;
     private final AuditLog audit;
+    private final MetricsCollector metrics;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionLimits limits,
-                  AuditLog audit) {
+                  AuditLog audit, MetricsCollector metrics) {
         this.jobs = jobs;
         this.statusUrls = statusUrls;
         this.access = access;
         this.limits = limits;
         this.audit = audit;
+        this.metrics = metrics;
     }
 
     @Operation(summary = "Submit a job", description = """
@@ -126,6 +129,7 @@ class JobController {
         if (!submission.created()) {
             return ResponseEntity.ok().headers(headers).body(view);
         }
+        metrics.watch(submission.job()); // from its first line: a capped log may lose the oldest
         URI location = URI.create(view.statusUrl().replace("/status?", "?"));
         return ResponseEntity.created(location).headers(headers).body(view);
     }
