@@ -5,6 +5,8 @@ import {
 } from './common.js';
 import { renderPlan } from './plan.js';
 import { Replicas } from './replicas.js';
+import { MetricsFeed } from './metrics.js';
+import { ActionButtons, allowedActions } from './actions.js';
 
 const POLL_INTERVAL_MS = 1000;
 const RETRY_INTERVAL_MS = 3000;
@@ -21,6 +23,11 @@ const $ = (id) => document.getElementById(id);
 const jobName = decodeURIComponent(window.location.pathname.split('/').at(-2));
 const jobUrl = pageUrl(`../${encodeURIComponent(jobName)}`);
 const replicas = new Replicas($('replicas').tBodies[0], $('logs'));
+const actions = new ActionButtons(jobName, jobUrl, (verb) => {
+  if (verb === 'delete') window.location.assign(pageUrl('../../jobs'));
+});
+let allowed = { cancel: false, delete: false };
+const metrics = new MetricsFeed({ charts: $('charts'), hint: $('charts-hint'), ignored: $('charts-ignored') });
 // The phase the plan was read in: a queued job is given its ports when it starts, so the plan is
 // read again when the phase moves on.
 let planReadIn;
@@ -39,8 +46,11 @@ async function start() {
   $('namespace').textContent = job.namespace;
   $('shape').textContent = `${plural(job.plan.pservers.count, 'pserver')}, ${plural(job.plan.trainers.count, 'trainer')}`;
   renderPlan(job.plan, job.warnings);
+  $('actions').append(actions.element);
+  allowed = await allowedActions(jobUrl);
   planReadIn = job.status.phase;
   render(job.status);
+  metrics.start();
   if (!FINISHED_PHASES.has(job.status.phase)) {
     laterWhenVisible(POLL_INTERVAL_MS, poll);
   }
@@ -78,6 +88,10 @@ function render(status) {
   renderTime(status);
   renderProgress(status);
   replicas.render(status.replicas, FINISHED_PHASES.has(status.phase));
+  actions.update(allowed, FINISHED_PHASES.has(status.phase));
+  if (FINISHED_PHASES.has(status.phase)) {
+    metrics.finished();
+  }
 }
 
 function renderWhy(status) {
@@ -115,6 +129,10 @@ function renderTime(status) {
     label = finished ? 'Ended after' : 'Waiting for';
     from = status.created_at;
   }
+  const queued = status.queue_position !== undefined && status.queue_position !== null;
+  $('queue-label').hidden = !queued;
+  $('queue').hidden = !queued;
+  $('queue').textContent = queued ? `position ${status.queue_position}${status.queue_position === 1 ? ', next to start' : ''}` : '';
   $('elapsed-label').textContent = label;
   $('elapsed').textContent = formatDuration(end - Date.parse(from));
 }
