@@ -72,6 +72,9 @@ final class TrainerFollower implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return; // the service is stopping
+            }
             log.warn("Stopped reading the metrics of {} in {}: {}", replica, key, e.toString());
         }
     }
