@@ -1,5 +1,6 @@
-// Reads the job's metrics (…/metrics?since=cursor) every second into the charts, while the job runs
-// and until a read after its end brings nothing new (the service may still be reading the last lines).
+// The job's metrics into the charts: pushed by the status stream, or, without it, read
+// (…/metrics?since=cursor) every second while the job runs and until a read after its end brings
+// nothing new (the service may still be reading the last lines).
 import { getJson, laterWhenVisible, pageUrl } from './common.js';
 import { Charts } from './charts.js';
 
@@ -24,6 +25,17 @@ export class MetricsFeed {
     this.jobFinished = true;
   }
 
+  /** A read of …/metrics, polled or pushed (the status stream's metrics event); returns whether it added points. */
+  apply(metrics) {
+    this.since = metrics.cursor;
+    const added = this.charts.add(metrics.metrics);
+    this.hint.hidden = !this.charts.empty;
+    this.ignored.hidden = metrics.ignored_lines === 0;
+    this.ignored.textContent = `${metrics.ignored_lines} metrics line${metrics.ignored_lines === 1 ? ' was' : 's were'} `
+      + 'not charted: each must be PADDLEJOBS_METRICS, one space, then a JSON object with an integer "step" and numbers.';
+    return added;
+  }
+
   async read() {
     let metrics;
     try {
@@ -32,12 +44,7 @@ export class MetricsFeed {
       if (![401, 403, 404].includes(failure.status)) laterWhenVisible(RETRY_INTERVAL_MS, () => this.read());
       return;
     }
-    this.since = metrics.cursor;
-    const added = this.charts.add(metrics.metrics);
-    this.hint.hidden = !this.charts.empty;
-    this.ignored.hidden = metrics.ignored_lines === 0;
-    this.ignored.textContent = `${metrics.ignored_lines} metrics line${metrics.ignored_lines === 1 ? ' was' : 's were'} `
-      + 'not charted: each must be PADDLEJOBS_METRICS, one space, then a JSON object with an integer "step" and numbers.';
+    const added = this.apply(metrics);
     const finishedBefore = this.jobFinished;
     if (!(finishedBefore && !added)) {
       laterWhenVisible(READ_INTERVAL_MS, () => this.read());

@@ -94,6 +94,7 @@ class LiveStatusPageBrowserTests {
         assertThat(chart("loss").findElement(By.cssSelector("p.visually-hidden")).getDomProperty("textContent"))
                 .startsWith("loss, last values: trainer-0 ").contains("trainer-2 ");
         assertThat(browser.driver().findElement(By.id("charts-hint")).isDisplayed()).isFalse();
+        assertThat(fetchesEndingWith("/metrics") + fetchesEndingWith("/status")).as("pushed, not polled").isZero();
     }
 
     @Test
@@ -211,6 +212,13 @@ class LiveStatusPageBrowserTests {
     private WebElement buttonWithText(String within, String text) {
         return page.await(d -> d.findElement(By.cssSelector(within))
                 .findElement(By.xpath(".//button[normalize-space(.)='" + text + "']")));
+    }
+
+    /** Requests the page's scripts made with fetch() to paths ending so (the browser's own resource timing). */
+    private long fetchesEndingWith(String pathEnd) {
+        return (Long) browser.driver().executeScript("return performance.getEntriesByType('resource')"
+                + ".filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith(arguments[0])).length",
+                pathEnd);
     }
 
     private String phaseOf(String name) {

@@ -111,6 +111,33 @@ class MetricsApiTest {
         assertThat(metrics("again", 0).at("/metrics").propertyNames()).containsExactly("acc");
     }
 
+    @Test
+    void statusUrlStreamsStatusAndNewPointsAsEventsUntilTheJobHasEnded() {
+        client.submit(body("pushed", "for s in 1 2 3; do echo PADDLEJOBS_METRICS '{\\\"step\\\": '$s', \\\"loss\\\": 0.'$s'}'; sleep 0.4; done"));
+
+        var response = client.get(client.baseUrl() + "/jobs/pushed/status?namespace=default", "text/event-stream");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
+        List<String> events = response.body().lines().filter(line -> line.startsWith("event:")).toList();
+        assertThat(events).first().isEqualTo("event:status");
+        assertThat(events).last().isEqualTo("event:end");
+        List<JsonNode> data = response.body().lines().filter(line -> line.startsWith("data:{"))
+                .map(line -> json.readTree(line.substring("data:".length()))).toList();
+        assertThat(data.stream().filter(d -> d.has("phase")).map(d -> d.get("phase").asString()).toList()).endsWith("Succeeded");
+        List<Double> steps = data.stream().filter(d -> d.has("cursor"))
+                .flatMap(d -> d.at("/metrics/loss/trainer-0").valueStream()).map(p -> p.get("step").asDouble()).toList();
+        assertThat(steps).containsExactly(1.0, 2.0, 3.0);
+    }
+
+    @Test
+    void statusStreamOfAJobThatIsNotThereIsA404Problem() {
+        var response = client.get(client.baseUrl() + "/jobs/not-here/status", "text/event-stream");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    }
+
     private JsonNode metrics(String name, long since) {
         var response = client.get("/jobs/" + name + "/metrics?since=" + since);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
