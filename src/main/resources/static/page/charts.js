@@ -9,7 +9,7 @@ const MARGIN = { top: 12, right: 16, bottom: 40, left: 64 };
 // As the service does: past this many points a line keeps every other older one, and its last.
 const MAX_POINTS = 2000;
 // Colour-blind-safe colours (Okabe–Ito), each with its own dash pattern: colour is never the only signal.
-const COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#8a5a00', '#56b4e9', '#1f2328'];
+const COLOURS = ['#0072b2', '#d55e00', '#cc79a7', '#009e73', '#8a5a00', '#56b4e9', '#1f2328'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
 const NUMBER = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
 
