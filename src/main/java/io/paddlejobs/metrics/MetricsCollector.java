@@ -1,8 +1,8 @@
 package io.paddlejobs.metrics;
 
+import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobService;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -19,7 +19,7 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
  */
 public final class MetricsCollector implements AutoCloseable {
 
-    private final JobService jobs;
+    private final JobBackend jobs;
     private final MetricsProperties limits;
     private final Clock clock;
     private final SimpleAsyncTaskExecutor followers = new SimpleAsyncTaskExecutor("metrics-");
@@ -29,7 +29,7 @@ public final class MetricsCollector implements AutoCloseable {
     private record Watched(JobMetrics metrics, AtomicInteger following) {
     }
 
-    public MetricsCollector(JobService jobs, MetricsProperties limits, Clock clock) {
+    public MetricsCollector(JobBackend jobs, MetricsProperties limits, Clock clock) {
         this.jobs = jobs;
         this.limits = limits;
         this.clock = clock;

@@ -1,6 +1,6 @@
 package io.paddlejobs.metrics;
 
-import io.paddlejobs.job.JobService;
+import io.paddlejobs.backend.JobBackend;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 class MetricsConfig {
 
     @Bean
-    MetricsCollector metricsCollector(JobService jobs, MetricsProperties limits) {
+    MetricsCollector metricsCollector(JobBackend jobs, MetricsProperties limits) {
         return new MetricsCollector(jobs, limits, Clock.systemUTC());
     }
 }

@@ -1,9 +1,8 @@
 package io.paddlejobs.metrics;
 
+import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobNotFoundException;
-import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.planning.Role;
@@ -26,7 +25,7 @@ final class TrainerFollower implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(TrainerFollower.class);
 
-    private final JobService jobs;
+    private final JobBackend jobs;
     private final JobKey key;
     private final int index;
     private final JobMetrics target;
@@ -34,7 +33,7 @@ final class TrainerFollower implements Runnable {
     private final Clock clock;
     private final Runnable whenJobGone;
 
-    TrainerFollower(JobService jobs, JobKey key, int index, JobMetrics target, Duration retryInterval, Clock clock,
+    TrainerFollower(JobBackend jobs, JobKey key, int index, JobMetrics target, Duration retryInterval, Clock clock,
                     Runnable whenJobGone) {
         this.jobs = jobs;
         this.key = key;
@@ -57,7 +56,10 @@ final class TrainerFollower implements Runnable {
                 }
                 boolean ended = hasEnded(state.get());
                 LineSink sink = new LineSink(line -> target.read(replica, line, now()), target::ignoreLine);
-                jobs.writeLogs(key, Role.TRAINER, index, null, !ended, sink);
+                if (!jobs.writeLogs(key, Role.TRAINER, index, null, !ended, sink)) {
+                    whenJobGone.run();
+                    return;
+                }
                 Optional<ReplicaState> after = ended ? state : state();
                 if (after.isEmpty() || hasEnded(after.get())) {
                     sink.finish();
@@ -67,8 +69,6 @@ final class TrainerFollower implements Runnable {
                 // Points already taken come again with the same steps, and are not added twice.
                 Thread.sleep(retryInterval.toMillis());
             }
-        } catch (JobNotFoundException e) {
-            whenJobGone.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {

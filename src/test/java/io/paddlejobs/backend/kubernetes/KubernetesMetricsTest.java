@@ -5,11 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobService;
 import io.paddlejobs.metrics.MetricPoint;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
-import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.Role;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,10 +46,10 @@ class KubernetesMetricsTest {
     void trainerPodsReportsAreReadOnceThePodRunsAndNotDoubledByReReads() {
         String ns = "metrics";
         JobKey key = new JobKey(ns, "mnist");
-        JobService jobs = new JobService(new JobPlanner(Plans.POLICY), running.jobs());
-        running.jobs().submit(Plans.plan(Plans.request("mnist", 2), ns));
+        var jobs = running.jobs();
+        jobs.submit(Plans.plan(Plans.request("mnist", 2), ns));
         await().atMost(DEADLINE).until(() -> jobs.find(key).isPresent());
-        Job job = jobs.get(key);
+        Job job = jobs.find(key).orElseThrow();
         // Every read of trainer-0's log gives the same two lines, as a re-read of a running pod's log does.
         cluster.server.expect().get()
                 .withPath("/api/v1/namespaces/" + ns + "/pods/mnist-trainer-0-x7k2p/log?pretty=false&container=paddle&follow=true")
