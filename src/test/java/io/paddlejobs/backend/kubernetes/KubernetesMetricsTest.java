@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.metrics.MetricPoint;
@@ -46,6 +47,10 @@ class KubernetesMetricsTest {
     void trainerPodsReportsAreReadOnceThePodRunsAndNotDoubledByReReads() {
         String ns = "metrics";
         JobKey key = new JobKey(ns, "mnist");
+        // The namespace's data claim, as an operator provides it (a submit may check that it is there).
+        cluster.admin.persistentVolumeClaims().inNamespace(ns).resource(new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName(KubernetesProperties.defaults().dataClaim()).withNamespace(ns).endMetadata()
+                .withNewSpec().withAccessModes("ReadWriteMany").endSpec().build()).create();
         var jobs = running.jobs();
         jobs.submit(Plans.plan(Plans.request("mnist", 2), ns));
         await().atMost(DEADLINE).until(() -> jobs.find(key).isPresent());
