@@ -24,6 +24,7 @@ CONNECT_DEADLINE = 60.0  # seconds a trainer waits for every pserver; they may s
 BARRIER_TIMEOUT = 120.0  # seconds a pserver waits for every trainer to say hello
 PSERVER_IDLE_LIMIT = 300.0  # a pserver gives up if no trainer talks to it this long (a trainer died)
 NUM_PARAMS = FEATURES + 1   # parameter i < FEATURES is w[i]; parameter FEATURES is b
+METRICS_MARKER = "PADDLEJOBS_METRICS"  # paddle-jobs charts lines "PADDLEJOBS_METRICS {json}" on the status page
 
 
 def die(message):
@@ -36,6 +37,18 @@ def env(name):
     if not value:
         die("environment variable %s is not set; the job service injects it" % name)
     return value
+
+
+def env_float(name, default):
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        die("%s must be a number of seconds, got %r" % (name, os.environ[name]))
+
+
+def report(step, **values):
+    """One metrics line, as paddle_jobs.report prints it: the status page charts it per trainer."""
+    print("%s %s" % (METRICS_MARKER, json.dumps(dict(step=step, **values))), flush=True)
 
 
 def env_int(name):
@@ -210,6 +223,8 @@ def run_trainer():
     for client in clients:
         client.call({"op": "hello", "trainer": trainer_id})  # returns once every trainer is here
     order = random.Random(trainer_id)  # each trainer shuffles differently, but reproducibly
+    # Training takes well under a second; a pause between passes lets a person watch the loss fall.
+    pause = env_float("FIT_A_LINE_PASS_SECONDS", 0)
 
     for n in range(1, PASSES + 1):
         order.shuffle(rows)
@@ -227,7 +242,11 @@ def run_trainer():
             for index, client in enumerate(clients):
                 mine = {str(p): grads[p] for p in range(NUM_PARAMS) if owner(p, len(clients)) == index}
                 client.call({"op": "push", "grads": mine})
-        print("pass %d loss %.6f" % (n, mse(pull(clients), rows)), flush=True)
+        loss = mse(pull(clients), rows)
+        print("pass %d loss %.6f" % (n, loss), flush=True)
+        report(n, loss=loss)
+        if pause > 0 and n < PASSES:
+            time.sleep(pause)
 
     for client in clients:
         client.call({"op": "done", "trainer": trainer_id})

@@ -35,6 +35,35 @@ async function get(url, accept) {
   return response;
 }
 
+/** Reads a text response as it arrives (a followed log), passing each piece on; ends with the response or the signal. */
+export async function stream(url, onText, signal) {
+  const response = await fetch(url, { headers: withToken({ Accept: 'text/plain' }), cache: 'no-store', signal });
+  if (!response.ok) {
+    throw await failureOf(response);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    onText(value);
+  }
+}
+
+/**
+ * Sends a POST or DELETE (cancel, delete) from the page: same-origin, so the browser's Origin header
+ * passes the service's cross-site check; anything but 2xx becomes a RequestFailed.
+ */
+export async function send(method, url) {
+  const response = await fetch(url, { method, headers: withToken({ Accept: 'application/json' }), cache: 'no-store' });
+  if (response.status === 401) {
+    askForToken();
+  }
+  if (!response.ok) {
+    throw await failureOf(response);
+  }
+  return response;
+}
+
 // Where the service wants bearer tokens (paddlejobs.security.mode=token), the person enters theirs
 // once; it is kept for this tab only (sessionStorage) and sent with every request the page makes.
 const TOKEN_KEY = 'paddlejobs.token';

@@ -1,6 +1,7 @@
 // The job list page: the same query as the JSON list (namespace, phase, label_selector, limit,
 // continue), shown as a table; refreshed while any listed job is still going.
 import { FINISHED_PHASES, badge, el, formatTime, getJson, labelled, laterWhenVisible, showNotice } from './common.js';
+import { ActionButtons, allowedActions } from './actions.js';
 
 const REFRESH_INTERVAL_MS = 2000;
 const $ = (id) => document.getElementById(id);
@@ -11,7 +12,17 @@ for (const [name, value] of query) {
   if (value === '') listUrl.searchParams.delete(name);
 }
 
+// One set of buttons per job, kept across refreshes; a refresh waits while a question is open.
+const buttons = new Map();
+let allowed;
+let generation = 0;
+
 async function refresh() {
+  const mine = ++generation; // an action's refresh replaces the timer's
+  if ([...buttons.values()].some((b) => b.busy)) {
+    laterWhenVisible(REFRESH_INTERVAL_MS, () => mine === generation && refresh());
+    return;
+  }
   let list;
   try {
     // This page's own URL, asked for JSON, is the list.
@@ -24,11 +35,29 @@ async function refresh() {
   $('namespace').textContent = list.items[0]?.namespace || query.get('namespace') || '(the default)';
   $('empty').hidden = list.items.length > 0;
   $('jobs').hidden = list.items.length === 0;
+  if (list.items.length > 0 && allowed === undefined) {
+    allowed = await allowedActions(jobUrl(list.items[0]));
+  }
   $('jobs').tBodies[0].replaceChildren(...list.items.map(row));
   showNextPage(list.continue);
   if (list.items.some((job) => !FINISHED_PHASES.has(job.phase))) {
-    laterWhenVisible(REFRESH_INTERVAL_MS, refresh);
+    laterWhenVisible(REFRESH_INTERVAL_MS, () => mine === generation && refresh());
   }
+}
+
+function jobUrl(job) {
+  const url = new URL(`jobs/${encodeURIComponent(job.name)}`, document.baseURI);
+  url.searchParams.set('namespace', job.namespace);
+  return url;
+}
+
+function actionsOf(job) {
+  if (!buttons.has(job.name)) {
+    buttons.set(job.name, new ActionButtons(job.name, jobUrl(job), () => refresh()));
+  }
+  const actions = buttons.get(job.name);
+  actions.update(allowed || { cancel: false, delete: false }, FINISHED_PHASES.has(job.phase));
+  return actions.element;
 }
 
 function row(job) {
@@ -41,7 +70,8 @@ function row(job) {
     labelled('Pservers', job.pservers),
     labelled('Trainers', job.trainers),
     labelled('Submitted', null, time(job.created_at)),
-    labelled('Finished', null, time(job.finished_at)));
+    labelled('Finished', null, time(job.finished_at)),
+    el('td', { className: 'row-actions' }, actionsOf(job)));
 }
 
 function time(iso) {

@@ -1,11 +1,15 @@
 // The topology table and the log tails of the status page, one row and one log per replica.
-import { badge, el, getText, labelled, pageUrl } from './common.js';
+import { badge, el, getText, labelled, pageUrl, stream } from './common.js';
 
 const LOG_LINES = 20;
 // Log tails are fetched every other status poll while a replica runs, and once more when it stops.
 const LOG_EVERY_RENDERS = 2;
 // Small jobs show every log; larger ones open trainer-0 and failed replicas (the rest open on click).
 const OPEN_ALL_LOGS_UP_TO = 8;
+// A followed log keeps its last this many characters on the page.
+const FOLLOW_KEEP_CHARS = 200000;
+// One log followed at a time: a browser opens only a few connections to one service at once.
+let followed = null;
 
 export class Replicas {
   constructor(tbody, logs) {
@@ -57,7 +61,8 @@ class ReplicaView {
     this.log = el('details', { className: 'log-box', attrs: { id: `log-${replica.id}` } },
       el('summary', {}, el('span', { className: 'replica-id', text: replica.id }), ' ', this.logState),
       this.tail,
-      el('p', {}, el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog, 'data-api': '' } })));
+      el('p', { className: 'log-links' }, this.followButton(replica),
+        el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog, 'data-api': '' } })));
     this.log.open = open;
     // Opened by a person (or below, on failure): show its tail now rather than at the next poll.
     this.log.addEventListener('toggle', () => {
@@ -67,6 +72,50 @@ class ReplicaView {
     });
     this.replica = replica;
     this.tailFetchedIn = null;
+  }
+
+  followButton(replica) {
+    this.follow = el('button', {
+      className: 'action follow', text: 'Follow live',
+      attrs: { type: 'button', 'aria-pressed': 'false', 'aria-label': `Follow ${replica.id}'s log live` },
+    });
+    this.follow.addEventListener('click', () => (this.following ? this.stopFollowing() : this.startFollowing()));
+    return this.follow;
+  }
+
+  /** Streams the whole log (follow=true) into the box until the replica ends or the person stops it. */
+  async startFollowing() {
+    if (followed) followed.stopFollowing();
+    followed = this;
+    this.following = new AbortController();
+    this.follow.textContent = 'Stop following';
+    this.follow.setAttribute('aria-pressed', 'true');
+    this.tail.setAttribute('aria-label', `${this.replica.id}'s log, followed live`);
+    this.tail.textContent = '';
+    this.followedToEnd = false;
+    const url = pageUrl('logs', { role: this.replica.role, index: this.replica.index, follow: true });
+    try {
+      await stream(url, (text) => {
+        const all = this.tail.textContent + text;
+        this.tail.textContent = all.length > FOLLOW_KEEP_CHARS ? all.slice(-FOLLOW_KEEP_CHARS) : all;
+        this.tail.scrollTop = this.tail.scrollHeight;
+      }, this.following.signal);
+      this.tail.append(`\n— ${this.replica.id} has ended —`);
+      this.followedToEnd = true; // the box holds the whole log now: no tail replaces it
+    } catch (failure) {
+      if (failure.name !== 'AbortError') this.tail.append(`\nCould not follow the log: ${failure.message}`);
+    }
+    this.stopFollowing();
+  }
+
+  stopFollowing() {
+    if (!this.following) return;
+    this.following.abort();
+    this.following = null;
+    if (followed === this) followed = null;
+    this.follow.textContent = 'Follow live';
+    this.follow.setAttribute('aria-pressed', 'false');
+    this.tail.setAttribute('aria-label', `Last lines of ${this.replica.id}'s log`);
   }
 
   update(replica, tailsDue) {
@@ -84,14 +133,15 @@ class ReplicaView {
       this.log.open = true; // what people come to see
     }
     const ended = replica.state !== 'Pending' && replica.state !== 'Running';
+    this.follow.hidden = ended && !this.following; // a finished log is all there in its full log
     const needsTail = replica.state === 'Running' ? tailsDue : ended && this.tailFetchedIn !== replica.state;
-    if (this.log.open && needsTail) {
+    if (this.log.open && needsTail && !this.following) {
       this.fetchTail();
     }
   }
 
   async fetchTail() {
-    if (this.replica.state === 'Pending') {
+    if (this.replica.state === 'Pending' || this.following || this.followedToEnd) {
       return;
     }
     if (this.fetching) {
@@ -104,7 +154,9 @@ class ReplicaView {
         this.fetchAgain = false;
         const state = this.replica.state;
         const url = pageUrl('logs', { role: this.replica.role, index: this.replica.index, tail: LOG_LINES });
-        this.tail.textContent = (await getText(url)) || 'Nothing written yet.';
+        const text = await getText(url);
+        if (this.following) return; // the followed log owns the box now
+        this.tail.textContent = text || 'Nothing written yet.';
         this.tail.scrollTop = this.tail.scrollHeight;
         this.tailFetchedIn = state;
       } while (this.fetchAgain);

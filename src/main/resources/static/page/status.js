@@ -1,10 +1,13 @@
-// The status page: reads the job once for its plan, then polls the status (this page's own URL,
-// asked for JSON) every second until the job is finished; a page in a background tab waits until it is seen.
+// The status page: reads the job once for its plan, then has the status and metrics pushed (this
+// page's own URL as an event stream) until the job is finished; where that is not possible it polls
+// the same URL, asked for JSON, every second, and a page in a background tab waits until it is seen.
 import {
   FINISHED_PHASES, RequestFailed, formatDuration, getJson, laterWhenVisible, pageUrl, setPhase, setTime, showNotice,
 } from './common.js';
 import { renderPlan } from './plan.js';
 import { Replicas } from './replicas.js';
+import { MetricsFeed } from './metrics.js';
+import { ActionButtons, allowedActions } from './actions.js';
 
 const POLL_INTERVAL_MS = 1000;
 const RETRY_INTERVAL_MS = 3000;
@@ -21,9 +24,21 @@ const $ = (id) => document.getElementById(id);
 const jobName = decodeURIComponent(window.location.pathname.split('/').at(-2));
 const jobUrl = pageUrl(`../${encodeURIComponent(jobName)}`);
 const replicas = new Replicas($('replicas').tBodies[0], $('logs'));
+const actions = new ActionButtons(jobName, jobUrl, (verb) => {
+  if (verb === 'delete') window.location.assign(pageUrl('../../jobs'));
+});
+let allowed = { cancel: false, delete: false };
+const metrics = new MetricsFeed({ charts: $('charts'), hint: $('charts-hint'), ignored: $('charts-ignored') });
 // The phase the plan was read in: a queued job is given its ports when it starts, so the plan is
 // read again when the phase moves on.
 let planReadIn;
+let lastStatus;
+// The elapsed time moves on between updates, which may be many seconds apart when pushed.
+const clock = setInterval(() => {
+  if (!lastStatus) return;
+  renderTime(lastStatus);
+  if (FINISHED_PHASES.has(lastStatus.phase)) clearInterval(clock);
+}, 1000);
 
 async function start() {
   $('job-name').textContent = jobName;
@@ -41,11 +56,41 @@ async function start() {
     ? `${plural(job.plan.trainers.count, 'trainer')}, collective (no pservers)`
     : `${plural(job.plan.pservers.count, 'pserver')}, ${plural(job.plan.trainers.count, 'trainer')}`;
   renderPlan(job.plan, job.warnings);
+  $('actions').append(actions.element);
+  allowed = await allowedActions(jobUrl);
   planReadIn = job.status.phase;
   render(job.status);
-  if (!FINISHED_PHASES.has(job.status.phase)) {
+  if (FINISHED_PHASES.has(job.status.phase) || !listen()) {
+    pollInstead();
+  }
+}
+
+function pollInstead() {
+  metrics.start();
+  if (!FINISHED_PHASES.has(lastStatus.phase)) {
     laterWhenVisible(POLL_INTERVAL_MS, poll);
   }
+}
+
+/**
+ * Has the service push the status and the metrics (Server-Sent Events on this page's URL). An
+ * EventSource cannot send a token, so with one the page polls; it also polls if the stream fails.
+ */
+function listen() {
+  if (!window.EventSource || sessionStorage.getItem('paddlejobs.token') !== null) return false;
+  const events = new EventSource(window.location.href);
+  events.addEventListener('status', (event) => onStatus(JSON.parse(event.data)));
+  events.addEventListener('metrics', (event) => metrics.apply(JSON.parse(event.data)));
+  events.addEventListener('end', () => events.close());
+  events.addEventListener('gone', () => {
+    events.close();
+    poll(); // shows the service's words for a job that is not there
+  });
+  events.addEventListener('error', () => {
+    events.close();
+    pollInstead();
+  });
+  return true;
 }
 
 async function poll() {
@@ -61,6 +106,13 @@ async function poll() {
     laterWhenVisible(RETRY_INTERVAL_MS, poll);
     return;
   }
+  onStatus(status);
+  if (!FINISHED_PHASES.has(status.phase)) {
+    laterWhenVisible(POLL_INTERVAL_MS, poll);
+  }
+}
+
+function onStatus(status) {
   $('notice').hidden = true;
   render(status);
   if (status.phase !== planReadIn) {
@@ -68,18 +120,20 @@ async function poll() {
     // If this read fails, the plan shown stays as it was; the status above is what matters.
     getJson(jobUrl).then((job) => renderPlan(job.plan, job.warnings), () => {});
   }
-  if (!FINISHED_PHASES.has(status.phase)) {
-    laterWhenVisible(POLL_INTERVAL_MS, poll);
-  }
 }
 
 function render(status) {
+  lastStatus = status;
   setPhase($('phase'), status.phase);
   document.title = `${jobName} · ${status.phase} · paddle-jobs`;
   renderWhy(status);
   renderTime(status);
   renderProgress(status);
   replicas.render(status.replicas, FINISHED_PHASES.has(status.phase));
+  actions.update(allowed, FINISHED_PHASES.has(status.phase));
+  if (FINISHED_PHASES.has(status.phase)) {
+    metrics.finished();
+  }
 }
 
 function renderWhy(status) {
@@ -117,6 +171,10 @@ function renderTime(status) {
     label = finished ? 'Ended after' : 'Waiting for';
     from = status.created_at;
   }
+  const queued = status.queue_position !== undefined && status.queue_position !== null;
+  $('queue-label').hidden = !queued;
+  $('queue').hidden = !queued;
+  $('queue').textContent = queued ? `position ${status.queue_position}${status.queue_position === 1 ? ', next to start' : ''}` : '';
   $('elapsed-label').textContent = label;
   $('elapsed').textContent = formatDuration(end - Date.parse(from));
 }

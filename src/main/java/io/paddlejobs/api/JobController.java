@@ -7,6 +7,7 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.security.Action;
@@ -68,15 +69,17 @@ class JobController {
     private final SubmissionLimits limits;
     private final AuditLog audit;
     private final LogStreams logStreams;
+    private final MetricsCollector metrics;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionLimits limits,
-                  AuditLog audit, LogStreams logStreams) {
+                  AuditLog audit, LogStreams logStreams, MetricsCollector metrics) {
         this.logStreams = logStreams;
         this.jobs = jobs;
         this.statusUrls = statusUrls;
         this.access = access;
         this.limits = limits;
         this.audit = audit;
+        this.metrics = metrics;
     }
 
     @Operation(summary = "Submit a job", description = """
@@ -135,6 +138,7 @@ class JobController {
         if (!submission.created()) {
             return ResponseEntity.ok().headers(headers).body(view);
         }
+        metrics.watch(submission.job()); // from its first line: a capped log may lose the oldest
         URI location = URI.create(view.statusUrl().replace("/status?", "?"));
         return ResponseEntity.created(location).headers(headers).body(view);
     }

@@ -129,6 +129,14 @@ class LocalJobsApiTest {
     }
 
     @Test
+    void actionsSayWhatTheCallerMayDoToAJob() {
+        client.post("/jobs", body("actionable", "true"));
+
+        assertThat(client.get("/jobs/actionable/actions").body()).isEqualTo("{\"cancel\":true,\"delete\":true}");
+        assertThat(client.get("/jobs/no-such-job/actions").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void listIsNewestFirstFiltersByPhaseAndLabelAndPages() {
         client.post("/jobs?namespace=listing", labelled("l-one", "true", "a"));
         client.post("/jobs?namespace=listing", labelled("l-two", "sleep 3304", "b"));

@@ -27,6 +27,9 @@ class QueryParameterTest extends ApiTest {
                 arguments(get("/jobs").queryParam("continue", "not a token!"), "continue"),
                 arguments(get("/jobs/some-job/logs").queryParam("role", "chief"), "role"),
                 arguments(get("/jobs/some-job/logs").queryParam("index", "-1"), "index"),
+                arguments(get("/jobs/some-job/metrics").queryParam("since", "-1"), "since"),
+                arguments(get("/jobs/some-job/metrics").queryParam("since", "yesterday"), "since"),
+                arguments(get("/jobs/some-job/metrics").queryParam("namespace", "Bad_NS"), "namespace"),
                 arguments(post("/jobs").queryParam("dry_run", "maybe")
                         .contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}")), "dry_run"),
                 arguments(post("/jobs").queryParam("dry_run", "true").queryParam("namespace", "-ns")

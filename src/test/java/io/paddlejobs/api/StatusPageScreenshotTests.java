@@ -50,11 +50,13 @@ class StatusPageScreenshotTests {
                 {"name": "mnist-dist", "trainers": 3, "pservers": 2, "trainer_cpu": 2, "trainer_mem": "2Gi",
                  "labels": {"team": "vision", "dataset": "mnist"},
                  "pserver_entry_point": "echo pserver $POD_IP:$PADDLE_PORT ready; sleep 60",
-                 "entry_point": "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM, pservers $PADDLE_PSERVERS_IP_PORT_LIST; for pass in 0 1 2 3 4; do sleep 0.5; echo Pass $pass, Batch 200, Cost 0.$((9 - pass))17, classification_error 0.$((5 - pass))08; done"}
+                 "entry_point": "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM, pservers $PADDLE_PSERVERS_IP_PORT_LIST; for pass in 0 1 2 3 4 5 6 7 8 9; do sleep 0.3; cost=0.$(printf %03d $((900 / (pass + 1) + 30 * PADDLE_TRAINER_ID))); err=0.$(printf %03d $((500 / (pass + 2) + 15 * PADDLE_TRAINER_ID))); echo Pass $pass, Batch 200, Cost $cost, classification_error $err; echo PADDLEJOBS_METRICS '{\\"step\\": '$pass', \\"cost\\": '$cost', \\"classification_error\\": '$err'}'; done"}
                 """);
         page.open(statusUrl);
         page.await(d -> page.phase().equals("Succeeded"));
-        page.await(d -> page.logTailOf("trainer-2").contains("Pass 4"));
+        page.await(d -> page.logTailOf("trainer-2").contains("Pass 9"));
+        page.await(d -> d.findElements(By.cssSelector("figure.chart .chart-last")).stream()
+                .filter(last -> last.getText().endsWith("at step 9")).count() == 6);
         page.await(d -> page.logTailOf("pserver-1").contains("ready"));
 
         Path basedir = Path.of(System.getProperty("project.basedir", "."));

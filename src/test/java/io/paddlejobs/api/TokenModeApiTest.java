@@ -114,6 +114,8 @@ class TokenModeApiTest {
                 Arguments.of("GET", "/jobs/%1$s?namespace=%2$s", null),
                 Arguments.of("GET", "/jobs/%1$s/status?namespace=%2$s", null),
                 Arguments.of("GET", "/jobs/%1$s/logs?role=trainer&index=0&namespace=%2$s", null),
+                Arguments.of("GET", "/jobs/%1$s/metrics?namespace=%2$s", null),
+                Arguments.of("GET", "/jobs/%1$s/actions?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
                 Arguments.of("DELETE", "/jobs/%1$s?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs?namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),

@@ -102,6 +102,24 @@ class TokenModePageBrowserTests {
     }
 
     @Test
+    void withATokenThePagePollsForTheMetricsAndOffersDelete() {
+        String statusUrl = alice.submit("""
+                {"name": "token-chart", "trainers": 1, "pservers": 1,
+                 "entry_point": "echo PADDLEJOBS_METRICS '{\\"step\\": 1, \\"loss\\": 0.5}'"}""", "team-a");
+        page.open(statusUrl);
+        // An EventSource cannot send the token: the page polls, as it did before the stream.
+        page.await(d -> visible(By.id("token-form")) || page.phase().equals("Succeeded"));
+        if (visible(By.id("token-form"))) {
+            enterToken(ALICE);
+        }
+
+        page.await(d -> !d.findElements(By.cssSelector("figure.chart[data-metric='loss'] .chart-legend li")).isEmpty());
+        assertThat(browser.driver().findElement(By.cssSelector("figure.chart[data-metric='loss'] .chart-legend li"))
+                .getDomProperty("textContent")).isEqualTo("trainer-0 0.5 at step 1");
+        assertThat(browser.driver().findElements(By.cssSelector("button[aria-label='Delete job token-chart']"))).hasSize(1);
+    }
+
+    @Test
     void fullLogLinkSendsTheToken() {
         String statusUrl = alice.submit("""
                 {"name": "token-log", "trainers": 1, "pservers": 1, "entry_point": "echo the whole log"}""", "team-a");

@@ -1,0 +1,54 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobService;
+import io.paddlejobs.security.Action;
+import io.paddlejobs.security.NamespaceAccess;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.http.MediaType;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * What the caller may do to a job, so that the pages show only the buttons that would work.
+ * Permissions are per namespace, so the answer holds for every job in the job's namespace.
+ */
+@Tag(name = "jobs")
+@Validated
+@SecurityRequirement(name = "bearer")
+@RestController
+@RequestMapping("/jobs")
+class JobActionsController {
+
+    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+    private final JobService jobs;
+    private final NamespaceAccess access;
+
+    JobActionsController(JobService jobs, NamespaceAccess access) {
+        this.jobs = jobs;
+        this.access = access;
+    }
+
+    @Schema(description = "Whether the caller may cancel and delete this job (and so any job of its namespace); "
+            + "cancelling a finished job changes nothing")
+    record ActionsView(boolean cancel, boolean delete) {
+    }
+
+    @Operation(summary = "What the caller may do to a job: cancel, delete")
+    @GetMapping(path = "/{name}/actions", produces = MediaType.APPLICATION_JSON_VALUE)
+    ActionsView actions(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        String ns = access.resolve(namespace, Action.READ);
+        jobs.get(new JobKey(ns, name)); // a 404 for a job that is not there, as the other job endpoints answer
+        return new ActionsView(access.resolveQuietly(ns, Action.CANCEL).isPresent(),
+                access.resolveQuietly(ns, Action.DELETE).isPresent());
+    }
+}

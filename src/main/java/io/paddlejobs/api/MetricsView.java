@@ -1,0 +1,24 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.metrics.MetricPoint;
+import io.paddlejobs.metrics.MetricsSnapshot;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.util.List;
+import java.util.Map;
+
+/** A job's metrics as served by {@code GET /jobs/{name}/metrics}. */
+@Schema(description = "What a job's trainers reported: metrics, by metric name, then by replica id (trainer-0, ...), "
+        + "each a list of points in step order")
+record MetricsView(
+        String name,
+        String namespace,
+        @Schema(description = "Pass as since= to get only what was added after this read")
+        long cursor,
+        @Schema(description = "Lines that began with PADDLEJOBS_METRICS but broke the format or a limit; not charted")
+        long ignoredLines,
+        Map<String, Map<String, List<MetricPoint>>> metrics) {
+
+    static MetricsView of(String name, String namespace, MetricsSnapshot snapshot) {
+        return new MetricsView(name, namespace, snapshot.cursor(), snapshot.ignoredLines(), snapshot.metrics());
+    }
+}

@@ -1,0 +1,51 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobService;
+import io.paddlejobs.security.Action;
+import io.paddlejobs.security.NamespaceAccess;
+import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * The status URL as a stream, for {@code Accept: text/event-stream} (the status page's
+ * {@code EventSource}): see {@link StatusEvents}. Access is checked, and the job looked up, before
+ * the stream starts, so that a refusal is still a problem document.
+ */
+@Hidden
+@RestController
+@RequestMapping(path = "/jobs", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+class StatusEventsController {
+
+    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+    private final JobService jobs;
+    private final NamespaceAccess access;
+    private final StatusEvents events;
+
+    StatusEventsController(JobService jobs, NamespaceAccess access, StatusEvents events) {
+        this.jobs = jobs;
+        this.access = access;
+        this.events = events;
+    }
+
+    @GetMapping("/{name}/status")
+    SseEmitter statusEvents(@PathVariable String name,
+                            @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
+        jobs.get(key);
+        return events.stream(key).orElseThrow(() -> new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE,
+                ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                        "As many status streams as the service serves are open; poll the status URL instead."), null));
+    }
+}

@@ -1,0 +1,121 @@
+package io.paddlejobs.metrics;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything one job reported: per metric name, per replica, a bounded {@link Series}. Every
+ * point added gets the next sequence number; a reader passes the last one it saw ({@code since})
+ * and gets only what came after.
+ */
+final class JobMetrics {
+
+    private final MetricsProperties limits;
+    private final Instant jobCreatedAt;
+    // Sorted, so that every read lists metrics and replicas in the same order.
+    private final Map<String, Map<String, Series>> series = new TreeMap<>();
+    private int seriesCount;
+    private long cursor;
+    private long ignoredLines;
+
+    /** @param jobCreatedAt tells this job from a later one submitted under the same name */
+    JobMetrics(MetricsProperties limits, Instant jobCreatedAt) {
+        this.limits = limits;
+        this.jobCreatedAt = jobCreatedAt;
+    }
+
+    Instant jobCreatedAt() {
+        return jobCreatedAt;
+    }
+
+    /** A line of a replica's output; anything but a report is passed over. */
+    synchronized void read(String replica, String line, Instant time) {
+        if (!MetricLine.isReport(line)) {
+            return;
+        }
+        var report = MetricLine.parse(line);
+        if (report.isEmpty()) {
+            ignoredLines++;
+            return;
+        }
+        boolean refused = false;
+        for (Map.Entry<String, Double> value : report.get().values().entrySet()) {
+            Series target = seriesFor(value.getKey(), replica);
+            if (target == null) {
+                refused = true; // over the limit of series per job
+            } else {
+                target.add(report.get().step(), value.getValue(), time, cursor + 1);
+                cursor++;
+            }
+        }
+        if (refused) {
+            ignoredLines++;
+        }
+    }
+
+    /** A report line that could not be read whole (over the length limit). */
+    synchronized void ignoreLine() {
+        ignoredLines++;
+    }
+
+    /**
+     * What was added after {@code since}. A cursor from the future (this service restarted, or
+     * dropped and re-read the job since) is answered with everything.
+     */
+    synchronized MetricsSnapshot since(long since) {
+        long from = since > cursor ? 0 : since;
+        Map<String, Map<String, List<MetricPoint>>> points = new LinkedHashMap<>();
+        series.forEach((name, replicas) -> {
+            Map<String, List<MetricPoint>> byReplica = new LinkedHashMap<>();
+            replicas.forEach((replica, s) -> {
+                List<MetricPoint> added = s.since(from);
+                if (!added.isEmpty()) {
+                    byReplica.put(replica, added);
+                }
+            });
+            if (!byReplica.isEmpty()) {
+                points.put(name, byReplica);
+            }
+        });
+        return new MetricsSnapshot(cursor, ignoredLines, points);
+    }
+
+    private Series seriesFor(String name, String replica) {
+        Map<String, Series> replicas = series.get(name);
+        Series existing = replicas == null ? null : replicas.get(replica);
+        if (existing != null) {
+            return existing;
+        }
+        if (seriesCount >= limits.seriesPerJob()) {
+            return null;
+        }
+        seriesCount++;
+        Series created = new Series(limits.pointsPerSeries());
+        series.computeIfAbsent(name, n -> new TreeMap<>(new ReplicaOrder())).put(replica, created);
+        return created;
+    }
+
+    /** trainer-2 before trainer-10. */
+    private static final class ReplicaOrder implements java.util.Comparator<String> {
+        @Override
+        public int compare(String a, String b) {
+            String roleA = a.substring(0, a.lastIndexOf('-') + 1);
+            String roleB = b.substring(0, b.lastIndexOf('-') + 1);
+            if (!roleA.equals(roleB)) {
+                return roleA.compareTo(roleB);
+            }
+            return Integer.compare(index(a), index(b));
+        }
+
+        private static int index(String replica) {
+            try {
+                return Integer.parseInt(replica.substring(replica.lastIndexOf('-') + 1));
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+    }
+}

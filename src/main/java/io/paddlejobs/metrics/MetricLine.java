@@ -1,0 +1,77 @@
+package io.paddlejobs.metrics;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One report from a trainer, as it prints it: {@code PADDLEJOBS_METRICS {"step": 3, "loss": 0.35}}.
+ * The marker, one space, then a JSON object on the same line with an integer {@code step >= 0} and
+ * one or more numbers keyed by metric name.
+ *
+ * @param values metric name to value, in the order the line gave them; only finite numbers
+ */
+public record MetricLine(long step, Map<String, Double> values) {
+
+    public static final String MARKER = "PADDLEJOBS_METRICS ";
+    static final int MAX_NAME_LENGTH = 64;
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*");
+    // Python's json.dumps writes NaN and Infinity for a diverging loss; they are read, then left out.
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    public MetricLine {
+        values = Map.copyOf(values);
+    }
+
+    /** Whether a line of output is meant as a report (it may still be a malformed one). */
+    static boolean isReport(String line) {
+        return line.startsWith(MARKER);
+    }
+
+    /**
+     * The report on this line; empty when the line is not one, or breaks the format (then nothing
+     * of it is taken: a misspelt name or a string value should be noticed, not half-charted).
+     */
+    static Optional<MetricLine> parse(String line) {
+        if (!isReport(line)) {
+            return Optional.empty();
+        }
+        JsonNode object;
+        try {
+            object = JSON.readTree(line.substring(MARKER.length()));
+        } catch (JacksonException e) {
+            return Optional.empty();
+        }
+        if (object == null || !object.isObject()) {
+            return Optional.empty();
+        }
+        JsonNode step = object.get("step");
+        if (step == null || !step.isIntegralNumber() || !step.canConvertToLong() || step.longValue() < 0) {
+            return Optional.empty();
+        }
+        Map<String, Double> values = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : object.properties()) {
+            String name = entry.getKey();
+            if (name.equals("step")) {
+                continue;
+            }
+            if (name.length() > MAX_NAME_LENGTH || !NAME.matcher(name).matches() || !entry.getValue().isNumber()) {
+                return Optional.empty();
+            }
+            double value = entry.getValue().doubleValue();
+            if (Double.isFinite(value)) {
+                values.put(name, value);
+            }
+        }
+        return values.isEmpty() ? Optional.empty() : Optional.of(new MetricLine(step.longValue(), values));
+    }
+}

@@ -1,0 +1,17 @@
+package io.paddlejobs.metrics;
+
+import io.paddlejobs.backend.JobBackend;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(MetricsProperties.class)
+class MetricsConfig {
+
+    @Bean
+    MetricsCollector metricsCollector(JobBackend jobs, MetricsProperties limits) {
+        return new MetricsCollector(jobs, limits, Clock.systemUTC());
+    }
+}

@@ -1,0 +1,103 @@
+package io.paddlejobs.metrics;
+
+import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.planning.Role;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one trainer's output through the backend's own log stream ({@code follow}), so it works
+ * alike on every backend: on the local one it is the replica's log file, on Kubernetes the pod's
+ * log. It reads from the start (a restarted service gets back what a job reported), follows
+ * until the trainer ends, and tries again while there is no log yet (a pod not started).
+ */
+final class TrainerFollower implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(TrainerFollower.class);
+
+    private final JobBackend jobs;
+    private final JobKey key;
+    private final int index;
+    private final JobMetrics target;
+    private final Duration retryInterval;
+    private final Clock clock;
+    private final Runnable whenJobGone;
+
+    TrainerFollower(JobBackend jobs, JobKey key, int index, JobMetrics target, Duration retryInterval, Clock clock,
+                    Runnable whenJobGone) {
+        this.jobs = jobs;
+        this.key = key;
+        this.index = index;
+        this.target = target;
+        this.retryInterval = retryInterval;
+        this.clock = clock;
+        this.whenJobGone = whenJobGone;
+    }
+
+    @Override
+    public void run() {
+        String replica = Role.TRAINER.label() + "-" + index;
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Optional<ReplicaState> state = state();
+                if (state.isEmpty()) {
+                    whenJobGone.run();
+                    return;
+                }
+                boolean ended = hasEnded(state.get());
+                LineSink sink = new LineSink(line -> target.read(replica, line, now()), target::ignoreLine);
+                if (!jobs.writeLogs(key, Role.TRAINER, index, null, !ended, sink)) {
+                    whenJobGone.run();
+                    return;
+                }
+                Optional<ReplicaState> after = ended ? state : state();
+                if (after.isEmpty() || hasEnded(after.get())) {
+                    sink.finish();
+                    return;
+                }
+                // The log is not there yet (a pod being scheduled), or its stream broke: read it again.
+                // Points already taken come again with the same steps, and are not added twice.
+                Thread.sleep(retryInterval.toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                return; // the service is stopping
+            }
+            log.warn("Stopped reading the metrics of {} in {}: {}", replica, key, e.toString());
+        }
+    }
+
+    /** The trainer's state; empty when the job is gone, or is another one now under the same name. */
+    private Optional<ReplicaState> state() {
+        return jobs.find(key)
+                .filter(job -> Objects.equals(job.status().createdAt(), target.jobCreatedAt()))
+                .flatMap(this::trainer);
+    }
+
+    private Optional<ReplicaState> trainer(Job job) {
+        return job.status().replicas().stream()
+                .filter(r -> r.role() == Role.TRAINER && r.index() == index)
+                .map(ReplicaStatus::state)
+                .findFirst();
+    }
+
+    private static boolean hasEnded(ReplicaState state) {
+        return state != ReplicaState.PENDING && state != ReplicaState.RUNNING;
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+}

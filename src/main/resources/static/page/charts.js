@@ -1,0 +1,176 @@
+// The charts of the status page: one SVG line chart per metric, one line per trainer, drawn here
+// (no library). Points arrive in pieces (GET …/metrics?since=); they are merged by step, so a
+// piece read twice, or read again after the service restarted, changes nothing.
+import { el } from './common.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const HEIGHT = 220;
+const MARGIN = { top: 12, right: 16, bottom: 40, left: 64 };
+// As the service does: past this many points a line keeps every other older one, and its last.
+const MAX_POINTS = 2000;
+// Colour-blind-safe colours (Okabe–Ito), each with its own dash pattern: colour is never the only signal.
+const COLOURS = ['#0072b2', '#d55e00', '#cc79a7', '#009e73', '#8a5a00', '#56b4e9', '#1f2328'];
+const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
+const NUMBER = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
+
+export class Charts {
+  constructor(container) {
+    this.container = container;
+    this.metrics = new Map(); // name -> Map(replica -> [{step, value}])
+    this.views = new Map(); // name -> ChartView
+    let resizing;
+    window.addEventListener('resize', () => {
+      clearTimeout(resizing);
+      resizing = setTimeout(() => this.draw(), 150);
+    });
+  }
+
+  get empty() {
+    return this.metrics.size === 0;
+  }
+
+  /** Adds a read of the metrics endpoint; returns whether it brought any point. */
+  add(metrics) {
+    let added = false;
+    for (const [name, replicas] of Object.entries(metrics)) {
+      if (!this.metrics.has(name)) this.metrics.set(name, new Map());
+      const lines = this.metrics.get(name);
+      for (const [replica, points] of Object.entries(replicas)) {
+        if (points.length === 0) continue;
+        lines.set(replica, merge(lines.get(replica) || [], points));
+        added = true;
+      }
+    }
+    if (added) this.draw();
+    return added;
+  }
+
+  draw() {
+    for (const [name, lines] of this.metrics) {
+      if (!this.views.has(name)) {
+        const view = new ChartView(name);
+        this.views.set(name, view);
+        this.container.append(view.figure);
+      }
+      this.views.get(name).draw(lines);
+    }
+  }
+}
+
+function merge(line, points) {
+  const fresh = points.map((p) => ({ step: p.step, value: p.value }));
+  let merged;
+  if (line.length === 0 || fresh[0].step > line[line.length - 1].step) {
+    merged = line.concat(fresh);
+  } else {
+    const byStep = new Map(line.map((p) => [p.step, p]));
+    for (const p of fresh) byStep.set(p.step, p);
+    merged = [...byStep.values()].sort((a, b) => a.step - b.step);
+  }
+  while (merged.length > MAX_POINTS) {
+    merged = merged.filter((p, i) => i % 2 === 0 || i === merged.length - 1);
+  }
+  return merged;
+}
+
+class ChartView {
+  constructor(name) {
+    this.name = name;
+    const id = `chart-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+    this.svg = document.createElementNS(SVG, 'svg');
+    this.svg.setAttribute('class', 'chart-plot');
+    this.svg.setAttribute('aria-hidden', 'true'); // the legend below says the same in words
+    this.legend = el('ul', { className: 'chart-legend' });
+    this.summary = el('p', { className: 'visually-hidden', attrs: { id: `${id}-summary` } });
+    this.figure = el('figure', { className: 'chart', attrs: { id, 'data-metric': name, 'aria-describedby': `${id}-summary` } },
+      el('figcaption', { className: 'chart-title', text: name }), this.svg, this.legend, this.summary);
+  }
+
+  draw(lines) {
+    const entries = [...lines.entries()].sort(([a], [b]) => replicaOrder(a, b));
+    const width = Math.max(280, Math.round(this.figure.clientWidth || 600));
+    const plot = { x: MARGIN.left, y: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: HEIGHT - MARGIN.top - MARGIN.bottom };
+    const all = entries.flatMap(([, points]) => points);
+    const xs = niceScale(Math.min(...all.map((p) => p.step)), Math.max(...all.map((p) => p.step)));
+    const ys = niceScale(Math.min(...all.map((p) => p.value)), Math.max(...all.map((p) => p.value)));
+    const sx = (step) => plot.x + ((step - xs.min) / (xs.max - xs.min)) * plot.w;
+    const sy = (value) => plot.y + plot.h - ((value - ys.min) / (ys.max - ys.min)) * plot.h;
+
+    const parts = [];
+    for (const tick of ys.ticks) {
+      parts.push(svg('line', { class: 'chart-grid', x1: plot.x, x2: plot.x + plot.w, y1: sy(tick), y2: sy(tick) }));
+      parts.push(svg('text', { class: 'chart-tick', x: plot.x - 6, y: sy(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, NUMBER.format(tick)));
+    }
+    for (const tick of xs.ticks) {
+      parts.push(svg('line', { class: 'chart-axis', x1: sx(tick), x2: sx(tick), y1: plot.y + plot.h, y2: plot.y + plot.h + 4 }));
+      parts.push(svg('text', { class: 'chart-tick', x: sx(tick), y: plot.y + plot.h + 16, 'text-anchor': 'middle' }, NUMBER.format(tick)));
+    }
+    parts.push(svg('line', { class: 'chart-axis', x1: plot.x, x2: plot.x + plot.w, y1: plot.y + plot.h, y2: plot.y + plot.h }));
+    parts.push(svg('line', { class: 'chart-axis', x1: plot.x, x2: plot.x, y1: plot.y, y2: plot.y + plot.h }));
+    parts.push(svg('text', { class: 'chart-label', x: plot.x + plot.w / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, 'step'));
+    parts.push(svg('text', {
+      class: 'chart-label', x: 12, y: plot.y + plot.h / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${plot.y + plot.h / 2})`,
+    }, this.name));
+
+    const legend = [];
+    const words = [];
+    entries.forEach(([replica, points], i) => {
+      const style = { stroke: COLOURS[i % COLOURS.length], 'stroke-dasharray': DASHES[Math.floor(i / COLOURS.length) % DASHES.length] };
+      const d = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p.step).toFixed(1)},${sy(p.value).toFixed(1)}`).join('');
+      parts.push(svg('path', { class: 'chart-line', d, 'data-replica': replica, ...style }));
+      const last = points[points.length - 1];
+      if (points.length === 1) {
+        parts.push(svg('circle', { class: 'chart-dot', cx: sx(last.step), cy: sy(last.value), r: 3, fill: style.stroke }));
+      }
+      const sample = document.createElementNS(SVG, 'svg');
+      sample.setAttribute('class', 'chart-swatch');
+      sample.setAttribute('viewBox', '0 0 24 8');
+      sample.setAttribute('aria-hidden', 'true');
+      sample.append(svg('line', { x1: 0, x2: 24, y1: 4, y2: 4, class: 'chart-line', ...style }));
+      const lastWords = `${NUMBER.format(last.value)} at step ${NUMBER.format(last.step)}`;
+      legend.push(el('li', { attrs: { 'data-replica': replica } }, sample,
+        el('span', { className: 'replica-id', text: replica }), ' ', el('span', { className: 'chart-last', text: lastWords })));
+      words.push(`${replica} ${lastWords}`);
+    });
+
+    this.svg.setAttribute('viewBox', `0 0 ${width} ${HEIGHT}`);
+    this.svg.setAttribute('width', width);
+    this.svg.setAttribute('height', HEIGHT);
+    this.svg.replaceChildren(...parts);
+    this.legend.replaceChildren(...legend);
+    this.summary.textContent = `${this.name}, last values: ${words.join('; ')}.`;
+  }
+}
+
+function svg(tag, attrs, text) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== '' && value !== undefined) element.setAttribute(name, value);
+  }
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+/** An axis from min to max on round numbers, with about five ticks. */
+function niceScale(min, max) {
+  if (min === max) {
+    const pad = Math.abs(min) > 0 ? Math.abs(min) * 0.1 : 1;
+    min -= pad;
+    max += pad;
+  }
+  const rough = (max - min) / 5;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough);
+  const low = Math.floor(min / step) * step;
+  const high = Math.ceil(max / step) * step;
+  const ticks = [];
+  for (let t = low; t <= high + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
+  return { min: low, max: high, ticks };
+}
+
+/** trainer-2 before trainer-10, as the service lists them. */
+function replicaOrder(a, b) {
+  const [roleA, indexA] = [a.replace(/-\d+$/, ''), Number(a.match(/\d+$/)?.[0] ?? -1)];
+  const [roleB, indexB] = [b.replace(/-\d+$/, ''), Number(b.match(/\d+$/)?.[0] ?? -1)];
+  return roleA === roleB ? indexA - indexB : roleA.localeCompare(roleB);
+}

@@ -1,0 +1,227 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The status page while a job runs, in a real browser with real processes: the metrics charts, the
+ * cancel and delete buttons (here and on the list), the followed log, and the page at phone width.
+ * Every test ends by checking that the browser reported no policy violation and no script error.
+ */
+@EnabledIf(value = "io.paddlejobs.api.Browser#installedOrRequired", disabledReason = "no Chromium installed")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext // stop the jobs' processes before the temporary directory goes
+class LiveStatusPageBrowserTests {
+
+    @TempDir
+    static Path tmp;
+
+    @RegisterExtension
+    static final Browser browser = new Browser();
+
+    @LocalServerPort
+    int port;
+
+    ServiceClient jobs;
+    StatusPage page;
+
+    @DynamicPropertySource
+    static void dataRoot(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
+        registry.add("paddlejobs.local.max-running-jobs", () -> "4");
+    }
+
+    @BeforeEach
+    void setUp() {
+        jobs = new ServiceClient(port);
+        page = new StatusPage(browser.driver());
+        browser.driver().manage().logs().get(LogType.BROWSER); // start each test with an empty console
+    }
+
+    @AfterEach
+    void browserReportedNoScriptErrorOrPolicyViolation() {
+        browser.driver().executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        List<String> problems = browser.driver().manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .filter(message -> message.contains("Content Security Policy") || message.contains("Uncaught"))
+                .toList();
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void exampleJobsLossIsChartedPerTrainerAndGrowsWhileItRuns() throws IOException {
+        String statusUrl = jobs.submit(fitALine("watched", "0.6"));
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Running") && pointsOf("loss", "trainer-0") >= 1);
+        assertThat(legendOf("loss")).hasSize(3);
+        int early = pointsOf("loss", "trainer-0");
+        assertThat(early).isLessThan(8);
+        page.await(d -> pointsOf("loss", "trainer-0") > early);
+
+        page.await(d -> page.phase().equals("Succeeded"));
+        page.await(d -> legendOf("loss").stream().allMatch(entry -> entry.endsWith("at step 8")));
+        assertThat(legendOf("loss")).extracting(entry -> entry.substring(0, entry.indexOf(' ')))
+                .containsExactly("trainer-0", "trainer-1", "trainer-2");
+        for (String trainer : List.of("trainer-0", "trainer-1", "trainer-2")) {
+            assertThat(pointsOf("loss", trainer)).isEqualTo(8);
+        }
+        assertThat(chart("loss").findElements(By.cssSelector("svg text")).stream().map(WebElement::getText))
+                .contains("step", "loss");
+        assertThat(chart("loss").findElement(By.cssSelector("p.visually-hidden")).getDomProperty("textContent"))
+                .startsWith("loss, last values: trainer-0 ").contains("trainer-2 ");
+        assertThat(browser.driver().findElement(By.id("charts-hint")).isDisplayed()).isFalse();
+        assertThat(fetchesEndingWith("/metrics") + fetchesEndingWith("/status")).as("pushed, not polled").isZero();
+    }
+
+    @Test
+    void cancelFromThePageAsksFirstThenStopsTheJobAndDeleteRemovesIt() {
+        String statusUrl = jobs.submit("""
+                {"name": "to-cancel", "trainers": 1, "pservers": 1, "entry_point": "sleep 3303"}""");
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Running"));
+
+        button("Cancel job to-cancel").click();
+        page.await(d -> !d.findElements(By.cssSelector("#actions .action-question")).isEmpty());
+        assertThat(phaseOf("to-cancel")).as("nothing happens before the answer").isEqualTo("Running");
+        buttonWithText("#actions", "Yes, cancel it").click();
+
+        page.await(d -> page.phase().equals("Cancelled"));
+        assertThat(phaseOf("to-cancel")).isEqualTo("Cancelled");
+        page.await(d -> d.findElements(By.cssSelector("button[aria-label='Cancel job to-cancel']")).isEmpty());
+
+        button("Delete job to-cancel").click();
+        buttonWithText("#actions", "Yes, delete it").click();
+        page.await(d -> d.getCurrentUrl().matches(".*/jobs(\\?.*)?$"));
+        assertThat(jobs.get("/jobs/to-cancel").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void listPageCancelsAJobAfterAskingAndNotWhenTheAnswerIsNo() {
+        jobs.submit("""
+                {"name": "listed-running", "trainers": 1, "pservers": 1, "entry_point": "sleep 3303"}""");
+        browser.driver().get(jobs.baseUrl() + "/jobs");
+        page.await(d -> !d.findElements(By.cssSelector("button[aria-label='Cancel job listed-running']")).isEmpty());
+
+        button("Cancel job listed-running").click();
+        buttonWithText("[data-job='listed-running']", "No").click();
+        assertThat(phaseOf("listed-running")).isIn("Pending", "Running");
+
+        button("Cancel job listed-running").click();
+        buttonWithText("[data-job='listed-running']", "Yes, cancel it").click();
+        page.await(d -> phaseOf("listed-running").equals("Cancelled"));
+        page.await(d -> d.findElement(By.xpath("//table[@id='jobs']//tr[th='listed-running']")).getText().contains("Cancelled"));
+    }
+
+    // Today's logs?follow=true sends nothing until the response buffer fills or Spring's 30 s async timeout
+    // cuts it (review M1); the streaming follow of the security work flushes each chunk and has no timeout.
+    @Disabled("needs logs?follow=true to flush as it goes (review M1, fixed with the streaming follow of issue 12)")
+    @Test
+    void followedLogGrowsWhileTheReplicaWritesAndSaysWhenItEnded() throws IOException {
+        Path release = tmp.resolve("release-follow");
+        String statusUrl = jobs.submit("""
+                {"name": "chatty", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "i=0; while [ ! -e '%s' ]; do i=$((i+1)); echo tick $i; sleep 0.2; done; echo last words"}
+                """.formatted(release));
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Running"));
+
+        button("Follow trainer-0's log live").click();
+        page.await(d -> page.logTailOf("trainer-0").contains("tick 3"));
+        int seen = page.logTailOf("trainer-0").split("\n").length;
+        page.await(d -> page.logTailOf("trainer-0").split("\n").length > seen + 3);
+        assertThat(page.logTailOf("trainer-0")).startsWith("tick 1\n");
+
+        Files.createFile(release);
+
+        page.await(d -> page.logTailOf("trainer-0").contains("last words"));
+        page.await(d -> page.logTailOf("trainer-0").endsWith("trainer-0 has ended —"));
+    }
+
+    @Test
+    void atPhoneWidthTheChartFitsAndNothingScrollsSideways() throws IOException {
+        String statusUrl = jobs.submit(fitALine("on-phone", "0"));
+        browser.driver().executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", 390, "height", 844, "deviceScaleFactor", 2, "mobile", true));
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+        page.await(d -> pointsOf("loss", "trainer-2") == 8);
+
+        long viewport = (Long) browser.driver().executeScript("return document.documentElement.clientWidth");
+        long pageWidth = (Long) browser.driver().executeScript("return document.documentElement.scrollWidth");
+        assertThat(pageWidth).isLessThanOrEqualTo(viewport);
+        assertThat(chart("loss").findElement(By.tagName("svg")).getRect().getWidth()).isLessThanOrEqualTo((int) viewport)
+                .isGreaterThan(250);
+    }
+
+    private String fitALine(String name, String passSeconds) throws IOException {
+        Path example = Path.of("examples/fit-a-line").toAbsolutePath();
+        JsonMapper json = JsonMapper.builder().build();
+        ObjectNode job = (ObjectNode) json.readTree(
+                Files.readString(example.resolve("job.json")).replace("@EXAMPLE_DIR@", example.toString()));
+        job.put("name", name);
+        job.putObject("env").put("FIT_A_LINE_PASS_SECONDS", passSeconds);
+        return json.writeValueAsString(job);
+    }
+
+    private WebElement chart(String metric) {
+        return browser.driver().findElement(By.cssSelector("figure.chart[data-metric='" + metric + "']"));
+    }
+
+    /** The points of one trainer's line: the path's move and line commands. */
+    private int pointsOf(String metric, String replica) {
+        var paths = browser.driver().findElements(
+                By.cssSelector("figure.chart[data-metric='" + metric + "'] path[data-replica='" + replica + "']"));
+        return paths.isEmpty() ? 0 : paths.get(0).getDomAttribute("d").split("[ML]").length - 1;
+    }
+
+    /** The legend's entries in words: {@code trainer-0 0.01208 at step 8}. */
+    private List<String> legendOf(String metric) {
+        return chart(metric).findElements(By.cssSelector(".chart-legend li")).stream()
+                .map(item -> item.getDomProperty("textContent").strip()).toList();
+    }
+
+    private WebElement button(String label) {
+        return page.await(d -> d.findElement(By.cssSelector("button[aria-label=\"" + label + "\"]")));
+    }
+
+    private WebElement buttonWithText(String within, String text) {
+        return page.await(d -> d.findElement(By.cssSelector(within))
+                .findElement(By.xpath(".//button[normalize-space(.)='" + text + "']")));
+    }
+
+    /** Requests the page's scripts made with fetch() to paths ending so (the browser's own resource timing). */
+    private long fetchesEndingWith(String pathEnd) {
+        return (Long) browser.driver().executeScript("return performance.getEntriesByType('resource')"
+                + ".filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith(arguments[0])).length",
+                pathEnd);
+    }
+
+    private String phaseOf(String name) {
+        return jobs.getJson("/jobs/" + name + "?namespace=default").at("/status/phase").asString();
+    }
+}
