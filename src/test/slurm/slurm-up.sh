@@ -4,7 +4,9 @@
 # pid files and sockets live under DIR; every daemon listens on 127.0.0.1 only.
 #
 #   slurm-up.sh DIR PORT_BASE
-#   env: NODES=4 CPUS=4 MEM=4000 MIN_JOB_AGE=300
+#   env: NODES=4 CPUS=4 MEM=4000 GPUS=2 MIN_JOB_AGE=300
+#
+# GPUs are counted only (no devices): enough for Slurm to schedule --gpus-per-task, not to run CUDA.
 #
 # Ports: slurmctld PORT_BASE, slurmrestd PORT_BASE+1, node i PORT_BASE+1+i.
 # Writes DIR/env.sh (SLURM_CONF, SLURMRESTD_URL, SLURMRESTD_SOCKET, SLURM_JWT_KEY) and exits 0
@@ -13,7 +15,7 @@
 set -euo pipefail
 D=${1:?usage: slurm-up.sh DIR PORT_BASE}
 P=${2:?usage: slurm-up.sh DIR PORT_BASE}
-NODES=${NODES:-4}; CPUS=${CPUS:-4}; MEM=${MEM:-4000}; MIN_JOB_AGE=${MIN_JOB_AGE:-300}
+NODES=${NODES:-4}; CPUS=${CPUS:-4}; MEM=${MEM:-4000}; GPUS=${GPUS:-2}; MIN_JOB_AGE=${MIN_JOB_AGE:-300}
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 log() { echo "[slurm-up] $*" >&2; }
 # Polls a condition every 50 ms until it holds or the deadline (in ms) passes.
@@ -73,9 +75,14 @@ KillWait=5
 # A node whose slurmd stops answering is declared DOWN after this many seconds
 SlurmdTimeout=10
 MinJobAge=$MIN_JOB_AGE
-NodeName=n[1-$NODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((P + 2))-$((P + 1 + NODES))] CPUs=$CPUS RealMemory=$MEM State=UNKNOWN
+GresTypes=gpu
+NodeName=n[1-$NODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((P + 2))-$((P + 1 + NODES))] CPUs=$CPUS RealMemory=$MEM Gres=gpu:$GPUS State=UNKNOWN
 PartitionName=debug Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP
 CONF
+# gres.conf is read from beside slurm.conf
+DEVICES=(/dev/null /dev/zero /dev/full /dev/random)   # stand-ins: a gpu gres needs distinct device files
+[ "$GPUS" -le ${#DEVICES[@]} ] || { log "GPUS may be at most ${#DEVICES[@]}"; exit 1; }
+{ echo AutoDetect=off; for ((g = 0; g < GPUS; g++)); do echo "Name=gpu File=${DEVICES[$g]}"; done; } > "$D/etc/gres.conf"
 export SLURM_CONF="$D/etc/slurm.conf"
 
 slurmctld -f "$SLURM_CONF"

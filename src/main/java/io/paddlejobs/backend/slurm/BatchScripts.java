@@ -37,6 +37,7 @@ final class BatchScripts {
             String prefix = role.role().name();
             vars.append(prefix).append("_TASKS=").append(component.tasks()).append('\n');
             vars.append(prefix).append("_CPUS=").append(component.cpusPerTask()).append('\n');
+            vars.append(prefix).append("_GPUS=").append(component.gpusPerTask()).append('\n');
         }
         String body = "JOB_DIR=" + quote(files.dir().toAbsolutePath().toString()) + "\n"
                 + "FIRST_PORT=" + plan.ports().first() + "\n"

@@ -106,6 +106,13 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
+    /** For a dry run: the batch script exactly as {@code sbatch} would get it (its hosts still tokens). */
+    @Override
+    public List<Map<String, Object>> manifests(JobPlan plan) {
+        BatchJob job = BatchScripts.of(plan, records.files(new JobKey(plan.namespace(), plan.name())), properties);
+        return List.of(Map.of("kind", "SlurmBatchJob", "name", job.name(), "script", BatchScripts.withDirectives(job)));
+    }
+
     @Override
     public Optional<Job> find(JobKey key) {
         return Optional.ofNullable(jobs.get(key)).filter(job -> job.slurmId() > 0).map(SlurmJob::toJob);

@@ -83,7 +83,7 @@ final class SlurmRest implements SlurmClient {
         p.put("cpus_per_task", component.cpusPerTask());
         p.put("memory_per_cpu", component.memoryPerCpuMb());
         if (component.gpusPerTask() > 0) {
-            p.put("gpus_per_task", "gpu:" + component.gpusPerTask());
+            p.put("gpus_per_task", Integer.toString(component.gpusPerTask()));
         }
         if (job.timeLimitMinutes() > 0) {
             p.put("time_limit", job.timeLimitMinutes());

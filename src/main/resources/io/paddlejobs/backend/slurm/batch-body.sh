@@ -1,6 +1,6 @@
 # The batch step (runs once, on the first node of the first component). Set above by the service:
 # JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order) and, per role,
-# <ROLE>_TASKS and <ROLE>_CPUS.
+# <ROLE>_TASKS, <ROLE>_CPUS and <ROLE>_GPUS (per task).
 set -uo pipefail
 STATE=$JOB_DIR/state
 mkdir -p "$STATE" "$JOB_DIR/logs" "$JOB_DIR/work"
@@ -56,7 +56,9 @@ k=0
 for role in $ROLES; do
     group=()
     [ -n "${SLURM_HET_SIZE:-}" ] && group=(--het-group="$k")
-    tasks_var=${role^^}_TASKS cpus_var=${role^^}_CPUS
+    tasks_var=${role^^}_TASKS cpus_var=${role^^}_CPUS gpus_var=${role^^}_GPUS
+    # Given again: a step does not inherit every per-task setting of its component (GPU binding)
+    [ "${!gpus_var}" -gt 0 ] && group+=(--gpus-per-task="${!gpus_var}")
     srun "${group[@]}" --ntasks="${!tasks_var}" --cpus-per-task="${!cpus_var}" --distribution=block \
         --kill-on-bad-exit=1 --export=ALL /bin/bash "$JOB_DIR/launch.sh" "$role" &
     STEP[$role]=$!

@@ -23,6 +23,10 @@ place() {
 }
 vars=("PATH=$REPLICA_PATH" "HOME=${HOME:-/}" "LANG=${LANG:-C.UTF-8}" "SLURM_JOB_ID=$SLURM_JOB_ID"
       "SLURM_PROCID=$SLURM_PROCID" "SLURMD_NODENAME=${SLURMD_NODENAME:-}")
+# The GPUs Slurm bound to this task
+for name in CUDA_VISIBLE_DEVICES ROCR_VISIBLE_DEVICES GPU_DEVICE_ORDINAL SLURM_STEP_GPUS; do
+    [ -n "${!name:-}" ] && vars+=("$name=${!name}")
+done
 while IFS= read -r -d '' pair; do
     name=${pair%%=*}
     if [ "$name" = PADDLE_PORT ]; then

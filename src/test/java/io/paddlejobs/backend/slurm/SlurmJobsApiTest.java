@@ -80,6 +80,17 @@ class SlurmJobsApiTest {
     }
 
     @Test
+    void aDryRunShowsTheBatchScriptWithOneComponentPerRoleAndStartsNothing() {
+        HttpResponse<String> response = api.send("POST", "/jobs?dry_run=true", job("dry", "true"));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        String script = JobsApi.parse(response.body()).path("manifests").get(0).path("script").asString();
+        assertThat(script).contains("#SBATCH --job-name=paddlejobs.default.dry\n")
+                .contains("#SBATCH --ntasks=1 --cpus-per-task=1 --mem-per-cpu=1024\n#SBATCH hetjob\n#SBATCH --ntasks=1");
+        assertThat(slurmStates("dry")).isEmpty();
+    }
+
+    @Test
     void sameRequestAgainIsTheSameJobAndADifferentOneUnderItsNameIsAConflict() {
         String request = job("again", "true");
         assertThat(api.send("POST", "/jobs", request).statusCode()).isEqualTo(201);
@@ -115,6 +126,21 @@ class SlurmJobsApiTest {
         JsonNode pserver1 = plan.path("replicas").get(1);
         assertThat(pserver1.path("env").path("PADDLE_PSERVERS_IP_PORT_LIST").asString())
                 .as("two pservers on one address get their own ports").matches("127\\.0\\.0\\.1:(\\d+),127\\.0\\.0\\.1:(?!\\1)\\d+");
+    }
+
+    @Test
+    void eachGpuTrainerIsATaskWithItsOwnGpu() {
+        // The test cluster's nodes count two GPUs each (stand-in device files, no CUDA).
+        api.submit("""
+                {"name": "gpus", "entry_point": "echo gpus=${CUDA_VISIBLE_DEVICES:-none}", "num_gpus": 2,
+                 "pservers": 1, "memory": "512Mi"}""");
+
+        api.awaitPhase("gpus", "Succeeded", RUN);
+
+        for (int trainer = 0; trainer < 2; trainer++) {
+            assertThat(api.logs("gpus", "role=trainer&index=" + trainer)).matches("gpus=\\d\n");
+        }
+        assertThat(api.logs("gpus", "role=pserver&index=0")).isEqualTo("gpus=none\n");
     }
 
     @Test
