@@ -4,7 +4,6 @@ import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
@@ -18,19 +17,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs each job as one Slurm batch job (heterogeneous when it has pservers: they are one
- * component, trainers the other). Jobs live in memory, so reads never wait for Slurm; one poll
- * for all unfinished jobs every {@code poll-interval} brings them up to date, and every change of
- * phase is written to the job's record, so a restarted service picks its jobs back up and knows
- * how they ended after Slurm has forgotten them. Stopping the service leaves jobs running.
+ * component, trainers the other). Jobs live in memory, so reads never wait for Slurm; the
+ * {@link StatusPoller} brings them up to date and writes every change of phase to the job's
+ * record, so a restarted service picks its jobs back up and knows how they ended after Slurm has
+ * forgotten them. Stopping the service leaves jobs running.
  */
 final class SlurmJobBackend implements JobBackend, AutoCloseable {
 
@@ -47,12 +42,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final Clock clock;
     private final Site site;
     private final ConcurrentHashMap<JobKey, SlurmJob> jobs = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread thread = new Thread(r, "slurm-poller");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private volatile boolean slurmAnswered = true;
+    private StatusPoller poller;
 
     SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock) {
         this.properties = properties;
@@ -69,8 +59,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
                 jobs.put(job.key(), job);
             }
         }
-        long millis = properties.pollInterval().toMillis();
-        poller.scheduleWithFixedDelay(this::pollQuietly, 0, millis, TimeUnit.MILLISECONDS);
+        poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval());
     }
 
     @Override
@@ -211,60 +200,10 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
                         && (r.state() == ReplicaState.RUNNING || r.state() == ReplicaState.PENDING));
     }
 
-    private void pollQuietly() {
-        try {
-            poll();
-        } catch (RuntimeException e) {
-            log.warn("Polling Slurm failed", e);
-        }
-    }
-
-    /** One round: one call to Slurm for every unfinished job, then each job's marks from the shared directory. */
-    void poll() {
-        List<SlurmJob> active = jobs.values().stream().filter(job -> job.slurmId() > 0 && !job.isFinished()).toList();
-        if (active.isEmpty()) {
-            return;
-        }
-        Map<Long, List<SlurmJobInfo>> bySubmittedId;
-        try {
-            bySubmittedId = slurm.jobs().stream().collect(Collectors.groupingBy(SlurmJobInfo::submittedId));
-            slurmAnswered = true;
-        } catch (SlurmException e) {
-            if (slurmAnswered) {
-                log.warn("Slurm did not answer; the status of {} jobs is as last seen: {}", active.size(), e.getMessage());
-            }
-            slurmAnswered = false;
-            return;
-        }
-        for (SlurmJob job : active) {
-            update(job, bySubmittedId.getOrDefault(job.slurmId(), List.of()));
-        }
-    }
-
-    private void update(SlurmJob job, List<SlurmJobInfo> components) {
-        ReplicaMarks marks = records.files(job.key()).marks();
-        JobPlan plan = job.plan();
-        boolean placed = job.placed();
-        if (!placed && marks.placement() != null && marks.placement().covers(plan)) {
-            plan = marks.placement().apply(plan);
-            placed = true;
-        }
-        var tracked = new SlurmStatusMapper.Tracked(plan, job.createdAt(), job.cancelRequested(),
-                List.copyOf(components), marks);
-        JobStatus status = components.isEmpty()
-                ? SlurmStatusMapper.forgotten(tracked, clock.instant())
-                : SlurmStatusMapper.map(tracked);
-        SlurmJob updated = job.with(plan, placed, status);
-        if (updated.equals(job) || !jobs.replace(job.key(), job, updated)) {
-            return; // nothing new, or cancelled or deleted meanwhile
-        }
-        if (placed != job.placed() || status.phase() != job.status().phase()) {
-            records.save(updated);
-        }
-    }
-
     @Override
     public void close() {
-        poller.shutdownNow();
+        if (poller != null) {
+            poller.close();
+        }
     }
 }
