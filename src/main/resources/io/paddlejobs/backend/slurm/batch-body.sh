@@ -73,13 +73,21 @@ stop_step() { # the job's outcome is decided; the service counts what ends from 
 trainers=${STEP[trainer]}
 pservers=${STEP[pserver]:-}
 if [ -n "$pservers" ]; then
-    wait -n -p ended "$pservers" "$trainers"
+    # Until one of the two steps ends (polled: "wait -n -p" needs bash 5.1, and many clusters have 4.4).
+    while kill -0 "$pservers" 2>/dev/null && kill -0 "$trainers" 2>/dev/null; do sleep 0.2; done
+    if ! kill -0 "$trainers" 2>/dev/null; then
+        wait "$trainers"
+        rc=$?
+        stop_step "$pservers"
+        exit "$rc"
+    fi
+    wait "$pservers"
     rc=$?
-    if [ "$ended" = "$pservers" ] && [ "$rc" -eq 0 ]; then
+    if [ "$rc" -eq 0 ]; then
         wait "$trainers"   # every pserver exited 0: the trainers decide
         exit $?
     fi
-    if [ "$ended" = "$pservers" ]; then stop_step "$trainers"; else stop_step "$pservers"; fi
+    stop_step "$trainers"
     exit "$rc"
 fi
 wait "$trainers"

@@ -104,8 +104,10 @@ class SlurmJobsApiTest {
     @Test
     void everyReplicaGetsExactlyThePlannedEnvironmentThatTheJobShows() {
         api.submit("""
-                {"name": "env-dump", "entry_point": "env -0 > env-$TRAINING_ROLE-$PADDLE_TRAINER_ID$POD_IP$PADDLE_PORT; env | sort",
-                 "num_cpus": 2, "pservers": 2, "env": {"GREETING": "hello world"}}""");
+                {"name": "env-dump", "entry_point": "env | sort; touch printed-$TRAINING_ROLE-$PADDLE_PORT; %s",
+                 "num_cpus": 2, "pservers": 2, "env": {"GREETING": "hello world"}}""".formatted(
+                // Pservers are stopped once the trainers are done: trainers wait until both have printed.
+                "[ $TRAINING_ROLE = PSERVER ] || until [ $(ls printed-PSERVER-* 2>/dev/null | wc -l) -ge 2 ]; do sleep 0.1; done"));
         api.awaitPhase("env-dump", "Succeeded", RUN);
 
         JsonNode plan = api.json("/jobs/env-dump").path("plan");
@@ -132,8 +134,9 @@ class SlurmJobsApiTest {
     void eachGpuTrainerIsATaskWithItsOwnGpu() {
         // The test cluster's nodes count two GPUs each (stand-in device files, no CUDA).
         api.submit("""
-                {"name": "gpus", "entry_point": "echo gpus=${CUDA_VISIBLE_DEVICES:-none}", "num_gpus": 2,
-                 "pservers": 1, "memory": "512Mi"}""");
+                {"name": "gpus", "entry_point": "echo gpus=${CUDA_VISIBLE_DEVICES:-none}; touch printed-$TRAINING_ROLE; %s", "num_gpus": 2,
+                 "pservers": 1, "memory": "512Mi"}""".formatted(
+                "[ $TRAINING_ROLE = PSERVER ] || until [ -e printed-PSERVER ]; do sleep 0.1; done"));
 
         api.awaitPhase("gpus", "Succeeded", RUN);
 
