@@ -154,8 +154,10 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         if (job == null || job.slurmId() == 0) {
             return false;
         }
-        slurm.cancel(job.slurmId());
-        awaitGone(job.slurmId());
+        if (!job.isFinished() || job.cancelRequested()) {
+            slurm.cancel(job.slurmId());
+            awaitGone(job.slurmId()); // its files go next: nothing of the job may still write them
+        }
         jobs.remove(key);
         records.files(key).delete();
         return true;

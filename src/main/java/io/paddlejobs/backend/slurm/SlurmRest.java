@@ -114,7 +114,15 @@ final class SlurmRest implements SlurmClient {
 
     @Override
     public void cancel(long jobId) {
-        call("cancel job " + jobId, "DELETE", "/job/" + jobId, null);
+        try {
+            call("cancel job " + jobId, "DELETE", "/job/" + jobId, null);
+        } catch (SlurmException e) {
+            // As scancel: a job that has ended, or that Slurm has forgotten, is cancelled enough.
+            String detail = String.valueOf(e.getBody().getDetail());
+            if (!detail.contains("Invalid job id") && !detail.contains("already completing or completed")) {
+                throw e;
+            }
+        }
     }
 
     private static Instant epoch(long seconds) {

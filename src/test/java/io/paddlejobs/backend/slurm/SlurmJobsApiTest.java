@@ -185,6 +185,17 @@ class SlurmJobsApiTest {
     }
 
     @Test
+    void aFinishedJobIsDeletedToo() {
+        api.submit(job("done-then-deleted", "true"));
+        api.awaitPhase("done-then-deleted", "Succeeded", RUN);
+
+        assertThat(api.send("DELETE", "/jobs/done-then-deleted", null).statusCode()).isIn(200, 204);
+
+        assertThat(api.send("GET", "/jobs/done-then-deleted", null).statusCode()).isEqualTo(404);
+        assertThat(sharedDir.resolve("jobs/default/done-then-deleted")).doesNotExist();
+    }
+
+    @Test
     void logsServeTheTailAndFollowUntilTheReplicaEnds() {
         api.submit(job("logs", "for i in 1 2 3 4 5; do echo line $i; sleep 0.3; done"));
 
