@@ -78,11 +78,12 @@ record JobFiles(Path dir) {
                 String name = file.getFileName().toString();
                 if (name.endsWith(".started")) {
                     marks.merge(name.substring(0, name.length() - ".started".length()),
-                            new ReplicaMarks.Mark(true, null, false), ReplicaMarks.Mark::merge);
+                            new ReplicaMarks.Mark(true, null, false, instant(read(file)), null), ReplicaMarks.Mark::merge);
                 } else if (name.endsWith(".exit")) {
                     String[] outcome = read(file).strip().split(" ");
                     marks.merge(name.substring(0, name.length() - ".exit".length()),
-                            new ReplicaMarks.Mark(true, Integer.valueOf(outcome[0]), outcome.length > 1),
+                            new ReplicaMarks.Mark(true, Integer.valueOf(outcome[0]), outcome.length > 1, null,
+                                    Files.getLastModifiedTime(file).toInstant()),
                             ReplicaMarks.Mark::merge);
                 }
             }
@@ -93,6 +94,15 @@ record JobFiles(Path dir) {
         Path placement = state.resolve("placement");
         return new ReplicaMarks(marks, Files.exists(state.resolve("stopping")),
                 Files.exists(placement) ? Placement.parse(read(placement)) : null);
+    }
+
+    /** The launcher writes {@code date -u +%FT%TZ}; anything else is no time. */
+    private static java.time.Instant instant(String text) {
+        try {
+            return java.time.Instant.parse(text.strip());
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     private static String read(Path file) {

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -23,16 +24,23 @@ record ReplicaMarks(Map<String, Mark> replicas, boolean stopping, Placement plac
     }
 
     /**
-     * @param exitCode the replica's exit code (128 + n for signal n), or {@code null} while it runs
-     * @param stopped  it ended after the job's outcome was decided: it was stopped, it did not fail
+     * @param exitCode   the replica's exit code (128 + n for signal n), or {@code null} while it runs
+     * @param stopped    it ended after the job's outcome was decided: it was stopped, it did not fail
+     * @param startedAt  when its launcher started it, if known
+     * @param finishedAt when it ended, if known
      */
-    record Mark(boolean started, Integer exitCode, boolean stopped) {
+    record Mark(boolean started, Integer exitCode, boolean stopped, Instant startedAt, Instant finishedAt) {
 
         static final Mark NOT_STARTED = new Mark(false, null, false);
 
+        Mark(boolean started, Integer exitCode, boolean stopped) {
+            this(started, exitCode, stopped, null, null);
+        }
+
         Mark merge(Mark other) {
             return new Mark(started || other.started, exitCode != null ? exitCode : other.exitCode,
-                    stopped || other.stopped);
+                    stopped || other.stopped, startedAt != null ? startedAt : other.startedAt,
+                    finishedAt != null ? finishedAt : other.finishedAt);
         }
     }
 }

@@ -153,7 +153,7 @@ final class SlurmStatusMapper {
                 state = mark.started() ? ReplicaState.RUNNING : ReplicaState.PENDING;
             }
             replicas.add(new ReplicaStatus(replica.id(), replica.role(), replica.index(), replica.host(), state, 0,
-                    mark.exitCode(), reason, null, null));
+                    mark.exitCode(), reason, mark.startedAt(), mark.finishedAt()));
         }
         return replicas;
     }

@@ -75,6 +75,8 @@ class SlurmJobsApiTest {
             assertThat(losses).as("trainer %d reports a loss per pass", trainer).hasSizeGreaterThan(2);
             assertThat(losses.get(losses.size() - 1)).isLessThan(losses.get(0) / 2);
         }
+        assertThat(done.path("replicas").get(2).path("started_at").asString()).as("trainer-0 started").isNotEmpty();
+        assertThat(done.path("replicas").get(2).path("finished_at").asString()).as("trainer-0 finished").isNotEmpty();
         JsonNode job = api.json("/jobs/fit-a-line");
         assertThat(job.toString()).as("placed: no host token left in the plan").doesNotContain("@pserver-");
     }
