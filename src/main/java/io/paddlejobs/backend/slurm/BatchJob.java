@@ -1,0 +1,25 @@
+package io.paddlejobs.backend.slurm;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One Slurm batch job as the backend submits it, apart from how a client writes it down.
+ *
+ * @param components  one per role, in order; more than one makes it a heterogeneous job
+ * @param timeLimitMinutes 0 for the partition's default
+ * @param partition   empty for the cluster's default
+ * @param account     empty for the user's default
+ * @param body        the batch script's body, without {@code #SBATCH} lines
+ */
+record BatchJob(String name, Path workDir, Path output, List<Component> components, long timeLimitMinutes,
+                String partition, String account, String body) {
+
+    BatchJob {
+        components = List.copyOf(components);
+    }
+
+    /** One component: {@code tasks} tasks, each with these CPUs, memory and GPUs. */
+    record Component(int tasks, int cpusPerTask, long memoryPerCpuMb, int gpusPerTask) {
+    }
+}

@@ -1,0 +1,116 @@
+package io.paddlejobs.backend.slurm;
+
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Resources;
+import io.paddlejobs.planning.RolePlan;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+
+/**
+ * A plan as one Slurm batch job: a component per role that has replicas (pservers, then
+ * trainers; trainers alone when there are no pservers), one task per replica with its own CPUs,
+ * memory and GPUs, and the batch step from {@code batch-body.sh} that places and starts them.
+ */
+final class BatchScripts {
+
+    private static final String BODY = resource("batch-body.sh");
+    static final String LAUNCHER = resource("launch.sh");
+    private static final long MIB = 1024 * 1024;
+
+    private BatchScripts() {
+    }
+
+    static BatchJob of(JobPlan plan, JobFiles files, SlurmProperties properties) {
+        List<RolePlan> roles = roles(plan);
+        List<BatchJob.Component> components = new ArrayList<>();
+        StringJoiner names = new StringJoiner(" ");
+        StringBuilder vars = new StringBuilder();
+        for (RolePlan role : roles) {
+            BatchJob.Component component = component(role);
+            components.add(component);
+            names.add(role.role().label());
+            String prefix = role.role().name();
+            vars.append(prefix).append("_TASKS=").append(component.tasks()).append('\n');
+            vars.append(prefix).append("_CPUS=").append(component.cpusPerTask()).append('\n');
+            vars.append(prefix).append("_GPUS=").append(component.gpusPerTask()).append('\n');
+        }
+        String body = "JOB_DIR=" + quote(files.dir().toAbsolutePath().toString()) + "\n"
+                + "FIRST_PORT=" + plan.ports().first() + "\n"
+                + "PORT_STEP=" + plan.ports().count() + "\n"
+                + "REPLICA_PATH=" + quote(properties.replicaPath()) + "\n"
+                + "ROLES=" + quote(names.toString()) + "\n"
+                + vars
+                + "export JOB_DIR FIRST_PORT REPLICA_PATH\n"
+                + BODY;
+        return new BatchJob(jobName(plan), files.workDir().toAbsolutePath(), files.batchLog().toAbsolutePath(),
+                components, properties.timeLimitMinutes(), properties.partition(), properties.account(), body);
+    }
+
+    /** The roles that get a component: a role without replicas gets none (Slurm has no empty components). */
+    static List<RolePlan> roles(JobPlan plan) {
+        return plan.pservers().count() > 0 ? List.of(plan.pservers(), plan.trainers()) : List.of(plan.trainers());
+    }
+
+    /** Slurm job names carry the namespace too, so that an operator's squeue says whose job it is. */
+    static String jobName(JobPlan plan) {
+        return "paddlejobs." + plan.namespace() + "." + plan.name();
+    }
+
+    static BatchJob.Component component(RolePlan role) {
+        Resources each = role.perReplica();
+        // Slurm allocates whole CPUs: a fractional share rounds up, and memory is asked per CPU.
+        int cpus = (int) Math.max(1, (each.cpu().millis() + 999) / 1000);
+        long memoryMb = Math.max(1, (each.memory().bytes() + MIB - 1) / MIB);
+        return new BatchJob.Component(role.count(), cpus, (memoryMb + cpus - 1) / cpus, each.gpu());
+    }
+
+    /** The script as sbatch reads it: the components as {@code #SBATCH} lines, split by {@code hetjob}. */
+    static String withDirectives(BatchJob job) {
+        StringBuilder script = new StringBuilder("#!/bin/bash\n");
+        script.append("#SBATCH --job-name=").append(job.name()).append('\n');
+        script.append("#SBATCH --chdir=").append(job.workDir()).append('\n');
+        script.append("#SBATCH --output=").append(job.output()).append('\n');
+        // Not run twice after a node failure (replicas would find half a job), nor with the service's environment.
+        script.append("#SBATCH --no-requeue --export=NONE\n");
+        if (job.timeLimitMinutes() > 0) {
+            script.append("#SBATCH --time=").append(job.timeLimitMinutes()).append('\n');
+        }
+        if (!job.partition().isEmpty()) {
+            script.append("#SBATCH --partition=").append(job.partition()).append('\n');
+        }
+        if (!job.account().isEmpty()) {
+            script.append("#SBATCH --account=").append(job.account()).append('\n');
+        }
+        for (int i = 0; i < job.components().size(); i++) {
+            BatchJob.Component c = job.components().get(i);
+            if (i > 0) {
+                script.append("#SBATCH hetjob\n");
+            }
+            script.append("#SBATCH --ntasks=").append(c.tasks())
+                    .append(" --cpus-per-task=").append(c.cpusPerTask())
+                    .append(" --mem-per-cpu=").append(c.memoryPerCpuMb());
+            if (c.gpusPerTask() > 0) {
+                script.append(" --gpus-per-task=").append(c.gpusPerTask());
+            }
+            script.append('\n');
+        }
+        return script.append(job.body()).toString();
+    }
+
+    static String quote(String text) {
+        return "'" + text.replace("'", "'\\''") + "'";
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = BatchScripts.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | NullPointerException e) {
+            throw new UncheckedIOException(new IOException("missing resource " + name, e));
+        }
+    }
+}

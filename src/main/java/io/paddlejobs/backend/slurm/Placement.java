@@ -1,0 +1,69 @@
+package io.paddlejobs.backend.slurm;
+
+import io.paddlejobs.planning.Derivation;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.PaddleEnv;
+import io.paddlejobs.planning.Replica;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where Slurm put each replica, as the batch step computed it ({@code state/placement}: one line
+ * {@code <replica> <address> <port> <node>} each), and the plan with it filled in. The filling in
+ * is the same as {@code launch.sh} does for the replica's own environment, so the plan the service
+ * shows is the environment each replica got.
+ */
+record Placement(Map<String, Slot> slots) {
+
+    record Slot(String address, int port, String node) {
+    }
+
+    Placement {
+        slots = Map.copyOf(slots);
+    }
+
+    static Placement parse(String text) {
+        Map<String, Slot> slots = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            String[] parts = line.strip().split(" ");
+            if (parts.length == 4) {
+                slots.put(parts[0], new Slot(parts[1], Integer.parseInt(parts[2]), parts[3]));
+            }
+        }
+        return new Placement(slots);
+    }
+
+    /** Whether every replica of the plan has a slot (a placement file read half-written has not). */
+    boolean covers(JobPlan plan) {
+        return plan.replicas().stream().allMatch(replica -> slots.containsKey(replica.id()));
+    }
+
+    JobPlan apply(JobPlan plan) {
+        List<Replica> replicas = new ArrayList<>();
+        for (Replica replica : plan.replicas()) {
+            Map<String, String> env = new LinkedHashMap<>();
+            replica.env().forEach((name, value) -> env.put(name, name.equals(PaddleEnv.PORT)
+                    ? Integer.toString(slots.get(replica.id()).port())
+                    : fill(value, plan.ports().first())));
+            replicas.add(new Replica(replica.role(), replica.index(), slots.get(replica.id()).address(), env));
+        }
+        List<Derivation> derivations = new ArrayList<>(plan.derivations());
+        derivations.add(new Derivation("hosts", slots.values().stream().map(Slot::node).distinct().toList().toString(),
+                "Slurm chose the nodes; each replica's port is the first port plus one port block per replica"
+                        + " already placed on the same address"));
+        return new JobPlan(plan.name(), plan.namespace(), plan.image(), plan.spec(), plan.pservers(), plan.trainers(),
+                plan.ports(), plan.useGpu(), plan.totals(), replicas, derivations, plan.warnings());
+    }
+
+    private String fill(String value, int firstPort) {
+        String filled = value;
+        for (Map.Entry<String, Slot> slot : slots.entrySet()) {
+            String token = SlurmSite.token(slot.getKey());
+            filled = filled.replace(token + ":" + firstPort, slot.getValue().address() + ":" + slot.getValue().port())
+                    .replace(token, slot.getValue().address());
+        }
+        return filled;
+    }
+}

@@ -1,0 +1,46 @@
+package io.paddlejobs.backend.slurm;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What a job's replicas wrote into its {@code state/} directory. Slurm keeps no per-task exit
+ * codes without accounting, so each replica's launcher records its own.
+ *
+ * @param stopping  the batch step had decided the outcome and was stopping the other replicas
+ * @param placement where each replica runs, once the batch step has computed it; else {@code null}
+ */
+record ReplicaMarks(Map<String, Mark> replicas, boolean stopping, Placement placement) {
+
+    /** A job whose replicas have written nothing yet. */
+    static final ReplicaMarks NONE = new ReplicaMarks(Map.of(), false, null);
+
+    ReplicaMarks {
+        replicas = Map.copyOf(replicas);
+    }
+
+    Mark of(String replicaId) {
+        return replicas.getOrDefault(replicaId, Mark.NOT_STARTED);
+    }
+
+    /**
+     * @param exitCode   the replica's exit code (128 + n for signal n), or {@code null} while it runs
+     * @param stopped    it ended after the job's outcome was decided: it was stopped, it did not fail
+     * @param startedAt  when its launcher started it, if known
+     * @param finishedAt when it ended, if known
+     */
+    record Mark(boolean started, Integer exitCode, boolean stopped, Instant startedAt, Instant finishedAt) {
+
+        static final Mark NOT_STARTED = new Mark(false, null, false);
+
+        Mark(boolean started, Integer exitCode, boolean stopped) {
+            this(started, exitCode, stopped, null, null);
+        }
+
+        Mark merge(Mark other) {
+            return new Mark(started || other.started, exitCode != null ? exitCode : other.exitCode,
+                    stopped || other.stopped, startedAt != null ? startedAt : other.startedAt,
+                    finishedAt != null ? finishedAt : other.finishedAt);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.paddlejobs.backend.slurm;
+
+import io.paddlejobs.backend.JobBackend;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The Slurm backend, chosen with {@code paddlejobs.backend=slurm}. */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnProperty(name = "paddlejobs.backend", havingValue = "slurm")
+@EnableConfigurationProperties(SlurmProperties.class)
+class SlurmBackendConfig {
+
+    private static final Logger log = LoggerFactory.getLogger(SlurmBackendConfig.class);
+
+    @Bean
+    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json) {
+        SlurmClient client = switch (properties.client()) {
+            case CLI -> new SlurmCli(properties.slurmConf());
+            case REST -> SlurmRest.of(properties);
+        };
+        var backend = new SlurmJobBackend(properties, client, new SlurmRecords(properties.jobsDir(), json),
+                Clock.systemUTC());
+        backend.start();
+        log.info("Slurm backend ({}): job files under {}, partition {}", properties.client(),
+                properties.sharedDir().toAbsolutePath().normalize(),
+                properties.partition().isEmpty() ? "(the cluster's default)" : properties.partition());
+        return backend;
+    }
+}

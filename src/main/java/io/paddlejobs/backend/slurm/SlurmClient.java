@@ -1,0 +1,19 @@
+package io.paddlejobs.backend.slurm;
+
+import java.util.List;
+
+/**
+ * The few things the backend asks of Slurm. Each call is one round trip; a failure to reach
+ * Slurm is a {@link SlurmException}.
+ */
+interface SlurmClient {
+
+    /** Queues a batch job. @return its Slurm job id (the first component's, for a heterogeneous job) */
+    long submit(BatchJob job);
+
+    /** Every job Slurm still remembers, one entry per component (finished ones for {@code MinJobAge}). */
+    List<SlurmJobInfo> jobs();
+
+    /** Cancels a job with all its components; cancelling a finished or unknown job is not an error. */
+    void cancel(long jobId);
+}

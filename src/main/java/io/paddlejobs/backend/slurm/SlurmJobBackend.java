@@ -1,0 +1,211 @@
+package io.paddlejobs.backend.slurm;
+
+import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobAlreadyExistsException;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.Site;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each job as one Slurm batch job (heterogeneous when it has pservers: they are one
+ * component, trainers the other). Jobs live in memory, so reads never wait for Slurm; the
+ * {@link StatusPoller} brings them up to date and writes every change of phase to the job's
+ * record, so a restarted service picks its jobs back up and knows how they ended after Slurm has
+ * forgotten them. Stopping the service leaves jobs running.
+ */
+final class SlurmJobBackend implements JobBackend, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SlurmJobBackend.class);
+    private static final Comparator<Job> NEWEST_FIRST = Comparator
+            .comparing((Job job) -> job.status().createdAt()).reversed()
+            .thenComparing(job -> job.plan().name());
+    /** How long a delete waits for Slurm to stop a job's tasks before it removes their files. */
+    private static final long DELETE_WAIT_MILLIS = 20_000;
+
+    private final SlurmProperties properties;
+    private final SlurmClient slurm;
+    private final SlurmRecords records;
+    private final Clock clock;
+    private final Site site;
+    private final ConcurrentHashMap<JobKey, SlurmJob> jobs = new ConcurrentHashMap<>();
+    private StatusPoller poller;
+
+    SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock) {
+        this.properties = properties;
+        this.slurm = slurm;
+        this.records = records;
+        this.clock = clock;
+        this.site = new SlurmSite(properties);
+    }
+
+    /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
+    void start() {
+        for (SlurmJob job : records.loadAll()) {
+            if (job.slurmId() > 0) {
+                jobs.put(job.key(), job);
+            }
+        }
+        poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval());
+    }
+
+    @Override
+    public Site site() {
+        return site;
+    }
+
+    @Override
+    public Job submit(JobPlan plan) {
+        JobKey key = new JobKey(plan.namespace(), plan.name());
+        Instant now = clock.instant();
+        JobFiles files = records.files(key);
+        var noComponents = new SlurmStatusMapper.Tracked(plan, now, false, List.of(), ReplicaMarks.NONE);
+        SlurmJob submitting = new SlurmJob(plan, 0, now, false, false, SlurmStatusMapper.map(noComponents));
+        if (jobs.putIfAbsent(key, submitting) != null) {
+            throw new JobAlreadyExistsException(key);
+        }
+        try {
+            files.delete(); // what a job of this name left behind once, if its record went first
+            files.prepare(plan);
+            SlurmJob job = submitting.submitted(slurm.submit(BatchScripts.of(plan, files, properties)));
+            records.save(job);
+            jobs.put(key, job);
+            return job.toJob();
+        } catch (RuntimeException e) {
+            jobs.remove(key, submitting);
+            try {
+                files.delete();
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    /** For a dry run: the batch script exactly as {@code sbatch} would get it (its hosts still tokens). */
+    @Override
+    public List<Map<String, Object>> manifests(JobPlan plan) {
+        BatchJob job = BatchScripts.of(plan, records.files(new JobKey(plan.namespace(), plan.name())), properties);
+        return List.of(Map.of("kind", "SlurmBatchJob", "name", job.name(), "script", BatchScripts.withDirectives(job)));
+    }
+
+    @Override
+    public Optional<Job> find(JobKey key) {
+        return Optional.ofNullable(jobs.get(key)).filter(job -> job.slurmId() > 0).map(SlurmJob::toJob);
+    }
+
+    @Override
+    public List<Job> list(String namespace) {
+        return jobs.values().stream().filter(job -> job.slurmId() > 0 && job.plan().namespace().equals(namespace))
+                .map(SlurmJob::toJob).sorted(NEWEST_FIRST).toList();
+    }
+
+    @Override
+    public Optional<Job> cancel(JobKey key) {
+        SlurmJob job = jobs.get(key);
+        if (job == null || job.slurmId() == 0) {
+            return Optional.empty();
+        }
+        if (job.isFinished()) {
+            return Optional.of(job.toJob());
+        }
+        // Marked first, so that a poll seeing Slurm's CANCELLED knows it was asked for.
+        SlurmJob current = update(key, j -> j.withCancelRequested(true));
+        if (current == null || current.isFinished()) {
+            return Optional.ofNullable(current).map(SlurmJob::toJob);
+        }
+        try {
+            slurm.cancel(job.slurmId());
+        } catch (RuntimeException e) {
+            update(key, j -> j.isFinished() ? j : j.withCancelRequested(false));
+            throw e;
+        }
+        Instant now = clock.instant();
+        SlurmJob cancelled = update(key, j -> j.isFinished() ? j : j.with(j.plan(), j.placed(),
+                SlurmStatusMapper.cancelled(j.tracked(List.of(), records.files(key).marks()), j.status().startedAt(), now)));
+        if (cancelled == null) {
+            return Optional.empty();
+        }
+        records.save(cancelled);
+        return Optional.of(cancelled.toJob());
+    }
+
+    /** Applies a change to the job atomically. @return the job after it, or null when there is none */
+    private SlurmJob update(JobKey key, java.util.function.UnaryOperator<SlurmJob> change) {
+        return jobs.computeIfPresent(key, (k, j) -> change.apply(j));
+    }
+
+    @Override
+    public boolean delete(JobKey key) {
+        SlurmJob job = jobs.get(key);
+        if (job == null || job.slurmId() == 0) {
+            return false;
+        }
+        if (!job.isFinished() || job.cancelRequested()) {
+            slurm.cancel(job.slurmId());
+            awaitGone(job.slurmId()); // its files go next: nothing of the job may still write them
+        }
+        jobs.remove(key);
+        records.files(key).delete();
+        return true;
+    }
+
+    /** Waits, within a deadline, until Slurm runs nothing of the job, so its files can go. */
+    private void awaitGone(long slurmId) {
+        long deadline = System.currentTimeMillis() + DELETE_WAIT_MILLIS;
+        while (System.currentTimeMillis() < deadline) {
+            boolean active = slurm.jobs().stream()
+                    .anyMatch(info -> info.submittedId() == slurmId && !info.isFinal());
+            if (!active) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        log.warn("Slurm job {} was still running {} ms after it was cancelled; removing its files anyway",
+                slurmId, DELETE_WAIT_MILLIS);
+    }
+
+    @Override
+    public boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
+            throws IOException {
+        SlurmJob job = jobs.get(key);
+        if (job == null || job.slurmId() == 0 || index >= job.plan().role(role).count()) {
+            return false;
+        }
+        String id = role.label() + "-" + index;
+        LogTail.write(records.files(key).logFile(id), tail, () -> follow && mayWriteMore(key, id), out);
+        return true;
+    }
+
+    private boolean mayWriteMore(JobKey key, String replicaId) {
+        SlurmJob job = jobs.get(key);
+        return job != null && !job.isFinished() && job.status().replicas().stream()
+                .anyMatch(r -> r.id().equals(replicaId)
+                        && (r.state() == ReplicaState.RUNNING || r.state() == ReplicaState.PENDING));
+    }
+
+    @Override
+    public void close() {
+        if (poller != null) {
+            poller.close();
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.paddlejobs.backend.slurm;
+
+import jakarta.validation.constraints.NotNull;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The Slurm backend's settings ({@code paddlejobs.slurm.*}).
+ *
+ * @param client       how the service talks to Slurm: {@code cli} (sbatch, scontrol, scancel on this
+ *                     host) or {@code rest} (slurmrestd with a JWT)
+ * @param sharedDir    a directory every node sees at the same path: job scripts, environments,
+ *                     logs, working directories, and the service's own job records
+ * @param partition    the partition jobs go to; empty for the cluster's default
+ * @param account      the account jobs are charged to; empty for the submitting user's default
+ * @param timeLimit    every job's time limit (Slurm counts whole minutes); zero for the partition's
+ * @param pollInterval how often the service asks Slurm how its unfinished jobs stand
+ * @param replicaPath  the {@code PATH} replicas run with (their environment is otherwise only the plan's)
+ * @param slurmConf    for {@code cli}: the {@code slurm.conf} the commands read; empty for Slurm's own default
+ * @param restUrl      for {@code rest}: slurmrestd's address
+ * @param restUser     for {@code rest}: the user jobs are submitted as
+ * @param jwtKey       for {@code rest}: the cluster's HS256 key ({@code AuthAltParameters=jwt_key=}),
+ *                     from which the service mints short-lived tokens for {@code restUser}
+ */
+@Validated
+@ConfigurationProperties("paddlejobs.slurm")
+public record SlurmProperties(
+        @DefaultValue("cli") @NotNull ClientKind client,
+        @DefaultValue("data/slurm") @NotNull Path sharedDir,
+        @DefaultValue("") String partition,
+        @DefaultValue("") String account,
+        @DefaultValue("0s") @NotNull Duration timeLimit,
+        @DefaultValue("1s") @NotNull Duration pollInterval,
+        @DefaultValue("/usr/local/bin:/usr/bin:/bin") @NotNull String replicaPath,
+        @DefaultValue("") String slurmConf,
+        @DefaultValue("http://127.0.0.1:6820") @NotNull URI restUrl,
+        @DefaultValue("slurm") @NotNull String restUser,
+        Path jwtKey) {
+
+    /** The two ways of talking to Slurm. */
+    public enum ClientKind {
+        /** The command-line tools; every submit host has them, and their output formats are stable across releases. */
+        CLI,
+        /** slurmrestd's openapi/v0.0.38 (Slurm 22.05): for hosts without the tools or munge. */
+        REST
+    }
+
+    /** The time limit in Slurm's minutes, rounded up; 0 for none of the service's own. */
+    long timeLimitMinutes() {
+        long seconds = timeLimit.toSeconds();
+        return seconds <= 0 ? 0 : (seconds + 59) / 60;
+    }
+
+    Path jobsDir() {
+        return sharedDir.resolve("jobs");
+    }
+
+    Path storageDir(String namespace) {
+        return sharedDir.resolve("storage").resolve(namespace);
+    }
+}

@@ -1,0 +1,32 @@
+package io.paddlejobs.backend.slurm;
+
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.Site;
+
+/**
+ * Slurm decides where replicas run only when it starts the job, so the plan names each host by
+ * a token, {@code @pserver-0@}, that the batch step replaces with the node's address before any
+ * replica starts ({@link Placement}).
+ */
+final class SlurmSite implements Site {
+
+    private final SlurmProperties properties;
+
+    SlurmSite(SlurmProperties properties) {
+        this.properties = properties;
+    }
+
+    static String token(String replicaId) {
+        return "@" + replicaId + "@";
+    }
+
+    @Override
+    public String host(String namespace, String job, Role role, int index) {
+        return token(role.label() + "-" + index);
+    }
+
+    @Override
+    public String dataPath(String namespace, String job) {
+        return properties.storageDir(namespace).toAbsolutePath().normalize().toString();
+    }
+}

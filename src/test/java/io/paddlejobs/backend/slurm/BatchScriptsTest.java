@@ -1,0 +1,71 @@
+package io.paddlejobs.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paddlejobs.planning.Cpu;
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.Resources;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.RolePlan;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class BatchScriptsTest {
+
+    @ParameterizedTest(name = "{0} CPU, {1} Mi, {2} GPU -> {3} CPUs of {4} MB, {2} GPUs")
+    @CsvSource({
+            "1000, 1024, 0, 1, 1024",
+            "2000, 1024, 0, 2, 512",
+            "250, 100, 0, 1, 100",      // a fractional CPU rounds up to one
+            "1500, 1000, 0, 2, 500",
+            "3000, 1001, 2, 3, 334",    // memory per CPU rounds up, never below the replica's
+    })
+    void eachReplicaIsOneTaskWithWholeCpusAndAtLeastItsMemory(long millis, long mebibytes, int gpus, int cpus,
+                                                             long memoryPerCpu) {
+        RolePlan role = new RolePlan(Role.TRAINER, 3, "true",
+                new Resources(new Cpu(millis), gpus, Memory.ofMebibytes(mebibytes)));
+
+        BatchJob.Component component = BatchScripts.component(role);
+
+        assertThat(component).isEqualTo(new BatchJob.Component(3, cpus, memoryPerCpu, gpus));
+        assertThat(component.cpusPerTask() * component.memoryPerCpuMb()).isGreaterThanOrEqualTo(mebibytes);
+    }
+
+    @Test
+    void componentsAreSeparatedByHetjobAndTheJobsOwnOptionsComeFirst() {
+        BatchJob job = new BatchJob("paddlejobs.default.demo", Path.of("/shared/work"), Path.of("/shared/batch.log"),
+                List.of(new BatchJob.Component(2, 1, 1024, 0), new BatchJob.Component(3, 2, 256, 1)), 90, "gpu",
+                "ml", "echo body\n");
+
+        String script = BatchScripts.withDirectives(job);
+
+        assertThat(script).isEqualTo("""
+                #!/bin/bash
+                #SBATCH --job-name=paddlejobs.default.demo
+                #SBATCH --chdir=/shared/work
+                #SBATCH --output=/shared/batch.log
+                #SBATCH --no-requeue --export=NONE
+                #SBATCH --time=90
+                #SBATCH --partition=gpu
+                #SBATCH --account=ml
+                #SBATCH --ntasks=2 --cpus-per-task=1 --mem-per-cpu=1024
+                #SBATCH hetjob
+                #SBATCH --ntasks=3 --cpus-per-task=2 --mem-per-cpu=256 --gpus-per-task=1
+                echo body
+                """);
+    }
+
+    @Test
+    void aJobWithoutPserversIsOneComponentOfTrainers() {
+        var plan = PlacementTest.plan();
+        var noPservers = new io.paddlejobs.planning.JobPlan(plan.name(), plan.namespace(), plan.image(), plan.spec(),
+                new RolePlan(Role.PSERVER, 0, "true", plan.pservers().perReplica()), plan.trainers(), plan.ports(),
+                plan.useGpu(), plan.totals(), plan.replicasOf(Role.TRAINER), plan.derivations(), plan.warnings());
+
+        assertThat(BatchScripts.roles(noPservers)).containsExactly(plan.trainers());
+        assertThat(BatchScripts.roles(plan)).containsExactly(plan.pservers(), plan.trainers());
+    }
+}

@@ -1,0 +1,62 @@
+package io.paddlejobs.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.planning.Replica;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class PlacementTest {
+
+    static final SlurmProperties PROPERTIES = new SlurmProperties(SlurmProperties.ClientKind.CLI, Path.of("/shared"),
+            "", "", Duration.ZERO, Duration.ofSeconds(1), "/usr/bin:/bin", "", java.net.URI.create("http://127.0.0.1:6820"),
+            "slurm", null);
+
+    /** Two pservers and two trainers, planned with host tokens as the Slurm backend plans them. */
+    static JobPlan plan() {
+        JobRequest request = new JobRequest("demo", "python3 train.py", null, null, null, 2, Memory.ofMebibytes(512),
+                null, null, null, null, 2, null, null, 7164, null, null, null, Map.of("NOTE", "@trainer-1@ stays"), Map.of());
+        PlanningPolicy policy = new PlanningPolicy(
+                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", "default", 1, Memory.parse("1Gi"), 1,
+                        Memory.parse("1Gi"), 7164, 1, 1),
+                new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
+        return new JobPlanner(policy).plan(request, "default", new SlurmSite(PROPERTIES));
+    }
+
+    @Test
+    void theTokensOfThePlanAreReplacedByEachReplicasAddressAndPort() {
+        // As the batch step writes it: both pservers on one address get a port block each.
+        Placement placement = Placement.parse("""
+                pserver-0 10.0.0.1 7164 n1
+                pserver-1 10.0.0.1 7166 n1
+                trainer-0 10.0.0.2 7164 n2
+                trainer-1 10.0.0.3 7164 n3
+                """);
+        JobPlan plan = plan();
+        assertThat(placement.covers(plan)).isTrue();
+
+        JobPlan placed = placement.apply(plan);
+
+        Replica pserver1 = placed.replicasOf(io.paddlejobs.planning.Role.PSERVER).get(1);
+        assertThat(pserver1.host()).isEqualTo("10.0.0.1");
+        assertThat(pserver1.env()).containsEntry("POD_IP", "10.0.0.1").containsEntry("PADDLE_PORT", "7166")
+                .containsEntry("PADDLE_PSERVERS_IP_PORT_LIST", "10.0.0.1:7164,10.0.0.1:7166")
+                .containsEntry("PADDLE_TRAINER_ENDPOINTS", "10.0.0.2:7164,10.0.0.3:7164")
+                .containsEntry("PADDLE_PSERVERS", "10.0.0.1,10.0.0.1");
+        assertThat(placed.replicas()).allSatisfy(replica ->
+                assertThat(replica.env().toString()).doesNotContain("@pserver-").doesNotContain("@trainer-0@"));
+        assertThat(placed.spec()).isEqualTo(plan.spec());
+    }
+
+    @Test
+    void aHalfWrittenPlacementCoversNotEveryReplica() {
+        assertThat(Placement.parse("pserver-0 10.0.0.1 7164 n1\npserver-1 10.0").covers(plan())).isFalse();
+    }
+}

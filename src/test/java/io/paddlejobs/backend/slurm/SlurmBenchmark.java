@@ -1,0 +1,120 @@
+package io.paddlejobs.backend.slurm;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Submit latency and a status read through the service, against the same calls made directly to
+ * Slurm (sbatch and scontrol, as the default client makes them; slurmrestd with a JWT), in one
+ * run on the test cluster. Printed, not asserted. Not part of {@code ./mvnw verify}; run it with
+ * {@code ./mvnw test -Dtest=SlurmBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@ExtendWith(SlurmCluster.class)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class SlurmBenchmark {
+
+    private static final int ROUNDS = 20;
+
+    @TempDir
+    static Path sharedDir;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.backend", () -> "slurm");
+        registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
+        registry.add("paddlejobs.slurm.slurm-conf", () -> SlurmCluster.current().slurmConf());
+        registry.add("logging.level.root", () -> "WARN");
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void measure() throws Exception {
+        SlurmCluster.Running cluster = SlurmCluster.current();
+        JobsApi api = new JobsApi(port);
+        SlurmCli cli = new SlurmCli(cluster.slurmConf());
+        SlurmRest rest = new SlurmRest(URI.create(cluster.restUrl()),
+                new JsonWebTokens(Files.readAllBytes(Path.of(cluster.jwtKey())), "root"), "/usr/bin:/bin");
+        Path work = Files.createDirectories(sharedDir.resolve("direct"));
+        // The shape the service submits for one pserver and one trainer: two components of one task.
+        BatchJob direct = new BatchJob("direct", work, work.resolve("out.log"),
+                List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(1, 1, 256, 0)), 0, "", "",
+                "true\n");
+
+        List<Long> service = new ArrayList<>();
+        List<Long> sbatch = new ArrayList<>();
+        List<Long> restSubmit = new ArrayList<>();
+        long[] ids = new long[1];
+        for (int i = 0; i < ROUNDS; i++) {
+            int n = i;
+            service.add(nanos(() -> api.send("POST", "/jobs", SlurmJobsApiTest.job("bench-" + n, "true"))));
+            sbatch.add(nanos(() -> ids[0] = cli.submit(direct)));
+            restSubmit.add(nanos(() -> rest.submit(direct)));
+        }
+        report("submit", service, sbatch, restSubmit);
+
+        List<Long> serviceRead = new ArrayList<>();
+        List<Long> scontrol = new ArrayList<>();
+        List<Long> restRead = new ArrayList<>();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        String token = new JsonWebTokens(Files.readAllBytes(Path.of(cluster.jwtKey())), "root").current();
+        for (int i = 0; i < ROUNDS; i++) {
+            int n = i;
+            serviceRead.add(nanos(() -> api.send("GET", "/jobs/bench-" + n + "/status", null)));
+            scontrol.add(nanos(() -> cluster.command("scontrol", "-o", "show", "job", Long.toString(ids[0]))));
+            restRead.add(nanos(() -> send(http, HttpRequest.newBuilder(URI.create(cluster.restUrl()
+                    + "/slurm/v0.0.38/job/" + ids[0])).header("X-SLURM-USER-NAME", "root")
+                    .header("X-SLURM-USER-TOKEN", token).build())));
+        }
+        report("status read", serviceRead, scontrol, restRead);
+        // The jobs write into the temporary directory until they end; it is removed after this.
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(120))
+                .until(() -> cluster.command("squeue", "-h", "-t", "PD,R,CG").isBlank());
+    }
+
+    private static Object send(HttpClient http, HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long nanos(Supplier<Object> call) {
+        long t0 = System.nanoTime();
+        call.get();
+        return System.nanoTime() - t0;
+    }
+
+    private static long nanos(Runnable call) {
+        return nanos(() -> {
+            call.run();
+            return null;
+        });
+    }
+
+    private static void report(String what, List<Long> service, List<Long> cli, List<Long> rest) {
+        System.out.printf("[slurm-bench] %s, median of %d (ms): through the service %.1f, sbatch/scontrol %.1f,"
+                + " slurmrestd %.1f%n", what, ROUNDS, median(service), median(cli), median(rest));
+    }
+
+    private static double median(List<Long> nanos) {
+        List<Long> sorted = nanos.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2) / 1e6;
+    }
+}

@@ -1,0 +1,192 @@
+package io.paddlejobs.backend.slurm;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A real throw-away Slurm cluster for the tests ({@code src/test/slurm/slurm-up.sh}): munged,
+ * slurmctld, four slurmd as fake nodes and slurmrestd, all in one temporary directory on
+ * 127.0.0.1. It starts once per test run, for the first class that asks, and stops when the run
+ * ends, cancelling what still runs. Without Slurm's binaries (or not as root) the tests are
+ * skipped, unless {@code -Dslurm.required=true} says that is a failure (as on CI).
+ */
+final class SlurmCluster implements BeforeAllCallback {
+
+    private static final Path SCRIPTS = Path.of(System.getProperty("project.basedir", ".")).resolve("src/test/slurm");
+    private static final List<String> BINARIES = List.of("/usr/sbin/munged", "/usr/sbin/mungekey", "/usr/sbin/slurmctld",
+            "/usr/sbin/slurmd", "/usr/sbin/slurmrestd", "/usr/bin/sbatch", "/usr/bin/scontrol", "/usr/bin/sinfo");
+    private static final int NODES = 4;
+
+    private static volatile Running current;
+
+    /** The cluster, once a class's before-all has started it. */
+    static Running current() {
+        if (current == null) {
+            throw new IllegalStateException("the Slurm cluster is not running: add @ExtendWith(SlurmCluster.class)");
+        }
+        return current;
+    }
+
+    static boolean required() {
+        return Boolean.getBoolean("slurm.required");
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        List<String> missing = BINARIES.stream().filter(b -> !Files.isExecutable(Path.of(b))).toList();
+        boolean root = "root".equals(System.getProperty("user.name"));
+        if (!missing.isEmpty() || !root) {
+            String why = !missing.isEmpty()
+                    ? "Slurm is not installed (missing " + missing + "; .ci/prepare-slurm installs it)"
+                    : "the test cluster's daemons need root";
+            if (required()) {
+                fail(why + "; -Dslurm.required=true makes that a failure");
+            }
+            Assumptions.abort(why);
+        }
+        current = context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+                .computeIfAbsent(SlurmCluster.class, key -> Running.start(), Running.class);
+    }
+
+    /** A running cluster; closing it (at the end of the test run) stops it. */
+    static final class Running implements AutoCloseable {
+
+        final Path dir;
+        final Map<String, String> env;
+        final long startMillis;
+        private long stopMillis;
+
+        private Running(Path dir, Map<String, String> env, long startMillis) {
+            this.dir = dir;
+            this.env = env;
+            this.startMillis = startMillis;
+        }
+
+        static Running start() {
+            try {
+                Path dir = Files.createTempDirectory("slurm-test");
+                long t0 = System.nanoTime();
+                SlurmCluster.run(SCRIPTS.resolve("slurm-up.sh").toString(), dir.toString(), Integer.toString(freePortBase()));
+                long millis = (System.nanoTime() - t0) / 1_000_000;
+                Map<String, String> env = new HashMap<>();
+                for (String line : Files.readAllLines(dir.resolve("env.sh"))) {
+                    String[] pair = line.replaceFirst("^export ", "").split("=", 2);
+                    env.put(pair[0], pair[1]);
+                }
+                System.out.printf("[slurm-test] cluster of %d nodes up in %d ms under %s%n", NODES, millis, dir);
+                return new Running(dir, env, millis);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start the Slurm test cluster: " + e.getMessage(), e);
+            }
+        }
+
+        String slurmConf() {
+            return env.get("SLURM_CONF");
+        }
+
+        String restUrl() {
+            return env.get("SLURMRESTD_URL");
+        }
+
+        String jwtKey() {
+            return env.get("SLURM_JWT_KEY");
+        }
+
+        /** Runs a Slurm command against this cluster. @return its standard output */
+        String command(String... command) {
+            return run(command);
+        }
+
+        /** The pid of one fake node's slurmd. */
+        long slurmdPid(String node) throws IOException {
+            return Long.parseLong(Files.readString(dir.resolve("run/slurmd-" + node + ".pid")).strip());
+        }
+
+        /** Starts a fake node's slurmd again and waits until Slurm counts the node back in. */
+        void restartSlurmd(String node) {
+            command("/usr/sbin/slurmd", "-f", slurmConf(), "-N", node);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+                    .pollInterval(java.time.Duration.ofMillis(200))
+                    .until(() -> command("sinfo", "-h", "-n", node, "-o", "%t").strip().matches("idle|mix|alloc|plnd"));
+        }
+
+        @Override
+        public void close() {
+            long t0 = System.nanoTime();
+            SlurmCluster.run(SCRIPTS.resolve("slurm-down.sh").toString(), dir.toString());
+            stopMillis = (System.nanoTime() - t0) / 1_000_000;
+            System.out.printf("[slurm-test] cluster stopped in %d ms (it started in %d ms)%n", stopMillis, startMillis);
+        }
+
+        private String run(String... command) {
+            return SlurmCluster.run(env, command);
+        }
+    }
+
+    private static String run(String... command) {
+        return run(Map.of(), command);
+    }
+
+    private static String run(Map<String, String> env, String... command) {
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+            builder.environment().putAll(env);
+            Process process = builder.start();
+            process.getOutputStream().close();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + Arrays.toString(command), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** A base port with the cluster's ports (controller, REST, one per node) all free on 127.0.0.1. */
+    private static int freePortBase() throws IOException {
+        for (int base = 42000 + (int) (ProcessHandle.current().pid() % 100) * 20; base < 60000; base += 20) {
+            if (allFree(base, NODES + 2)) {
+                return base;
+            }
+        }
+        throw new IOException("no free block of ports for the Slurm test cluster");
+    }
+
+    private static boolean allFree(int base, int count) {
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int port = base; port < base + count; port++) {
+                held.add(new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress()));
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
+        } finally {
+            for (ServerSocket socket : held) {
+                try {
+                    socket.close();
+                } catch (IOException ignored) {
+                    // closing a probe socket cannot matter
+                }
+            }
+        }
+    }
+}

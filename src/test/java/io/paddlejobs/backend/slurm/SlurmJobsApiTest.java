@@ -1,0 +1,290 @@
+package io.paddlejobs.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The jobs API over real HTTP with {@code paddlejobs.backend=slurm}, on a real Slurm cluster:
+ * what every backend must do (submit, the same job again, success, failure with a reason,
+ * cancel, delete, logs, list order), and what is Slurm's own (waiting for resources).
+ */
+@ExtendWith(SlurmCluster.class)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class SlurmJobsApiTest {
+
+    static final Duration RUN = Duration.ofSeconds(90);
+    static final Path TRAIN_PY = Path.of(System.getProperty("project.basedir", "."), "examples/fit-a-line/train.py")
+            .toAbsolutePath();
+    private static final Pattern LOSS = Pattern.compile("pass (\\d+) loss ([0-9.eE+-]+)");
+
+    @TempDir
+    static Path sharedDir;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.backend", () -> "slurm");
+        registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
+        registry.add("paddlejobs.slurm.slurm-conf", () -> SlurmCluster.current().slurmConf());
+        registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
+        registry.add("paddlejobs.slurm.time-limit", () -> "5m");
+    }
+
+    @LocalServerPort
+    int port;
+
+    JobsApi api;
+
+    @BeforeEach
+    void api() {
+        api = new JobsApi(port);
+    }
+
+    @Test
+    void fitALineExampleSucceedsWithTheSameRequestAndStatusUrlAsLocally() {
+        String request = """
+                {"name": "fit-a-line", "entry_point": "python3 -u %s", "num_cpus": 3, "pservers": 2, "memory": "1Gi"}
+                """.formatted(TRAIN_PY);
+
+        JsonNode created = api.submit(request);
+
+        assertThat(created.path("status_url").asString())
+                .isEqualTo(api.baseUrl() + "/jobs/fit-a-line/status?namespace=default");
+        JsonNode done = api.awaitPhase("fit-a-line", "Succeeded", RUN);
+        assertThat(done.path("trainers").path("succeeded").asInt()).isEqualTo(3);
+        for (int trainer = 0; trainer < 3; trainer++) {
+            List<Double> losses = losses(api.logs("fit-a-line", "role=trainer&index=" + trainer));
+            assertThat(losses).as("trainer %d reports a loss per pass", trainer).hasSizeGreaterThan(2);
+            assertThat(losses.get(losses.size() - 1)).isLessThan(losses.get(0) / 2);
+        }
+        assertThat(done.path("replicas").get(2).path("started_at").asString()).as("trainer-0 started").isNotEmpty();
+        assertThat(done.path("replicas").get(2).path("finished_at").asString()).as("trainer-0 finished").isNotEmpty();
+        JsonNode job = api.json("/jobs/fit-a-line");
+        assertThat(job.toString()).as("placed: no host token left in the plan").doesNotContain("@pserver-");
+    }
+
+    @Test
+    void aDryRunShowsTheBatchScriptWithOneComponentPerRoleAndStartsNothing() {
+        HttpResponse<String> response = api.send("POST", "/jobs?dry_run=true", job("dry", "true"));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        String script = JobsApi.parse(response.body()).path("manifests").get(0).path("script").asString();
+        assertThat(script).contains("#SBATCH --job-name=paddlejobs.default.dry\n")
+                .contains("#SBATCH --ntasks=1 --cpus-per-task=1 --mem-per-cpu=1024\n#SBATCH hetjob\n#SBATCH --ntasks=1");
+        assertThat(slurmStates("dry")).isEmpty();
+    }
+
+    @Test
+    void sameRequestAgainIsTheSameJobAndADifferentOneUnderItsNameIsAConflict() {
+        String request = job("again", "true");
+        assertThat(api.send("POST", "/jobs", request).statusCode()).isEqualTo(201);
+
+        assertThat(api.send("POST", "/jobs", request).statusCode()).isEqualTo(200);
+        HttpResponse<String> other = api.send("POST", "/jobs", job("again", "exit 0"));
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(409);
+        api.awaitPhase("again", "Succeeded", RUN);
+    }
+
+    @Test
+    void everyReplicaGetsExactlyThePlannedEnvironmentThatTheJobShows() {
+        api.submit("""
+                {"name": "env-dump", "entry_point": "env | sort; touch printed-$TRAINING_ROLE-$PADDLE_PORT; %s",
+                 "num_cpus": 2, "pservers": 2, "env": {"GREETING": "hello world"}}""".formatted(
+                // Pservers are stopped once the trainers are done: trainers wait until both have printed.
+                "[ $TRAINING_ROLE = PSERVER ] || until [ $(ls printed-PSERVER-* 2>/dev/null | wc -l) -ge 2 ]; do sleep 0.1; done"));
+        api.awaitPhase("env-dump", "Succeeded", RUN);
+
+        JsonNode plan = api.json("/jobs/env-dump").path("plan");
+        for (JsonNode replica : plan.path("replicas")) {
+            String id = replica.path("role").asString().toLowerCase() + "-" + replica.path("index").asInt();
+            Map<String, String> planned = new TreeMap<>();
+            replica.path("env").properties().forEach(e -> planned.put(e.getKey(), e.getValue().asString()));
+            Map<String, String> seen = new TreeMap<>();
+            for (String line : api.logs("env-dump", "role=" + id.replace("-", "&index=")).split("\n")) {
+                int eq = line.indexOf('=');
+                if (eq > 0 && planned.containsKey(line.substring(0, eq))) {
+                    seen.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
+            assertThat(seen).as("the environment %s ran with", id).isEqualTo(planned);
+            assertThat(planned.get("POD_IP")).isEqualTo(replica.path("host").asString()).isEqualTo("127.0.0.1");
+        }
+        JsonNode pserver1 = plan.path("replicas").get(1);
+        assertThat(pserver1.path("env").path("PADDLE_PSERVERS_IP_PORT_LIST").asString())
+                .as("two pservers on one address get their own ports").matches("127\\.0\\.0\\.1:(\\d+),127\\.0\\.0\\.1:(?!\\1)\\d+");
+    }
+
+    @Test
+    void eachGpuTrainerIsATaskWithItsOwnGpu() {
+        // The test cluster's nodes count two GPUs each (stand-in device files, no CUDA).
+        api.submit("""
+                {"name": "gpus", "entry_point": "echo gpus=${CUDA_VISIBLE_DEVICES:-none}; touch printed-$TRAINING_ROLE; %s", "num_gpus": 2,
+                 "pservers": 1, "memory": "512Mi"}""".formatted(
+                "[ $TRAINING_ROLE = PSERVER ] || until [ -e printed-PSERVER ]; do sleep 0.1; done"));
+
+        api.awaitPhase("gpus", "Succeeded", RUN);
+
+        for (int trainer = 0; trainer < 2; trainer++) {
+            assertThat(api.logs("gpus", "role=trainer&index=" + trainer)).matches("gpus=\\d\n");
+        }
+        assertThat(api.logs("gpus", "role=pserver&index=0")).isEqualTo("gpus=none\n");
+    }
+
+    @Test
+    void aFailingTrainerFailsTheJobWithItsExitCodeInWords() {
+        api.submit(job("trainer-fails", "if [ \\\"$TRAINING_ROLE\\\" = TRAINER ]; then echo about to fail; exit 3; fi; sleep 300"));
+
+        JsonNode status = api.awaitPhase("trainer-fails", "Failed", RUN);
+
+        assertThat(status.path("reason").asString()).isEqualTo("TrainerFailed");
+        assertThat(status.path("message").asString()).startsWith("trainer-0 exited with code 3");
+        assertThat(status.path("replicas").toString()).contains("\"state\":\"Stopped\"");
+        assertThat(api.logs("trainer-fails", "role=trainer&index=0")).contains("about to fail");
+    }
+
+    @Test
+    void cancelStopsTheJobAndKeepsItCancelled() {
+        api.submit(job("to-cancel", "sleep 300"));
+        api.awaitPhase("to-cancel", "Running", RUN);
+
+        HttpResponse<String> cancelled = api.send("POST", "/jobs/to-cancel/cancel", null);
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        assertThat(JobsApi.parse(cancelled.body()).path("status").path("phase").asString()).isEqualTo("Cancelled");
+        await().atMost(RUN).untilAsserted(() -> assertThat(slurmStates("to-cancel")).isNotEmpty()
+                .allMatch(state -> state.equals("CANCELLED")));
+        assertThat(api.status("to-cancel").path("phase").asString()).isEqualTo("Cancelled");
+    }
+
+    @Test
+    void deleteStopsTheJobAndRemovesItAndItsFiles() {
+        api.submit(job("to-delete", "sleep 300"));
+        api.awaitPhase("to-delete", "Running", RUN);
+
+        assertThat(api.send("DELETE", "/jobs/to-delete", null).statusCode()).isIn(200, 204);
+
+        assertThat(api.send("GET", "/jobs/to-delete", null).statusCode()).isEqualTo(404);
+        assertThat(sharedDir.resolve("jobs/default/to-delete")).doesNotExist();
+        assertThat(slurmStates("to-delete")).allMatch(state -> state.equals("CANCELLED"));
+    }
+
+    @Test
+    void aFinishedJobIsDeletedToo() {
+        api.submit(job("done-then-deleted", "true"));
+        api.awaitPhase("done-then-deleted", "Succeeded", RUN);
+
+        assertThat(api.send("DELETE", "/jobs/done-then-deleted", null).statusCode()).isIn(200, 204);
+
+        assertThat(api.send("GET", "/jobs/done-then-deleted", null).statusCode()).isEqualTo(404);
+        assertThat(sharedDir.resolve("jobs/default/done-then-deleted")).doesNotExist();
+    }
+
+    @Test
+    void logsServeTheTailAndFollowUntilTheReplicaEnds() {
+        api.submit(job("logs", "for i in 1 2 3 4 5; do echo line $i; sleep 0.3; done"));
+
+        String followed = api.logs("logs", "role=trainer&index=0&follow=true");
+
+        assertThat(followed).isEqualTo("line 1\nline 2\nline 3\nline 4\nline 5\n");
+        api.awaitPhase("logs", "Succeeded", RUN);
+        assertThat(api.logs("logs", "role=trainer&index=0&tail=2")).isEqualTo("line 4\nline 5\n");
+    }
+
+    @Test
+    void listShowsTheNewestFirst() {
+        for (String name : List.of("list-a", "list-b", "list-c")) {
+            api.submit(job(name, "true"));
+        }
+
+        List<String> names = new ArrayList<>();
+        api.json("/jobs?label_selector=suite=list").path("items").forEach(item -> names.add(item.path("name").asString()));
+
+        assertThat(names).containsExactly("list-c", "list-b", "list-a");
+    }
+
+    @Test
+    void aJobWaitingForResourcesShowsTheReason() {
+        // A pserver and three trainers of four CPUs each take all four nodes.
+        api.submit("""
+                {"name": "blocker", "entry_point": "sleep 300", "num_cpus": 12, "trainer_cpu": 4,
+                 "pservers": 1, "pserver_cpu": 4, "memory": "2Gi"}""");
+        api.awaitPhase("blocker", "Running", RUN);
+
+        api.submit(job("waiting", "true"));
+
+        await().atMost(RUN).untilAsserted(() -> assertThat(api.status("waiting").path("message").asString())
+                .startsWith("waiting for resources").contains("Slurm: Resources"));
+        assertThat(api.status("waiting").path("phase").asString()).isEqualTo("Pending");
+        api.send("POST", "/jobs/blocker/cancel", null);
+        api.awaitPhase("waiting", "Succeeded", RUN);
+    }
+
+    @Test
+    void theConfiguredTimeLimitIsTheJobsAndRunningIntoItFailsTheJobSayingSo() {
+        api.submit(job("too-long", "sleep 600"));
+        api.awaitPhase("too-long", "Running", RUN);
+        List<String> ids = SlurmCluster.current().command("squeue", "-h", "-n", "paddlejobs.default.too-long", "-o", "%A")
+                .lines().map(String::strip).toList();
+        for (String id : ids) {
+            assertThat(SlurmCluster.current().command("scontrol", "-o", "show", "job", id)).contains("TimeLimit=00:05:00");
+        }
+
+        // Slurm counts limits in minutes and checks them every 30 s: a limit the job is past already trips soonest.
+        for (String id : ids) {
+            SlurmCluster.current().command("scontrol", "update", "JobId=" + id, "TimeLimit=0");
+        }
+
+        JsonNode status = api.awaitPhase("too-long", "Failed", RUN);
+        assertThat(status.path("reason").asString()).isEqualTo("TimeLimit");
+        assertThat(status.path("message").asString()).contains("time limit");
+        assertThat(replicaStates(status)).containsOnly("Stopped");
+    }
+
+    /** One pserver and one trainer running {@code entryPoint}, labelled for the list test. */
+    static String job(String name, String entryPoint) {
+        String suite = name.startsWith("list-") ? "list" : "other";
+        return """
+                {"name": "%s", "entry_point": "%s", "num_cpus": 1, "pservers": 1, "memory": "256Mi",
+                 "labels": {"suite": "%s"}}""".formatted(name, entryPoint, suite);
+    }
+
+    /** Slurm's own states of the job's components, asked of Slurm directly. */
+    static List<String> slurmStates(String job) {
+        String out = SlurmCluster.current().command("squeue", "-h", "-t", "all", "-n", "paddlejobs.default." + job,
+                "-o", "%T");
+        return out.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+    }
+
+    static List<String> replicaStates(JsonNode status) {
+        List<String> states = new ArrayList<>();
+        status.path("replicas").forEach(replica -> states.add(replica.path("state").asString()));
+        return states;
+    }
+
+    private static List<Double> losses(String log) {
+        Matcher m = LOSS.matcher(log);
+        List<Double> losses = new ArrayList<>();
+        while (m.find()) {
+            losses.add(Double.parseDouble(m.group(2)));
+        }
+        return losses;
+    }
+}
