@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -138,7 +137,6 @@ class LiveStatusPageBrowserTests {
 
     // Today's logs?follow=true sends nothing until the response buffer fills or Spring's 30 s async timeout
     // cuts it (review M1); the streaming follow of the security work flushes each chunk and has no timeout.
-    @Disabled("needs logs?follow=true to flush as it goes (review M1, fixed with the streaming follow of issue 12)")
     @Test
     void followedLogGrowsWhileTheReplicaWritesAndSaysWhenItEnded() throws IOException {
         Path release = tmp.resolve("release-follow");
