@@ -46,6 +46,9 @@ class SlurmJobsApiTest {
         registry.add("paddlejobs.slurm.slurm-conf", () -> SlurmCluster.current().slurmConf());
         registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
         registry.add("paddlejobs.slurm.time-limit", () -> "5m");
+        // The test nodes are small: per-GPU floors meant for real GPU machines would not fit on them.
+        registry.add("paddlejobs.defaults.trainer-cpu-per-gpu", () -> "0");
+        registry.add("paddlejobs.defaults.trainer-mem-per-gpu", () -> "0");
     }
 
     @LocalServerPort
