@@ -213,6 +213,11 @@ final class LocalJob {
         message = finalMessage;
         finishedAt = clock.instant();
         queuePosition = null;
+        if (startedAt == null) {
+            // Replicas start side by side: a fast one can end the job before the others report in.
+            startedAt = replicas.values().stream().map(r -> r.startedAt).filter(java.util.Objects::nonNull)
+                    .min(Instant::compareTo).orElse(null);
+        }
         List<ReplicaProcess> toStop = new ArrayList<>();
         for (ReplicaRecord r : replicas.values()) {
             if (r.state == ReplicaState.RUNNING || r.state == ReplicaState.PENDING) {
