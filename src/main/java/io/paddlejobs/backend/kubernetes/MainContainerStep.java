@@ -9,14 +9,17 @@ import io.paddlejobs.planning.Role;
 import java.util.List;
 import java.util.stream.IntStream;
 
-/** The main container: the plan's image running the role's entry point with {@code sh -c}, and the pserver ports. */
+/**
+ * The main container: the plan's image running the role's entry point with {@code sh -c} (a
+ * single command {@code exec}'d, see {@link EntryPoints}), and the pserver ports.
+ */
 record MainContainerStep(JobPlan plan, Role role) implements PodStep {
 
     @Override
     public PodParts apply(PodParts pod) {
         var container = new ContainerBuilder(pod.main())
                 .withImage(plan.image())
-                .withCommand("sh", "-c", Expansion.literal(plan.role(role).entryPoint()));
+                .withCommand("sh", "-c", Expansion.literal(EntryPoints.command(plan.role(role).entryPoint())));
         if (role == Role.PSERVER) {
             container.withPorts(containerPorts(plan.ports()));
         }

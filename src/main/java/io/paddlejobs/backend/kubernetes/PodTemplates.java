@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +20,11 @@ final class PodTemplates {
         steps.add(new ReplicaEnvStep(plan, role));
         steps.add(new ResourcesStep(plan.role(role).perReplica()));
         steps.add(new DataVolumeStep(claim));
+        steps.add(new HomeStep());
         if (role == Role.PSERVER) {
             steps.add(new PserverReadinessStep(plan.ports().first()));
         } else {
+            steps.add(new SharedMemoryStep(Memory.parse(settings.shmSize()), plan.trainers().perReplica().memory()));
             steps.add(new WaitForPserversStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));
         }
         steps.add(new RestrictedSecurityStep(settings.runAsUser()));

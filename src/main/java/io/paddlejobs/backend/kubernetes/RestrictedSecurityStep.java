@@ -34,6 +34,9 @@ record RestrictedSecurityStep(long runAsUser) implements PodStep {
                 .withRunAsUser(runAsUser)
                 .withRunAsGroup(runAsUser)
                 .withFsGroup(runAsUser)
+                // Change ownership of a volume only when its root does not match already: not a
+                // recursive chown of a whole dataset at every pod start.
+                .withFsGroupChangePolicy("OnRootMismatch")
                 .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
                 .build();
     }

@@ -29,13 +29,22 @@ final class ClusterReviews implements AutoCloseable {
         this.owned = owned;
     }
 
-    /** The token's user and groups; empty when the cluster says it is not a valid token. */
+    /**
+     * The audience a caller's token must be issued for ({@code kubectl create token <sa> --audience
+     * paddle-jobs}): a token meant for this service is no use against the API server, so neither
+     * this service nor anyone who sees it on the way can replay it there.
+     */
+    static final String AUDIENCE = "paddle-jobs";
+
+    /** The token's user and groups; empty when the cluster says it is not a valid token for this service. */
     Optional<Identity> authenticate(String token) {
         TokenReview review = client.authentication().v1().tokenReviews().create(new TokenReviewBuilder()
-                .withNewSpec().withToken(token).endSpec()
+                .withNewSpec().withToken(token).withAudiences(AUDIENCE).endSpec()
                 .build());
         var status = review.getStatus();
-        if (status == null || !Boolean.TRUE.equals(status.getAuthenticated()) || status.getUser() == null
+        // An authenticator that ignores audiences answers without them: such a token is not ours.
+        boolean forUs = status != null && status.getAudiences() != null && status.getAudiences().contains(AUDIENCE);
+        if (!forUs || !Boolean.TRUE.equals(status.getAuthenticated()) || status.getUser() == null
                 || status.getUser().getUsername() == null || status.getUser().getUsername().isBlank()) {
             return Optional.empty();
         }

@@ -23,17 +23,34 @@ import org.yaml.snakeyaml.Yaml;
 class DeployManifestsTest {
 
     private static List<Map<String, Object>> objects;
+    private static List<Map<String, Object>> clusterWide;
 
     @BeforeAll
-    @SuppressWarnings("unchecked")
     static void render() throws Exception {
         assumeTrue(onPath("kubectl"), "kubectl is not installed");
-        Process kubectl = new ProcessBuilder("kubectl", "kustomize", "deploy/").redirectErrorStream(true).start();
+        objects = kustomize("deploy/");
+        clusterWide = kustomize("deploy/cluster-wide");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> kustomize(String dir) throws Exception {
+        Process kubectl = new ProcessBuilder("kubectl", "kustomize", dir).redirectErrorStream(true).start();
         String yaml = new String(kubectl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(kubectl.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(kubectl.exitValue()).as(yaml).isZero();
-        objects = new ArrayList<>();
-        new Yaml().loadAll(yaml).forEach(doc -> objects.add((Map<String, Object>) doc));
+        List<Map<String, Object>> rendered = new ArrayList<>();
+        new Yaml().loadAll(yaml).forEach(doc -> rendered.add((Map<String, Object>) doc));
+        return rendered;
+    }
+
+    private static Map<?, ?> metadata(Map<String, Object> object) {
+        return (Map<?, ?>) object.get("metadata");
+    }
+
+    private static List<PolicyRule> rulesOf(String role) {
+        return objects.stream().filter(o -> "ClusterRole".equals(o.get("kind")) && role.equals(metadata(o).get("name")))
+                .map(o -> Serialization.unmarshal(Serialization.asJson(o), ClusterRole.class)).findFirst().orElseThrow()
+                .getRules();
     }
 
     private static boolean onPath(String command) {
@@ -51,26 +68,68 @@ class DeployManifestsTest {
     @Test
     void rendersTheServiceWithItsOwnNamespaceAccountAndPermissions() {
         assertThat(objects).extracting(o -> o.get("kind")).containsExactlyInAnyOrder("Namespace", "ServiceAccount",
-                "ClusterRole", "ClusterRoleBinding", "ConfigMap", "Deployment", "Service");
-        assertThat(objects).filteredOn(o -> !List.of("Namespace", "ClusterRole", "ClusterRoleBinding").contains(o.get("kind")))
-                .allSatisfy(o -> assertThat(((Map<?, ?>) o.get("metadata")).get("namespace")).isEqualTo("paddle-jobs"));
+                "ClusterRole", "ClusterRole", "ClusterRoleBinding", "RoleBinding", "ConfigMap", "Deployment",
+                "PodDisruptionBudget", "Service");
+        assertThat(objects).filteredOn(o -> !List.of("Namespace", "ClusterRole", "ClusterRoleBinding", "RoleBinding")
+                .contains(o.get("kind"))).allSatisfy(o -> assertThat(metadata(o).get("namespace")).isEqualTo("paddle-jobs"));
     }
 
     @Test
-    void theRoleGrantsExactlyWhatTheBackendAndKubernetesSecurityModeDo() {
-        List<PolicyRule> rules = only("ClusterRole", ClusterRole.class).getRules();
+    void byDefaultTheRightToCreateWorkloadsIsGrantedOnlyInTheServedNamespaces() {
+        var bindings = objects.stream().filter(o -> "ClusterRoleBinding".equals(o.get("kind")))
+                .map(o -> Serialization.unmarshal(Serialization.asJson(o), io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding.class))
+                .toList();
+        assertThat(bindings).singleElement().satisfies(b -> assertThat(b.getRoleRef().getName()).isEqualTo("paddle-jobs-reviews"));
+        var roleBinding = only("RoleBinding", io.fabric8.kubernetes.api.model.rbac.RoleBinding.class);
+        assertThat(roleBinding.getMetadata().getNamespace()).isEqualTo("paddle-training");
+        assertThat(roleBinding.getRoleRef().getName()).isEqualTo("paddle-jobs");
+        String application = only("ConfigMap", ConfigMap.class).getData().get("application.yaml");
+        assertThat(application).contains("namespaces:", "- paddle-training");
+    }
+
+    @Test
+    void theClusterWideOverlayBindsTheRoleEverywhereAndServesEveryNamespace() {
+        assertThat(clusterWide).filteredOn(o -> "ClusterRoleBinding".equals(o.get("kind")))
+                .extracting(o -> (Object) metadata(o).get("name")).containsExactlyInAnyOrder("paddle-jobs", "paddle-jobs-reviews");
+        assertThat(clusterWide).noneSatisfy(o -> assertThat(o.get("kind")).isEqualTo("RoleBinding"));
+        String application = clusterWide.stream().filter(o -> "ConfigMap".equals(o.get("kind"))).findFirst().orElseThrow()
+                .get("data").toString();
+        assertThat(application).doesNotContain("paddle-training");
+    }
+
+    @Test
+    void theRoleGrantsExactlyWhatTheBackendDoes() {
+        List<PolicyRule> rules = rulesOf("paddle-jobs");
         assertThat(verbs(rules, "batch", "jobs")).containsExactlyInAnyOrder(
-                "get", "list", "watch", "create", "delete", "patch", "update");
-        assertThat(verbs(rules, "apps", "statefulsets")).containsExactlyInAnyOrder(
-                "get", "list", "watch", "create", "delete", "patch", "update");
-        assertThat(verbs(rules, "", "services")).containsExactlyInAnyOrder("create", "get", "list", "watch", "delete");
+                "get", "list", "watch", "create", "delete", "patch");
+        assertThat(verbs(rules, "", "services")).containsExactlyInAnyOrder("create", "get", "delete");
         assertThat(verbs(rules, "", "pods")).containsExactlyInAnyOrder("get", "list", "watch");
         assertThat(verbs(rules, "", "pods/log")).containsExactly("get");
-        // paddlejobs.security.mode=kubernetes: who a token is, and what the cluster lets them do to Jobs.
-        assertThat(verbs(rules, "authentication.k8s.io", "tokenreviews")).containsExactly("create");
-        assertThat(verbs(rules, "authorization.k8s.io", "subjectaccessreviews")).containsExactly("create");
+        assertThat(verbs(rules, "", "persistentvolumeclaims")).containsExactly("get");
+        assertThat(verbs(rules, "", "events")).containsExactly("list");
+        assertThat(rules).noneSatisfy(rule -> assertThat(rule.getApiGroups()).contains("apps"));
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("*"));
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("secrets"));
+        // paddlejobs.security.mode=kubernetes: who a token is, and what the cluster lets them do to Jobs.
+        List<PolicyRule> reviews = rulesOf("paddle-jobs-reviews");
+        assertThat(verbs(reviews, "authentication.k8s.io", "tokenreviews")).containsExactly("create");
+        assertThat(verbs(reviews, "authorization.k8s.io", "subjectaccessreviews")).containsExactly("create");
+    }
+
+    @Test
+    void theServiceSurvivesADrainAndFitsItsJvmInItsMemoryLimit() {
+        Deployment deployment = only("Deployment", Deployment.class);
+        var pod = deployment.getSpec().getTemplate().getSpec();
+        Container app = pod.getContainers().get(0);
+        var pdb = only("PodDisruptionBudget", io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget.class);
+        assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
+        assertThat(deployment.getSpec().getSelector().getMatchLabels()).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
+        assertThat(pod.getTopologySpreadConstraints()).singleElement()
+                .satisfies(c -> assertThat(c.getTopologyKey()).isEqualTo("kubernetes.io/hostname"));
+        assertThat(app.getResources().getLimits().get("memory")).isEqualTo(new io.fabric8.kubernetes.api.model.Quantity("1Gi"));
+        assertThat(app.getEnv()).anySatisfy(e -> assertThat(e.getValue()).contains("MaxRAMPercentage=50", "ExitOnOutOfMemoryError"));
+        assertThat(app.getLifecycle().getPreStop().getExec().getCommand()).containsExactly("sleep", "5");
+        assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThan(35L);
     }
 
     @Test

@@ -50,6 +50,41 @@ class JobStatusMapperTest {
     }
 
     @Test
+    void heldTrainersSayTheyWaitForThePserversToBeReady() {
+        JobStatus status = map(created, Pods.ready(Pods.running(pserver(0))), Pods.ready(Pods.running(pserver(1))));
+        assertThat(status.phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(status.reason()).isEqualTo("WaitingForPservers");
+        assertThat(replica(status, "trainer-0").reason()).isEqualTo("waiting for every pserver to be ready");
+    }
+
+    @Test
+    void anInitContainerThatCannotPullItsImageIsTheReasonNotPodInitializing() {
+        Pod stuck = new io.fabric8.kubernetes.api.model.PodBuilder(Pods.waiting(trainer(0), "PodInitializing", null))
+                .editStatus().addNewInitContainerStatus().withName("wait-for-pservers").withImage("busybox:1.36")
+                .withNewState().withNewWaiting().withReason("ImagePullBackOff")
+                .withMessage("Back-off pulling image \"busybox:1.36\"").endWaiting().endState()
+                .endInitContainerStatus().endStatus().build();
+        JobStatus status = map(created, Pods.running(pserver(0)), Pods.running(pserver(1)), stuck);
+        assertThat(status.reason()).isEqualTo("ImagePullBackOff");
+        assertThat(status.message()).isEqualTo(
+                "trainer-0: the init container cannot pull image 'busybox:1.36': Back-off pulling image \"busybox:1.36\"");
+    }
+
+    @Test
+    void aPodCreatingItsContainersSaysSoAndLeavesRoomForTheClustersExplanation() {
+        JobStatus status = map(created, Pods.waiting(pserver(0), "ContainerCreating", null), Pods.running(pserver(1)));
+        assertThat(status.reason()).isEqualTo("ContainerCreating");
+        assertThat(status.message()).contains("creating its containers");
+
+        var explained = JobStatusMapper.map(plan, new ObservedJob(created, null, List.of(
+                Pods.waiting(pserver(0), "ContainerCreating", null), Pods.running(pserver(1))),
+                new ObservedJob.Explanation("FailedAttachVolume", "Pod mnist-pserver-0-x7k2p",
+                        "Multi-Attach error for volume \"pvc-1\" Volume is already used by pod(s) mnist-trainer-0")));
+        assertThat(explained.reason()).isEqualTo("FailedAttachVolume");
+        assertThat(explained.message()).startsWith("Pod mnist-pserver-0-x7k2p: Multi-Attach error");
+    }
+
+    @Test
     void anUnschedulablePodMakesTheJobPendingWithTheSchedulersMessage() {
         JobStatus status = map(created, Pods.running(pserver(0)),
                 Pods.unschedulable(pserver(1), "0/3 nodes are available: 3 Insufficient cpu."));

@@ -138,7 +138,7 @@ class ManifestsTest {
             assertThat(spec.getContainers()).singleElement().satisfies(main -> {
                 assertThat(main.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
                 assertThat(main.getResources().getLimits()).containsKeys("cpu", "memory");
-                assertThat(main.getVolumeMounts()).extracting(m -> m.getMountPath()).containsExactly("/data");
+                assertThat(main.getVolumeMounts()).extracting(m -> m.getMountPath()).contains("/data", "/home/paddle");
             });
             assertThat(spec.getInitContainers()).allSatisfy(init ->
                     assertThat(init.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL"));

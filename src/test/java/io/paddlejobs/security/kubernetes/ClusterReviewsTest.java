@@ -76,7 +76,13 @@ class ClusterReviewsTest {
         assertThat(sent).singleElement().satisfies(review -> {
             assertThat(review.getApiVersion()).isEqualTo("authentication.k8s.io/v1");
             assertThat(review.getSpec().getToken()).isEqualTo("alice-token");
+            assertThat(review.getSpec().getAudiences()).containsExactly("paddle-jobs");
         });
+    }
+
+    @Test
+    void aTokenTheClusterDoesNotConfirmWasIssuedForThisServiceIsRefused() {
+        assertThat(tokens.authenticate("unbound-token")).isEmpty();
     }
 
     @Test

@@ -65,12 +65,20 @@ final class ReviewingCluster implements AutoCloseable {
             return Reply.failure();
         }
         Identity identity = TOKENS.get(token);
+        if ("unbound-token".equals(token)) {
+            // An authenticator that ignores audiences: it says who, but not for whom the token was issued.
+            review.setStatus(new io.fabric8.kubernetes.api.model.authentication.TokenReviewStatusBuilder()
+                    .withAuthenticated(true).withNewUser().withUsername("mallory").endUser().build());
+            return new Reply(201, Serialization.asJson(review));
+        }
         review.setStatus(identity == null
                 ? new io.fabric8.kubernetes.api.model.authentication.TokenReviewStatusBuilder()
                         .withAuthenticated(false).withError("invalid bearer token").build()
                 : new io.fabric8.kubernetes.api.model.authentication.TokenReviewStatusBuilder()
                         .withAuthenticated(true)
                         .withNewUser().withUsername(identity.user()).withGroups(identity.groups()).endUser()
+                        // As the API server does: the requested audiences the token was issued for.
+                        .withAudiences(review.getSpec().getAudiences())
                         .build());
         return new Reply(201, Serialization.asJson(review));
     }
