@@ -98,6 +98,9 @@ public final class ControlPlane {
                 "--service-account-key-file=" + files.serviceAccountPublicKey(),
                 "--service-account-signing-key-file=" + files.serviceAccountKey(),
                 "--service-cluster-ip-range=10.96.0.0/24",
+                // It taints new nodes not-ready, and only the node-lifecycle controller, which needs kubelet
+                // heartbeats, would lift it; kwok's nodes are ready the moment it has seen them.
+                "--disable-admission-plugins=TaintNodesByCondition",
                 // The apiserver would publish 127.0.0.1 as the kubernetes Service's endpoint, which validation refuses.
                 "--endpoint-reconciler-type=none", "--profiling=false", "--v=1");
     }

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
@@ -82,9 +84,9 @@ class RealClusterJobTest {
 
     @Test
     void aJobRunsThroughPendingAndRunningToSucceededAndItsPserversAreStopped() {
-        backend.submit(Plans.plan(RealBackends.request("fit", 2, "paddlepaddle/paddle:2.6.1", Map.of()), ns));
+        Job submitted = backend.submit(Plans.plan(RealBackends.request("fit", 2, "paddlepaddle/paddle:2.6.1", Map.of()), ns));
 
-        List<JobPhase> seen = new ArrayList<>();
+        List<JobPhase> seen = new ArrayList<>(List.of(submitted.status().phase()));
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
             JobPhase now = phase("fit");
             if (now != null && (seen.isEmpty() || seen.get(seen.size() - 1) != now)) {
@@ -151,6 +153,20 @@ class RealClusterJobTest {
         await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "pull"))
                 .map(j -> j.status().message()).orElse("").contains("cannot pull image"));
         assertThat(phase("pull")).isEqualTo(JobPhase.PENDING);
+    }
+
+    @Test
+    void aQuotaThatRefusesThePodsIsReportedInWords() {
+        admin.resourceQuotas().inNamespace(ns).resource(new ResourceQuotaBuilder().withNewMetadata().withName("tight")
+                .endMetadata().withNewSpec().addToHard("requests.cpu", new Quantity("100m")).endSpec().build()).create();
+        await().atMost(DEADLINE).until(() -> admin.resourceQuotas().inNamespace(ns).withName("tight").get()
+                .getStatus() != null && admin.resourceQuotas().inNamespace(ns).withName("tight").get().getStatus().getHard() != null);
+
+        backend.submit(Plans.plan(RealBackends.request("quota", 1, "paddlepaddle/paddle:2.6.1", Map.of()), ns));
+
+        await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "quota"))
+                .map(j -> j.status().message()).orElse("").contains("exceeded quota"));
+        assertThat(phase("quota")).isEqualTo(JobPhase.PENDING);
     }
 
     private JobPhase phase(String job) {
