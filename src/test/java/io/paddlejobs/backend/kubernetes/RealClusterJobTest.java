@@ -30,8 +30,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The backend against a real kube-apiserver (validation, RBAC, Pod Security "restricted"), the
- * real Job, StatefulSet and garbage-collector controllers, the real scheduler, and fake nodes
- * whose pods kwok moves through their phases. What the mock server cannot judge.
+ * real Job and garbage-collector controllers, the real scheduler, and fake nodes whose pods
+ * kwok moves through their phases. What the mock server cannot judge.
  */
 @ExtendWith(RealCluster.class)
 class RealClusterJobTest {
@@ -73,7 +73,7 @@ class RealClusterJobTest {
 
         await().atMost(DEADLINE).until(() -> pods("mnist").size() == 3);
         List<HasMetadata> objects = List.of(admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob("mnist")).get(),
-                admin.apps().statefulSets().inNamespace(ns).withName(ObjectNames.statefulSet("mnist")).get(),
+                admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.pserverJob("mnist")).get(),
                 admin.services().inNamespace(ns).withName(ObjectNames.service("mnist")).get());
         assertThat(objects).doesNotContainNull();
         assertThat(refusals()).as("FailedCreate events of the controllers").isEmpty();
@@ -97,8 +97,8 @@ class RealClusterJobTest {
 
         assertThat(seen).containsExactly(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUCCEEDED);
         await().atMost(DEADLINE).until(() -> pods("fit", Role.PSERVER).isEmpty());
-        assertThat(admin.apps().statefulSets().inNamespace(ns).withName(ObjectNames.statefulSet("fit")).get()
-                .getSpec().getReplicas()).isZero();
+        assertThat(admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.pserverJob("fit")).get()
+                .getSpec().getSuspend()).as("the pserver Job is suspended").isTrue();
         Job done = backend.find(new JobKey(ns, "fit")).orElseThrow();
         assertThat(done.status().replicas()).filteredOn(r -> r.role() == Role.TRAINER)
                 .extracting(r -> r.state()).containsOnly(ReplicaState.SUCCEEDED);
@@ -139,10 +139,8 @@ class RealClusterJobTest {
         assertThat(backend.delete(new JobKey(ns, "gone"))).isTrue();
 
         await().atMost(DEADLINE).until(() -> pods("gone").isEmpty()
-                && admin.apps().statefulSets().inNamespace(ns).list().getItems().isEmpty()
                 && admin.services().inNamespace(ns).list().getItems().isEmpty()
-                && admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty()
-                && admin.apps().controllerRevisions().inNamespace(ns).list().getItems().isEmpty());
+                && admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty());
         await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "gone")).isEmpty());
     }
 
