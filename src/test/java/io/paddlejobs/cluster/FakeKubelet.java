@@ -22,6 +22,7 @@ public final class FakeKubelet {
     static final String TRAINER_LABEL = "kwok.paddlejobs.test/trainer";
     static final String PSERVER_EXIT_CODE_LABEL = "kwok.paddlejobs.test/pserver-exit-code";
     static final String PSERVER_LABEL = "kwok.paddlejobs.test/pserver";
+    static final String START_LABEL = "kwok.paddlejobs.test/start";
 
     private FakeKubelet() {
     }
@@ -44,6 +45,11 @@ public final class FakeKubelet {
     /** Job labels that keep every pserver running but not ready, until {@link #passReadinessProbe} says otherwise. */
     public static Map<String, String> pserversNotReady() {
         return Map.of(PSERVER_LABEL, "not-ready");
+    }
+
+    /** Job labels that leave every pod Pending in ContainerCreating, as a slow image pull or a volume does. */
+    public static Map<String, String> podsStuckCreating() {
+        return Map.of(START_LABEL, "stuck");
     }
 
     /** Reports the pod ready, as a kubelet does once its readiness probe passes. */

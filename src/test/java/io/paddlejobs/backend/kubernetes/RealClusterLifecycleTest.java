@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -18,6 +20,7 @@ import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The life of a job as the service's reconciler lives it with the real Job controller, scheduler,
  * garbage collector and kwok's kubelets: release on readiness, a pserver crash, pods nobody can
- * place, cancel and the TTL, max_run_time, and the resync. Short timers (a resync every second, a
+ * place, cancel and the TTL, a finished job's TTL, max_run_time, the cluster's warnings, and the resync. Short timers (a resync every second, a
  * TTL of 5 s; one backend with a pending timeout of 3 s, each serving its own namespaces).
  */
 @ExtendWith(RealCluster.class)
@@ -45,6 +48,8 @@ class RealClusterLifecycleTest {
     private static String deadline;
     private static String resync;
     private static String pending;
+    private static String finished;
+    private static String again;
 
     @BeforeAll
     static void start() {
@@ -57,8 +62,10 @@ class RealClusterLifecycleTest {
         deadline = RestrictedNamespaces.create(admin, "deadline", claim);
         resync = RestrictedNamespaces.create(admin, "resync", claim);
         pending = RestrictedNamespaces.create(admin, "pending", claim);
+        finished = RestrictedNamespaces.create(admin, "finished", claim);
+        again = RestrictedNamespaces.create(admin, "again", claim);
         lifecycle = RealBackends.start(plane, plane.adminToken(),
-                RealBackends.settings(plane, List.of(release, crash, cancel, deadline, resync))
+                RealBackends.settings(plane, List.of(release, crash, cancel, deadline, resync, finished, again))
                         .withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 5));
         impatient = RealBackends.start(plane, plane.adminToken(),
                 RealBackends.settings(plane, List.of(pending)).withTimers(Duration.ofSeconds(3), Duration.ofSeconds(1), 3600));
@@ -148,6 +155,44 @@ class RealClusterLifecycleTest {
                 && admin.services().inNamespace(cancel).list().getItems().isEmpty()
                 && admin.pods().inNamespace(cancel).list().getItems().isEmpty());
         await().atMost(DEADLINE).until(() -> lifecycle.jobs().find(key).isEmpty());
+    }
+
+    @Test
+    void aFinishedJobIsRemovedWithEverythingItOwnedOnceTheTtlHasPassed() {
+        JobKey key = new JobKey(finished, "done");
+        lifecycle.jobs().submit(Plans.plan(RealBackends.request("done", 2, IMAGE, Map.of()), finished));
+        await().atMost(DEADLINE).until(() -> phase(lifecycle, key) == JobPhase.SUCCEEDED);
+
+        // The TTL controller removes the trainer Job, the garbage collector what it owned.
+        await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(finished).list().getItems().isEmpty()
+                && admin.services().inNamespace(finished).list().getItems().isEmpty()
+                && admin.pods().inNamespace(finished).list().getItems().isEmpty());
+        await().atMost(DEADLINE).until(() -> lifecycle.jobs().find(key).isEmpty());
+    }
+
+    @Test
+    void aJobSubmittedAgainUnderTheSameNameIsNotExplainedByTheWarningsOfItsPredecessor() {
+        JobKey key = new JobKey(again, "retry");
+        admin.resourceQuotas().inNamespace(again).resource(new ResourceQuotaBuilder().withNewMetadata().withName("tight")
+                .endMetadata().withNewSpec().addToHard("requests.cpu", new Quantity("100m")).endSpec().build()).create();
+        await().atMost(DEADLINE).until(() -> admin.resourceQuotas().inNamespace(again).withName("tight").get()
+                .getStatus() != null && admin.resourceQuotas().inNamespace(again).withName("tight").get().getStatus().getHard() != null);
+        lifecycle.jobs().submit(Plans.plan(RealBackends.request("retry", 1, IMAGE, Map.of()), again));
+        await().atMost(DEADLINE).until(() -> message(key).contains("exceeded quota"));
+        lifecycle.jobs().delete(key);
+        admin.resourceQuotas().inNamespace(again).withName("tight").delete();
+        await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(again).list().getItems().isEmpty()
+                && admin.resourceQuotas().inNamespace(again).list().getItems().isEmpty());
+
+        lifecycle.jobs().submit(Plans.plan(RealBackends.request("retry", 1, IMAGE, FakeKubelet.podsStuckCreating()), again));
+
+        await().atMost(DEADLINE).until(() -> pods(again, "retry", Role.PSERVER).size() == 1);
+        await().during(Duration.ofSeconds(3)).atMost(DEADLINE).until(() -> !message(key).contains("exceeded quota"));
+        lifecycle.jobs().delete(key);
+    }
+
+    private static String message(JobKey key) {
+        return lifecycle.jobs().find(key).map(j -> j.status().message()).map(String::valueOf).orElse("");
     }
 
     @Test
