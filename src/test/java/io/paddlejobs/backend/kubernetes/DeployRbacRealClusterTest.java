@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.paddlejobs.cluster.ControlPlane;
@@ -36,6 +38,8 @@ class DeployRbacRealClusterTest {
     private static KubernetesClient admin;
     private static MockCluster.Backend running;
     private static String ns;
+    /** Served too, with a ResourceQuota that refuses every pod. */
+    private static String quoted;
 
     @BeforeAll
     static void runAsTheDeployedServiceAccount() {
@@ -43,8 +47,12 @@ class DeployRbacRealClusterTest {
         admin = plane.admin();
         String token = ServiceAccounts.deployedServiceToken(admin);
         ns = RestrictedNamespaces.create(admin, "rbac", RealBackends.settings(plane).dataClaim());
+        quoted = RestrictedNamespaces.create(admin, "rbac-quota", RealBackends.settings(plane).dataClaim());
+        admin.resourceQuotas().inNamespace(quoted).resource(new ResourceQuotaBuilder().withNewMetadata().withName("tight")
+                .endMetadata().withNewSpec().addToHard("requests.cpu", new Quantity("100m")).endSpec().build()).create();
         ServiceAccounts.serve(admin, ns);
-        running = RealBackends.start(plane, token, RealBackends.settings(plane, List.of(ns)));
+        ServiceAccounts.serve(admin, quoted);
+        running = RealBackends.start(plane, token, RealBackends.settings(plane, List.of(ns, quoted)));
         await().atMost(DEADLINE).until(() -> running.cache().synced());
     }
 
@@ -77,6 +85,17 @@ class DeployRbacRealClusterTest {
 
         await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(ns)
                 .withName(ObjectNames.trainerJob("revoked")).get() == null);
+    }
+
+    @Test
+    void theDeployedServiceAccountMayReadTheWarningsThatExplainAStuckJob() {
+        await().atMost(DEADLINE).until(() -> admin.resourceQuotas().inNamespace(quoted).withName("tight").get()
+                .getStatus() != null && admin.resourceQuotas().inNamespace(quoted).withName("tight").get().getStatus().getHard() != null);
+
+        running.jobs().submit(Plans.plan(RealBackends.request("refused", 1, "paddlepaddle/paddle:2.6.1", Map.of()), quoted));
+
+        await().atMost(DEADLINE).until(() -> running.jobs().find(new JobKey(quoted, "refused"))
+                .map(j -> String.valueOf(j.status().message())).orElse("").contains("exceeded quota"));
     }
 
     @Test
