@@ -3,10 +3,12 @@ package io.paddlejobs.backend.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.Config;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.RealCluster;
 import io.paddlejobs.cluster.RestrictedNamespaces;
+import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -81,6 +83,24 @@ class RealClusterApplicationTest {
         await().atMost(DEADLINE).until(() -> send("GET", "/jobs/web/status?namespace=" + ns, null).body()
                 .contains("\"phase\":\"Succeeded\""));
         assertThat(send("GET", "/jobs?namespace=" + ns, null).body()).contains("\"web\"");
+    }
+
+    @Test
+    void aBeginnersFourGpuJobIsPlacedOnTheGpuNodesWithItsFloorsAndRunsToSucceeded() throws Exception {
+        var created = send("POST", "/jobs?namespace=" + ns, """
+                {"name": "gpu", "entry_point": "python train.py", "num_gpus": 4}""");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+
+        await().atMost(DEADLINE).until(() -> send("GET", "/jobs/gpu/status?namespace=" + ns, null).body()
+                .contains("\"phase\":\"Succeeded\""));
+        var trainers = plane.admin().pods().inNamespace(ns).withLabels(JobLabels.selector("gpu", Role.TRAINER)).list().getItems();
+        assertThat(trainers).isNotEmpty().allSatisfy(pod -> {
+            var limits = pod.getSpec().getContainers().get(0).getResources().getLimits();
+            int gpus = Integer.parseInt(limits.get("nvidia.com/gpu").getAmount());
+            assertThat(Quantity.getAmountInBytes(limits.get("memory")))
+                    .isGreaterThanOrEqualTo(Quantity.getAmountInBytes(new Quantity(8 * gpus + "Gi")));
+            assertThat(pod.getSpec().getNodeName()).as("placed by the scheduler").isNotBlank();
+        });
     }
 
     @Test
