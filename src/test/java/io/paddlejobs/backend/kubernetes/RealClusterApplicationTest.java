@@ -86,6 +86,22 @@ class RealClusterApplicationTest {
     }
 
     @Test
+    void aLogNoKubeletCanServeIsA502ProblemInTheClustersWordsNotAServerError() throws Exception {
+        var created = send("POST", "/jobs?namespace=" + ns, """
+                {"name": "talk", "entry_point": "python train.py", "labels": {"kwok.paddlejobs.test/trainer": "keep-running"}}""");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        await().atMost(DEADLINE).until(() -> send("GET", "/jobs/talk/status?namespace=" + ns, null).body()
+                .contains("\"phase\":\"Running\""));
+
+        // kwok's nodes have no kubelet to serve logs: the API server cannot reach one.
+        var log = send("GET", "/jobs/talk/logs?namespace=" + ns + "&role=trainer&index=0", null);
+
+        assertThat(log.statusCode()).isEqualTo(502);
+        assertThat(log.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(log.body()).contains("log of trainer-0", "connection refused");
+    }
+
+    @Test
     void aBeginnersFourGpuJobIsPlacedOnTheGpuNodesWithItsFloorsAndRunsToSucceeded() throws Exception {
         var created = send("POST", "/jobs?namespace=" + ns, """
                 {"name": "gpu", "entry_point": "python train.py", "num_gpus": 4}""");
