@@ -50,10 +50,12 @@ class RealClusterLifecycleTest {
     private static String pending;
     private static String finished;
     private static String again;
+    private static String restart;
+    private static ControlPlane plane;
 
     @BeforeAll
     static void start() {
-        ControlPlane plane = RealCluster.plane();
+        plane = RealCluster.plane();
         admin = plane.admin();
         String claim = RealBackends.settings(plane).dataClaim();
         release = RestrictedNamespaces.create(admin, "release", claim);
@@ -64,6 +66,7 @@ class RealClusterLifecycleTest {
         pending = RestrictedNamespaces.create(admin, "pending", claim);
         finished = RestrictedNamespaces.create(admin, "finished", claim);
         again = RestrictedNamespaces.create(admin, "again", claim);
+        restart = RestrictedNamespaces.create(admin, "restart", claim);
         lifecycle = RealBackends.start(plane, plane.adminToken(),
                 RealBackends.settings(plane, List.of(release, crash, cancel, deadline, resync, finished, again))
                         .withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 5));
@@ -189,6 +192,36 @@ class RealClusterLifecycleTest {
         await().atMost(DEADLINE).until(() -> pods(again, "retry", Role.PSERVER).size() == 1);
         await().during(Duration.ofSeconds(3)).atMost(DEADLINE).until(() -> !message(key).contains("exceeded quota"));
         lifecycle.jobs().delete(key);
+    }
+
+    @Test
+    void aPserverThatFailedWhileNoReplicaOfTheServiceRanFailsTheJobWhenOneStarts() {
+        JobKey key = new JobKey(restart, "orphan");
+        var settings = RealBackends.settings(plane, List.of(restart)).withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 3600);
+        MockCluster.Backend first = RealBackends.start(plane, plane.adminToken(), settings);
+        try {
+            await().atMost(DEADLINE).until(() -> first.cache().synced());
+            first.jobs().submit(Plans.plan(RealBackends.request("orphan", 1, IMAGE,
+                    FakeKubelet.pserversCrashWith(1), FakeKubelet.trainersKeepRunning()), restart));
+            await().atMost(DEADLINE).until(() -> !suspended(trainerJob(restart, "orphan")));
+        } finally {
+            first.close();
+        }
+        await().atMost(DEADLINE).until(() -> pods(restart, "orphan", Role.PSERVER).stream()
+                .anyMatch(p -> "Failed".equals(p.getStatus().getPhase())));
+        assertThat(trainerJob(restart, "orphan").getMetadata().getAnnotations())
+                .as("nobody recorded the failure yet").doesNotContainKey(JobLabels.FAILED_AT_ANNOTATION);
+
+        MockCluster.Backend second = RealBackends.start(plane, plane.adminToken(), settings);
+        try {
+            await().atMost(DEADLINE).until(() -> trainerJob(restart, "orphan").getMetadata().getAnnotations()
+                    .containsKey(JobLabels.FAILED_AT_ANNOTATION));
+            assertThat(phase(second, key)).isEqualTo(JobPhase.FAILED);
+            await().atMost(DEADLINE).until(() -> suspended(trainerJob(restart, "orphan"))
+                    && pods(restart, "orphan", Role.TRAINER).isEmpty());
+        } finally {
+            second.close();
+        }
     }
 
     private static String message(JobKey key) {
