@@ -22,15 +22,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The whole service with {@code paddlejobs.backend=kubernetes}, over HTTP, against the real
  * control plane: the client found the standard way (here fabric8's system properties, as
- * {@code KUBECONFIG} would give them), the service's own configuration, its readiness.
+ * {@code KUBECONFIG} would give them), the service's own configuration, its readiness. Its
+ * context is closed after the class: a service left running would act on other classes' jobs.
  */
 @ExtendWith(RealCluster.class)
+@DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "paddlejobs.backend=kubernetes",
         "management.endpoint.health.group.readiness.show-components=always"})
@@ -60,6 +63,8 @@ class RealClusterApplicationTest {
         System.setProperty(Config.KUBERNETES_AUTH_TRYKUBECONFIG_SYSTEM_PROPERTY, "false");
         System.setProperty(Config.KUBERNETES_AUTH_TRYSERVICEACCOUNT_SYSTEM_PROPERTY, "false");
         registry.add("paddlejobs.kubernetes.master-url", plane::masterUrl);
+        // Its own namespace only: other classes' backends act on theirs in the same control plane.
+        registry.add("paddlejobs.kubernetes.namespaces", () -> ns);
     }
 
     @AfterAll
