@@ -131,6 +131,29 @@ class RealClusterJobTest {
     }
 
     @Test
+    void aCancelledJobIsRemovedWithEverythingItOwnedOnceItsTimeToLiveHasPassed() {
+        var d = RealBackends.settings(plane);
+        var shortLived = new KubernetesProperties(d.dataClaim(), 2, d.pserverWaitTimeout(), d.waitImage(), d.runAsUser(),
+                d.connectTimeout(), d.requestTimeout(), d.retryAfter(), d.namespaces(), d.masterUrl());
+        try (var quick = RealBackends.start(plane, plane.adminToken(), shortLived)) {
+            quick.jobs().submit(Plans.plan(RealBackends.request("brief", 1, "paddlepaddle/paddle:2.6.1",
+                    FakeKubelet.trainersKeepRunning()), ns));
+            await().atMost(DEADLINE).until(() -> phaseIn(quick, "brief") == JobPhase.RUNNING);
+
+            quick.jobs().cancel(new JobKey(ns, "brief"));
+
+            await().atMost(DEADLINE).until(() -> pods("brief").isEmpty() && phaseIn(quick, "brief") == JobPhase.CANCELLED);
+            await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty()
+                    && admin.apps().statefulSets().inNamespace(ns).list().getItems().isEmpty()
+                    && admin.services().inNamespace(ns).list().getItems().isEmpty());
+        }
+    }
+
+    private JobPhase phaseIn(MockCluster.Backend in, String job) {
+        return in.jobs().find(new JobKey(ns, job)).map(j -> j.status().phase()).orElse(null);
+    }
+
+    @Test
     void deleteLetsTheGarbageCollectorRemoveEverythingTheJobOwned() {
         backend.submit(Plans.plan(RealBackends.request("gone", 2, "paddlepaddle/paddle:2.6.1",
                 FakeKubelet.trainersKeepRunning()), ns));
