@@ -32,14 +32,17 @@ final class Workloads {
     }
 
     /**
-     * Marks the job cancelled and suspends its trainer Job, which makes the job controller remove
-     * the trainer pods.
+     * Marks the job cancelled and ends its trainer Job through a deadline already past: the job
+     * controller removes the trainer pods and marks the Job failed, so that it is finished and the
+     * TTL controller removes it (and the garbage collector what it owns) after
+     * {@code ttlSecondsAfterFinished}, as for any finished job. Suspending would stop the pods too,
+     * but a suspended Job never finishes: it and its objects would stay forever.
      *
      * @return the trainer Job after the change
      */
     Job cancelTrainers(JobKey key, Instant at) {
         String patch = "{\"metadata\":{\"annotations\":{\"" + JobLabels.CANCELLED_AT_ANNOTATION + "\":\"" + at
-                + "\"}},\"spec\":{\"suspend\":true}}";
+                + "\"}},\"spec\":{\"activeDeadlineSeconds\":1}}";
         return client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.trainerJob(key.name()))
                 .patch(MERGE, patch);
     }

@@ -177,7 +177,7 @@ class KubernetesJobBackendTest {
     }
 
     @Test
-    void cancelSuspendsTheTrainersStopsThePserversAndKeepsTheJob() {
+    void cancelEndsTheTrainersThroughAPastDeadlineStopsThePserversAndKeepsTheJob() {
         backend.submit(plan);
         awaitPhase(JobPhase.PENDING);
 
@@ -185,7 +185,7 @@ class KubernetesJobBackendTest {
 
         assertThat(cancelled.status().phase()).isEqualTo(JobPhase.CANCELLED);
         assertThat(cancelled.status().replicas()).extracting(r -> r.state()).containsOnly(ReplicaState.STOPPED);
-        assertThat(write.trainerJob(ns, "mnist").getSpec().getSuspend()).isTrue();
+        assertThat(write.trainerJob(ns, "mnist").getSpec().getActiveDeadlineSeconds()).isEqualTo(1L);
         assertThat(write.pserverSet(ns, "mnist").getSpec().getReplicas()).isZero();
         assertThat(awaitPhase(JobPhase.CANCELLED).status().finishedAt()).isNotNull();
     }
@@ -197,7 +197,7 @@ class KubernetesJobBackendTest {
         awaitPhase(JobPhase.SUCCEEDED);
 
         assertThat(backend.cancel(key).orElseThrow().status().phase()).isEqualTo(JobPhase.SUCCEEDED);
-        assertThat(write.trainerJob(ns, "mnist").getSpec().getSuspend()).isNotEqualTo(Boolean.TRUE);
+        assertThat(write.trainerJob(ns, "mnist").getSpec().getActiveDeadlineSeconds()).isNull();
     }
 
     @Test
