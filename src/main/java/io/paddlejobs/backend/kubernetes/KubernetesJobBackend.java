@@ -5,6 +5,9 @@ import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
@@ -144,10 +147,28 @@ final class KubernetesJobBackend implements JobBackend {
         return Manifests.desired(plan, settings).asMaps();
     }
 
+    /**
+     * A pending job some of whose pods the controllers have not created is asked about once more:
+     * a quota or admission refusal is only in the cluster's Events, and "waiting to be created"
+     * would otherwise be all the user ever reads. One read of Events, for such jobs only.
+     */
+    private JobStatus explainMissingPods(JobPlan plan, JobStatus status) {
+        if (status.phase() != JobPhase.PENDING
+                || status.replicas().stream().noneMatch(r -> r.state() == ReplicaState.PENDING && r.startedAt() == null
+                && PodStates.NOT_CREATED.equals(r.reason()))) {
+            return status;
+        }
+        return workloads.podCreationRefusal(new JobKey(plan.namespace(), plan.name()))
+                .map(refusal -> new JobStatus(status.phase(), "FailedCreate", "cannot create pods: " + refusal,
+                        status.createdAt(), status.startedAt(), status.finishedAt(), status.queuePosition(),
+                        status.pservers(), status.trainers(), status.replicas()))
+                .orElse(status);
+    }
+
     private Optional<Job> toJob(ObservedJob observed) {
         try {
             JobPlan plan = plans.planOf(observed.trainerJob());
-            return Optional.of(new Job(plan, JobStatusMapper.map(plan, observed)));
+            return Optional.of(new Job(plan, explainMissingPods(plan, JobStatusMapper.map(plan, observed))));
         } catch (RuntimeException e) {
             // Someone else's object wearing our label, or a spec from a future version: not a job we can show.
             log.debug("Skipping {}/{}: {}", observed.namespace(), observed.trainerJob().getMetadata().getName(), e.toString());

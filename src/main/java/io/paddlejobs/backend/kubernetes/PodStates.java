@@ -22,6 +22,9 @@ final class PodStates {
     record Observed(ReplicaStatus status, String cause) {
     }
 
+    /** What a replica whose pod does not exist (yet) is doing. */
+    static final String NOT_CREATED = "waiting to be created";
+
     private static final Set<String> IMAGE_PULL = Set.of("ErrImagePull", "ImagePullBackOff", "InvalidImageName",
             "ErrImageNeverPull");
 
@@ -36,7 +39,7 @@ final class PodStates {
         String id = role.label() + "-" + index;
         if (pod == null) {
             return stopped ? new Observed(status(id, role, index, host, ReplicaState.STOPPED, 0, null, "stopped", null, null), null)
-                    : new Observed(status(id, role, index, host, ReplicaState.PENDING, 0, null, "waiting to be created",
+                    : new Observed(status(id, role, index, host, ReplicaState.PENDING, 0, null, NOT_CREATED,
                             null, null), "Starting");
         }
         ContainerStatus main = container(pod.getStatus() == null ? null : pod.getStatus().getContainerStatuses());

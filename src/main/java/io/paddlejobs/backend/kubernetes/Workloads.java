@@ -1,25 +1,40 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.paddlejobs.job.JobKey;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The changes this service makes to a running job's objects. Each is one merge patch or delete
  * that states the end result, so repeating it (from a retry, or from another replica of this
- * service) changes nothing.
+ * service) changes nothing. Also what the controllers said when they could not create its pods.
  */
 final class Workloads {
 
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
 
+    static final Duration ASK_AGAIN_AFTER = Duration.ofSeconds(10);
+
+    private record Asked(long atNanos, Optional<String> refusal) {
+    }
+
     private final KubernetesClient client;
+    private final Map<JobKey, Asked> asked = new ConcurrentHashMap<>();
 
     Workloads(KubernetesClient client) {
         this.client = client;
@@ -48,6 +63,42 @@ final class Workloads {
     }
 
     /**
+     * Why the Job or StatefulSet controller cannot create the job's pods (a ResourceQuota, a
+     * LimitRange, an admission webhook refusing them): only their {@code FailedCreate} Events
+     * say so, as no pod exists to carry a status. The newest such message, if any; empty when the
+     * Events cannot be read either. Asked at most once per {@link #ASK_AGAIN_AFTER} per job, so
+     * that status reads stay answered from the caches.
+     */
+    Optional<String> podCreationRefusal(JobKey key) {
+        long now = System.nanoTime();
+        Asked last = asked.get(key);
+        if (last != null && now - last.atNanos() < ASK_AGAIN_AFTER.toNanos()) {
+            return last.refusal();
+        }
+        Set<String> workloads = Set.of(ObjectNames.trainerJob(key.name()), ObjectNames.statefulSet(key.name()));
+        Optional<String> refusal;
+        try {
+            refusal = client.v1().events().inNamespace(key.namespace()).withField("reason", "FailedCreate").list()
+                    .getItems().stream()
+                    .filter(e -> e.getInvolvedObject() != null && workloads.contains(e.getInvolvedObject().getName()))
+                    .max(Comparator.comparing(Workloads::lastSeen))
+                    .map(e -> e.getInvolvedObject().getName() + ": " + e.getMessage());
+        } catch (KubernetesClientException e) {
+            refusal = last == null ? Optional.empty() : last.refusal();
+        }
+        asked.put(key, new Asked(now, refusal));
+        return refusal;
+    }
+
+    private static String lastSeen(Event event) {
+        if (event.getLastTimestamp() != null) {
+            return event.getLastTimestamp();
+        }
+        return event.getEventTime() != null && event.getEventTime().getTime() != null ? event.getEventTime().getTime()
+                : Objects.requireNonNullElse(event.getMetadata().getCreationTimestamp(), "");
+    }
+
+    /**
      * Removes the job's objects. The trainer Job owns the others, but they are deleted by name
      * too (a job whose submit was interrupted may lack the owner references); only objects that
      * carry this job's labels are touched, never a same-named object of someone else.
@@ -55,6 +106,7 @@ final class Workloads {
      * @return whether any of them existed
      */
     boolean delete(JobKey key) {
+        asked.remove(key);
         String ns = key.namespace();
         boolean existed = deleteIfOurs(client.batch().v1().jobs().inNamespace(ns)
                 .withName(ObjectNames.trainerJob(key.name())), key);

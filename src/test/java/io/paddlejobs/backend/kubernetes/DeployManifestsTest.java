@@ -66,6 +66,7 @@ class DeployManifestsTest {
         assertThat(verbs(rules, "", "services")).containsExactlyInAnyOrder("create", "get", "list", "watch", "delete");
         assertThat(verbs(rules, "", "pods")).containsExactlyInAnyOrder("get", "list", "watch");
         assertThat(verbs(rules, "", "pods/log")).containsExactly("get");
+        assertThat(verbs(rules, "", "events")).containsExactly("list");
         // paddlejobs.security.mode=kubernetes: who a token is, and what the cluster lets them do to Jobs.
         assertThat(verbs(rules, "authentication.k8s.io", "tokenreviews")).containsExactly("create");
         assertThat(verbs(rules, "authorization.k8s.io", "subjectaccessreviews")).containsExactly("create");
