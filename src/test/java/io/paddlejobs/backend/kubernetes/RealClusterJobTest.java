@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.web.ErrorResponseException;
 
 /**
  * The backend against a real kube-apiserver (validation, RBAC, Pod Security "restricted"), the
@@ -167,6 +169,18 @@ class RealClusterJobTest {
                 && admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty()
                 && admin.apps().controllerRevisions().inNamespace(ns).list().getItems().isEmpty());
         await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "gone")).isEmpty());
+    }
+
+    @Test
+    void aNameTheApiServerRefusesForTheServiceLeavesNothingBehind() {
+        // A Service name must be a DNS-1035 label (start with a letter); a Job name need not.
+        assertThatThrownBy(() -> backend.submit(Plans.plan(RealBackends.request("1abc", 1, "paddlepaddle/paddle:2.6.1",
+                Map.of()), ns))).isInstanceOf(ErrorResponseException.class);
+
+        await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty()
+                && admin.apps().statefulSets().inNamespace(ns).list().getItems().isEmpty()
+                && admin.services().inNamespace(ns).list().getItems().isEmpty());
+        assertThat(backend.find(new JobKey(ns, "1abc"))).isEmpty();
     }
 
     @Test
