@@ -11,6 +11,7 @@ import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.cluster.ServiceAccounts;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -54,8 +55,8 @@ class DeployRbacRealClusterTest {
 
         await().atMost(DEADLINE).until(() -> phase("allowed") == JobPhase.SUCCEEDED);
         // The reconciler, acting with the same token, scaled the pservers down.
-        await().atMost(DEADLINE).until(() -> admin.apps().statefulSets().inNamespace(ns)
-                .withName(ObjectNames.statefulSet("allowed")).get().getSpec().getReplicas() == 0);
+        await().atMost(DEADLINE).until(() -> admin.pods().inNamespace(ns)
+                .withLabels(JobLabels.selector("allowed", Role.PSERVER)).list().getItems().isEmpty());
     }
 
     @Test
