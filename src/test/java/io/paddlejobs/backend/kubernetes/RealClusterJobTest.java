@@ -182,6 +182,24 @@ class RealClusterJobTest {
     }
 
     @Test
+    void aGpuTrainerIsPlacedOnANodeWithFreeGpus() {
+        backend.submit(Plans.plan(RealBackends.gpuRequest("gpus", 2, FakeKubelet.trainersKeepRunning()), ns));
+
+        await().atMost(DEADLINE).until(() -> phase("gpus") == JobPhase.RUNNING);
+        assertThat(pods("gpus", Role.TRAINER)).singleElement().satisfies(pod ->
+                assertThat(pod.getSpec().getNodeName()).isNotBlank());
+    }
+
+    @Test
+    void aTrainerNeedingMoreGpusThanAnyNodeHasIsReportedAsUnschedulable() {
+        backend.submit(Plans.plan(RealBackends.gpuRequest("greedy", 5, Map.of()), ns));
+
+        await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "greedy"))
+                .map(j -> j.status().message()).orElse("").contains("Insufficient nvidia.com/gpu"));
+        assertThat(backend.find(new JobKey(ns, "greedy")).orElseThrow().status().reason()).isEqualTo("Unschedulable");
+    }
+
+    @Test
     void anImageThatCannotBePulledIsReportedInWords() {
         backend.submit(Plans.plan(RealBackends.request("pull", 1, FakeKubelet.UNPULLABLE_IMAGE, Map.of()), ns));
 
