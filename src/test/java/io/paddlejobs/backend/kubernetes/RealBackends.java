@@ -66,4 +66,11 @@ final class RealBackends {
         return new JobRequest(name, "python train.py", "python train.py", "paddlepaddle/paddle:2.6.1", null, null, null,
                 1, null, null, null, 1, 32, null, null, null, null, null, Map.of(), Map.of());
     }
+
+    /** One trainer with {@code gpus} GPUs (on a GPU image) and one pserver. */
+    static JobRequest gpuRequest(String name, int gpus, Map<String, String> labels) {
+        return new JobRequest(name, "python train.py", "python train.py",
+                "paddlepaddle/paddle:2.6.1-gpu-cuda12.0-cudnn8.9-trt8.6", gpus, null, null, 1, null, null, null, 1,
+                null, null, null, null, null, null, Map.of(), labels);
+    }
 }

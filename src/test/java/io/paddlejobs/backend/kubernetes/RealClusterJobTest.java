@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Event;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.web.ErrorResponseException;
 
 /**
  * The backend against a real kube-apiserver (validation, RBAC, Pod Security "restricted"), the
@@ -72,6 +74,7 @@ class RealClusterJobTest {
                 FakeKubelet.trainersKeepRunning()), ns));
 
         await().atMost(DEADLINE).until(() -> pods("mnist").size() == 3);
+        // The pods stand for their workloads: a pod exists only where its Job was accepted.
         List<HasMetadata> objects = List.of(admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob("mnist")).get(),
                 admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.pserverJob("mnist")).get(),
                 admin.services().inNamespace(ns).withName(ObjectNames.service("mnist")).get());
@@ -131,6 +134,26 @@ class RealClusterJobTest {
     }
 
     @Test
+    void aCancelledJobIsRemovedWithEverythingItOwnedOnceItsTimeToLiveHasPassed() {
+        var shortLived = RealBackends.settings(plane, List.of(ns)).withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 2);
+        try (var quick = RealBackends.start(plane, plane.adminToken(), shortLived)) {
+            quick.jobs().submit(Plans.plan(RealBackends.request("brief", 1, "paddlepaddle/paddle:2.6.1",
+                    FakeKubelet.trainersKeepRunning()), ns));
+            await().atMost(DEADLINE).until(() -> phaseIn(quick, "brief") == JobPhase.RUNNING);
+
+            quick.jobs().cancel(new JobKey(ns, "brief"));
+
+            await().atMost(DEADLINE).until(() -> pods("brief").isEmpty() && phaseIn(quick, "brief") == JobPhase.CANCELLED);
+            await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty()
+                    && admin.services().inNamespace(ns).list().getItems().isEmpty());
+        }
+    }
+
+    private JobPhase phaseIn(MockCluster.Backend in, String job) {
+        return in.jobs().find(new JobKey(ns, job)).map(j -> j.status().phase()).orElse(null);
+    }
+
+    @Test
     void deleteLetsTheGarbageCollectorRemoveEverythingTheJobOwned() {
         backend.submit(Plans.plan(RealBackends.request("gone", 2, "paddlepaddle/paddle:2.6.1",
                 FakeKubelet.trainersKeepRunning()), ns));
@@ -142,6 +165,35 @@ class RealClusterJobTest {
                 && admin.services().inNamespace(ns).list().getItems().isEmpty()
                 && admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty());
         await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "gone")).isEmpty());
+    }
+
+    @Test
+    void aNameTheApiServerRefusesForTheServiceLeavesNothingBehind() {
+        // A Service name must be a DNS-1035 label (start with a letter); a Job name need not.
+        assertThatThrownBy(() -> backend.submit(Plans.plan(RealBackends.request("1abc", 1, "paddlepaddle/paddle:2.6.1",
+                Map.of()), ns))).isInstanceOf(ErrorResponseException.class);
+
+        await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(ns).list().getItems().isEmpty()
+                && admin.services().inNamespace(ns).list().getItems().isEmpty());
+        assertThat(backend.find(new JobKey(ns, "1abc"))).isEmpty();
+    }
+
+    @Test
+    void aGpuTrainerIsPlacedOnANodeWithFreeGpus() {
+        backend.submit(Plans.plan(RealBackends.gpuRequest("gpus", 2, FakeKubelet.trainersKeepRunning()), ns));
+
+        await().atMost(DEADLINE).until(() -> phase("gpus") == JobPhase.RUNNING);
+        assertThat(pods("gpus", Role.TRAINER)).singleElement().satisfies(pod ->
+                assertThat(pod.getSpec().getNodeName()).isNotBlank());
+    }
+
+    @Test
+    void aTrainerNeedingMoreGpusThanAnyNodeHasIsReportedAsUnschedulable() {
+        backend.submit(Plans.plan(RealBackends.gpuRequest("greedy", 5, Map.of()), ns));
+
+        await().atMost(DEADLINE).until(() -> backend.find(new JobKey(ns, "greedy"))
+                .map(j -> j.status().message()).orElse("").contains("Insufficient nvidia.com/gpu"));
+        assertThat(backend.find(new JobKey(ns, "greedy")).orElseThrow().status().reason()).isEqualTo("Unschedulable");
     }
 
     @Test
