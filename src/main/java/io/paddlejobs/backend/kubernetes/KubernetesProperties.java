@@ -29,7 +29,7 @@ import org.springframework.validation.annotation.Validated;
  *                                trainer's memory limit, so it is at most that
  * @param terminationGracePeriod  how long a replica has between SIGTERM and SIGKILL when it is stopped
  * @param waitImage               the image of the init container that waits for the pservers
- *                                (needs {@code sh} and {@code nc})
+ *                                (needs busybox {@code sh}, {@code nc} and {@code grep})
  * @param runAsUser               the user id replicas run as; "restricted" pods may not run as
  *                                root, and most training images would default to root
  * @param connectTimeout          connecting to the API server
@@ -60,6 +60,14 @@ public record KubernetesProperties(
 
     public KubernetesProperties {
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+        if (shmSize != null) {
+            // At start-up, not at the first submit: a bad quantity names the property that holds it.
+            try {
+                io.paddlejobs.planning.Memory.parse(shmSize);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("paddlejobs.kubernetes.shm-size: " + e.getMessage(), e);
+            }
+        }
     }
 
     /** The defaults, as an operator who configured nothing gets them (the same as the {@code @DefaultValue}s). */

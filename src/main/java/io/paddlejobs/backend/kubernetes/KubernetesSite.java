@@ -5,8 +5,8 @@ import io.paddlejobs.planning.Site;
 
 /**
  * Replica hosts as the cluster's DNS names them: the headless Service {@code <job>} gives each
- * pod {@code <hostname>.<job>}, where a StatefulSet pod's hostname is {@code <job>-pserver-<i>}
- * and an Indexed Job pod's is {@code <job>-trainer-<i>}. Short names resolve from any pod of the
+ * pod {@code <hostname>.<job>}, where the Indexed Jobs name a pod's host {@code <job>-pserver-<i>}
+ * or {@code <job>-trainer-<i>}. Short names resolve from any pod of the
  * same namespace, which is where all of a job's replicas are.
  */
 final class KubernetesSite implements Site {

@@ -92,12 +92,21 @@ final class PodStates {
 
     private static Observed failed(String id, Role role, int index, String host, Pod pod, ContainerState state,
                                    int restarts, Instant started, Instant finished) {
+        ContainerStatus ownName = container(pod.getStatus().getInitContainerStatuses(), ResolveOwnNameStep.CONTAINER);
+        if (ownName != null && ownName.getState() != null && ownName.getState().getTerminated() != null
+                && ownName.getState().getTerminated().getExitCode() != 0) {
+            return new Observed(status(id, role, index, host, ReplicaState.FAILED, restarts, null,
+                    "its own name did not resolve; is DNS (CoreDNS) working in the namespace?", started, finished),
+                    "NameNotResolved");
+        }
         ContainerStatus init = container(pod.getStatus().getInitContainerStatuses(), WaitForPserversStep.CONTAINER);
         if (init != null && init.getState() != null && init.getState().getTerminated() != null
                 && init.getState().getTerminated().getExitCode() != 0) {
+            String said = init.getState().getTerminated().getMessage();
             return new Observed(status(id, role, index, host, ReplicaState.FAILED, restarts, null,
-                    "gave up waiting for the pservers to accept connections; see the pserver logs", started, finished),
-                    "PserversUnreachable");
+                    "gave up waiting for the pservers to accept connections"
+                            + (said == null || said.isBlank() ? "" : " (" + said.strip() + ")") + "; see the pserver logs",
+                    started, finished), "PserversUnreachable");
         }
         if (state != null && state.getTerminated() != null) {
             var terminated = state.getTerminated();
@@ -116,8 +125,7 @@ final class PodStates {
         String cause = "Starting";
         String words = "starting";
         PodCondition scheduled = condition(pod, "PodScheduled");
-        ContainerStatus init = container(pod.getStatus() == null ? null : pod.getStatus().getInitContainerStatuses(),
-                WaitForPserversStep.CONTAINER);
+        ContainerStatus init = firstInit(pod);
         var initWaiting = init == null || init.getState() == null ? null : init.getState().getWaiting();
         var waiting = state == null ? null : state.getWaiting();
         if (scheduled != null && "False".equals(scheduled.getStatus())) {
@@ -131,8 +139,9 @@ final class PodStates {
             cause = waiting.getReason();
             words = waitingWords(cause, waiting.getMessage(), imageOf(pod), "");
         } else if (init != null && init.getState() != null && init.getState().getRunning() != null) {
-            cause = WAITING_FOR_PSERVERS;
-            words = "waiting for every pserver to accept connections";
+            boolean forPservers = WaitForPserversStep.CONTAINER.equals(init.getName());
+            cause = forPservers ? WAITING_FOR_PSERVERS : "WaitingForItsName";
+            words = forPservers ? "waiting for every pserver to accept connections" : "waiting for its name to resolve";
         } else if (waiting != null && waiting.getReason() != null) {
             cause = waiting.getReason();
             words = cause.equals("ContainerCreating") ? "creating its containers (pulling images, mounting volumes)"
@@ -158,6 +167,13 @@ final class PodStates {
             return null;
         }
         return pod.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+    }
+
+    /** The init container the pod is at: the first that has not finished. */
+    private static ContainerStatus firstInit(Pod pod) {
+        var statuses = pod.getStatus() == null ? null : pod.getStatus().getInitContainerStatuses();
+        return statuses == null ? null : statuses.stream()
+                .filter(s -> s.getState() == null || s.getState().getTerminated() == null).findFirst().orElse(null);
     }
 
     private static ContainerStatus container(List<ContainerStatus> statuses) {

@@ -23,6 +23,7 @@ final class PodTemplates {
         steps.add(new HomeStep());
         if (role == Role.PSERVER) {
             steps.add(new PserverReadinessStep(plan.ports().first()));
+            steps.add(new ResolveOwnNameStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));
         } else {
             steps.add(new SharedMemoryStep(Memory.parse(settings.shmSize()), plan.trainers().perReplica().memory()));
             steps.add(new WaitForPserversStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));

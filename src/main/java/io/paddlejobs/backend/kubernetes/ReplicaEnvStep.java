@@ -67,7 +67,7 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
                 || name.equals(PaddleEnv.TRAINER_ID) || name.equals(TRAINER_ID_V2);
     }
 
-    private static String completionIndex() {
+    static String completionIndex() {
         return "metadata.annotations['" + JobLabels.COMPLETION_INDEX_ANNOTATION + "']";
     }
 

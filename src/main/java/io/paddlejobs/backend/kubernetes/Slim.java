@@ -20,7 +20,7 @@ import java.util.Map;
 /**
  * The parts of each object that statuses, plan recovery and the reconciler read; the rest (pod
  * templates with their environments, managed fields) is dropped before an object enters an
- * informer store. A full trainer Job, StatefulSet and two pods hold some 90 KiB of heap per
+ * informer store. A full trainer Job, pserver Job and two pods hold some 90 KiB of heap per
  * job; what is kept here is a small fraction of that, which is what lets one replica of this
  * service watch tens of thousands of jobs.
  */

@@ -58,6 +58,8 @@ record WaitForPserversStep(JobPlan plan, String image, Duration timeout) impleme
                 .withCommand(command)
                 .addNewEnv().withName("TIMEOUT_SECONDS").withValue(Long.toString(timeout.toSeconds())).endEnv()
                 .withNewResources().withRequests(small).withLimits(small).endResources()
+                // Its last words ("pserver X did not accept connections ...") become the pod's status.
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .build();
         return pod.withSpec(new PodSpecBuilder(pod.spec()).addToInitContainers(wait).build());
     }

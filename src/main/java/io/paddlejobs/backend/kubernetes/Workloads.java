@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
@@ -24,6 +25,7 @@ final class Workloads {
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String SUSPEND = "{\"spec\":{\"suspend\":true}}";
+    private static final int NOT_FOUND = 404;
 
     private final KubernetesClient client;
 
@@ -41,10 +43,16 @@ final class Workloads {
         trainerJob(key).patch(MERGE, SUSPEND);
     }
 
-    /** Stops the pservers, keeping their Job. */
+    /** Stops the pservers, keeping their Job; a job without pservers (or whose pserver Job is gone) has none to stop. */
     void stopPservers(JobKey key) {
-        client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.pserverJob(key.name()))
-                .patch(MERGE, SUSPEND);
+        try {
+            client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.pserverJob(key.name()))
+                    .patch(MERGE, SUSPEND);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != NOT_FOUND) {
+                throw e;
+            }
+        }
     }
 
     /**

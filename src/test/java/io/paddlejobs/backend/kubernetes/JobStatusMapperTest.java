@@ -168,7 +168,8 @@ class JobStatusMapperTest {
     void aTrainerThatGaveUpOnThePserversSaysSo() {
         JobStatus status = map(Pods.withCondition(created, "Failed"), Pods.gaveUpWaitingForPservers(trainer(0)));
         assertThat(status.reason()).isEqualTo("PserversUnreachable");
-        assertThat(status.message()).contains("trainer-0", "pservers");
+        assertThat(status.message()).contains("trainer-0", "pservers",
+                "(pserver job-pserver-1.job:7164 did not accept connections within 600s)");
     }
 
     @Test

@@ -85,6 +85,28 @@ class KubernetesJobBackendTest {
     }
 
     @Test
+    void aClaimThatAttachesToOneNodeOnlyIsRefusedAtSubmitAndDryRunWithNothingCreated() {
+        cluster.provideDataClaim(ns, "ReadWriteOnce");
+
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(DataClaimUnusableException.class)
+                .satisfies(e -> assertThat(((DataClaimUnusableException) e).getBody().getDetail())
+                        .contains("[ReadWriteOnce]", "ReadWriteMany", "paddle-data"));
+        assertThatThrownBy(() -> backend.manifests(plan)).isInstanceOf(DataClaimUnusableException.class);
+        assertThat(write.trainerJob(ns, "mnist")).isNull();
+    }
+
+    @Test
+    void aClaimSharedReadOnlyIsMountedReadOnly() {
+        cluster.provideDataClaim(ns, "ReadOnlyMany");
+
+        backend.submit(plan);
+
+        assertThat(write.trainerJob(ns, "mnist").getSpec().getTemplate().getSpec().getVolumes())
+                .filteredOn(v -> v.getPersistentVolumeClaim() != null).singleElement()
+                .satisfies(v -> assertThat(v.getPersistentVolumeClaim().getReadOnly()).isTrue());
+    }
+
+    @Test
     void dryRunManifestsAreTheObjectsASubmitCreates() {
         var manifests = backend.manifests(plan);
         backend.submit(plan);

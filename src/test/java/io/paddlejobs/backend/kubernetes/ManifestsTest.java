@@ -104,10 +104,11 @@ class ManifestsTest {
     }
 
     @Test
-    void trainersWaitForPserversButPserversWaitForNothing() {
+    void trainersWaitForPserversAndPserversOnlyForTheirOwnName() {
         assertThat(manifests.trainerJob().getSpec().getTemplate().getSpec().getInitContainers())
                 .extracting(c -> c.getName()).containsExactly("wait-for-pservers");
-        assertThat(manifests.pserverJob().getSpec().getTemplate().getSpec().getInitContainers()).isEmpty();
+        assertThat(manifests.pserverJob().getSpec().getTemplate().getSpec().getInitContainers())
+                .extracting(c -> c.getName()).containsExactly("wait-for-own-name");
     }
 
     @Test

@@ -79,7 +79,8 @@ final class Pods {
 
     static Pod gaveUpWaitingForPservers(Pod pod) {
         return new PodBuilder(pod).editStatus().withPhase("Failed").addNewInitContainerStatus()
-                .withName("wait-for-pservers").withNewState().withNewTerminated().withExitCode(1).endTerminated()
+                .withName("wait-for-pservers").withNewState().withNewTerminated().withExitCode(1)
+                .withMessage("pserver job-pserver-1.job:7164 did not accept connections within 600s\n").endTerminated()
                 .endState().endInitContainerStatus().endStatus().build();
     }
 

@@ -32,6 +32,7 @@ class WaitForPserversStepTest {
         var pod = new WaitForPserversStep(plan, "busybox:1.36", Duration.ofMinutes(2)).apply(PodParts.empty());
         var init = pod.spec().getInitContainers().get(0);
         assertThat(init.getImage()).isEqualTo("busybox:1.36");
+        assertThat(init.getTerminationMessagePolicy()).isEqualTo("FallbackToLogsOnError");
         assertThat(init.getCommand().subList(0, 2)).containsExactly("sh", "-c");
         assertThat(init.getCommand().subList(3, init.getCommand().size()))
                 .containsExactly("wait-for-pservers", "mnist-pserver-0.mnist:7164");
