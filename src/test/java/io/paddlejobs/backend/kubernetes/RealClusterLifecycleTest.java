@@ -1,11 +1,11 @@
 package io.paddlejobs.backend.kubernetes;
 
+import static io.paddlejobs.backend.kubernetes.ClusterReads.phase;
+import static io.paddlejobs.backend.kubernetes.ClusterReads.running;
+import static io.paddlejobs.backend.kubernetes.ClusterReads.suspended;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The life of a job as the service's reconciler lives it with the real Job controller, scheduler,
  * garbage collector and kwok's kubelets: release on readiness, a pserver crash, pods nobody can
- * place, cancel and the TTL, a finished job's TTL, max_run_time, the cluster's warnings, and the resync. Short timers (a resync every second, a
+ * place, cancel and the TTL, a finished job's TTL, max_run_time, and the resync. Short timers (a resync every second, a
  * TTL of 5 s; one backend with a pending timeout of 3 s, each serving its own namespaces).
  */
 @ExtendWith(RealCluster.class)
@@ -40,6 +40,7 @@ class RealClusterLifecycleTest {
     private static final String IMAGE = "paddlepaddle/paddle:2.6.1";
 
     private static KubernetesClient admin;
+    private static ClusterReads reads;
     private static MockCluster.Backend lifecycle;
     private static MockCluster.Backend impatient;
     private static String release;
@@ -49,14 +50,12 @@ class RealClusterLifecycleTest {
     private static String resync;
     private static String pending;
     private static String finished;
-    private static String again;
-    private static String restart;
-    private static ControlPlane plane;
 
     @BeforeAll
     static void start() {
-        plane = RealCluster.plane();
+        ControlPlane plane = RealCluster.plane();
         admin = plane.admin();
+        reads = new ClusterReads(admin);
         String claim = RealBackends.settings(plane).dataClaim();
         release = RestrictedNamespaces.create(admin, "release", claim);
         crash = RestrictedNamespaces.create(admin, "crash", claim);
@@ -65,10 +64,8 @@ class RealClusterLifecycleTest {
         resync = RestrictedNamespaces.create(admin, "resync", claim);
         pending = RestrictedNamespaces.create(admin, "pending", claim);
         finished = RestrictedNamespaces.create(admin, "finished", claim);
-        again = RestrictedNamespaces.create(admin, "again", claim);
-        restart = RestrictedNamespaces.create(admin, "restart", claim);
         lifecycle = RealBackends.start(plane, plane.adminToken(),
-                RealBackends.settings(plane, List.of(release, crash, cancel, deadline, resync, finished, again))
+                RealBackends.settings(plane, List.of(release, crash, cancel, deadline, resync, finished))
                         .withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 5));
         impatient = RealBackends.start(plane, plane.adminToken(),
                 RealBackends.settings(plane, List.of(pending)).withTimers(Duration.ofSeconds(3), Duration.ofSeconds(1), 3600));
@@ -89,20 +86,20 @@ class RealClusterLifecycleTest {
         JobKey key = new JobKey(release, "held");
         lifecycle.jobs().submit(Plans.plan(withPservers(2, RealBackends.request("held", 2, IMAGE,
                 FakeKubelet.pserversNotReady(), FakeKubelet.trainersKeepRunning())), release));
-        await().atMost(DEADLINE).until(() -> running(pods(release, "held", Role.PSERVER)) == 2);
+        await().atMost(DEADLINE).until(() -> running(reads.pods(release, "held", Role.PSERVER)) == 2);
 
         makeReady(release, "held", 0);
-        await().atMost(DEADLINE).until(() -> PodStates.ready(pods(release, "held", Role.PSERVER).stream()
+        await().atMost(DEADLINE).until(() -> PodStates.ready(reads.pods(release, "held", Role.PSERVER).stream()
                 .filter(p -> p.getSpec().getHostname().endsWith("-0")).findFirst().orElse(null)));
         // One pserver ready, the other running but not: the trainers stay held, whatever the resyncs.
         await().during(Duration.ofSeconds(3)).atMost(DEADLINE).until(() ->
-                suspended(trainerJob(release, "held")) && pods(release, "held", Role.TRAINER).isEmpty());
+                suspended(reads.trainerJob(release, "held")) && reads.pods(release, "held", Role.TRAINER).isEmpty());
         assertThat(lifecycle.jobs().find(key).orElseThrow().status().reason()).isEqualTo(PodStates.WAITING_FOR_PSERVERS);
 
         makeReady(release, "held", 1);
 
         await().atMost(DEADLINE).until(() -> phase(lifecycle, key) == JobPhase.RUNNING);
-        assertThat(pods(release, "held", Role.TRAINER)).hasSize(2);
+        assertThat(reads.pods(release, "held", Role.TRAINER)).hasSize(2);
         lifecycle.jobs().cancel(key);
     }
 
@@ -111,16 +108,16 @@ class RealClusterLifecycleTest {
         JobKey key = new JobKey(crash, "lost");
         lifecycle.jobs().submit(Plans.plan(RealBackends.request("lost", 2, IMAGE,
                 FakeKubelet.pserversCrashWith(137), FakeKubelet.trainersKeepRunning()), crash));
-        await().atMost(DEADLINE).until(() -> running(pods(crash, "lost", Role.TRAINER)) == 2);
+        await().atMost(DEADLINE).until(() -> running(reads.pods(crash, "lost", Role.TRAINER)) == 2);
 
         await().atMost(DEADLINE).until(() -> phase(lifecycle, key) == JobPhase.FAILED);
 
         var status = lifecycle.jobs().find(key).orElseThrow().status();
         assertThat(status.message()).startsWith("pserver-0 failed: exit code 137");
         assertThat(status.reason()).isNotBlank();
-        await().atMost(DEADLINE).until(() -> suspended(trainerJob(crash, "lost"))
-                && pods(crash, "lost", Role.TRAINER).isEmpty());
-        assertThat(pods(crash, "lost", Role.PSERVER)).as("the pserver is not brought back")
+        await().atMost(DEADLINE).until(() -> suspended(reads.trainerJob(crash, "lost"))
+                && reads.pods(crash, "lost", Role.TRAINER).isEmpty());
+        assertThat(reads.pods(crash, "lost", Role.PSERVER)).as("the pserver is not brought back")
                 .singleElement().satisfies(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Failed"));
         assertThat(phase(lifecycle, key)).isEqualTo(JobPhase.FAILED);
     }
@@ -135,7 +132,7 @@ class RealClusterLifecycleTest {
         var status = impatient.jobs().find(key).orElseThrow().status();
         assertThat(status.reason()).isEqualTo("PendingTimeout");
         assertThat(status.message()).contains("Insufficient cpu");
-        await().atMost(DEADLINE).until(() -> pods(pending, "huge", Role.PSERVER).isEmpty());
+        await().atMost(DEADLINE).until(() -> reads.pods(pending, "huge", Role.PSERVER).isEmpty());
     }
 
     @Test
@@ -150,7 +147,7 @@ class RealClusterLifecycleTest {
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":false}}");
 
         await().atMost(DEADLINE).until(() -> {
-            Job trainers = trainerJob(cancel, "quit");
+            Job trainers = reads.trainerJob(cancel, "quit");
             return trainers == null || suspended(trainers);
         });
         assertThat(phase(lifecycle, key)).isIn(JobPhase.CANCELLED, null);
@@ -174,61 +171,6 @@ class RealClusterLifecycleTest {
     }
 
     @Test
-    void aJobSubmittedAgainUnderTheSameNameIsNotExplainedByTheWarningsOfItsPredecessor() {
-        JobKey key = new JobKey(again, "retry");
-        admin.resourceQuotas().inNamespace(again).resource(new ResourceQuotaBuilder().withNewMetadata().withName("tight")
-                .endMetadata().withNewSpec().addToHard("requests.cpu", new Quantity("100m")).endSpec().build()).create();
-        await().atMost(DEADLINE).until(() -> admin.resourceQuotas().inNamespace(again).withName("tight").get()
-                .getStatus() != null && admin.resourceQuotas().inNamespace(again).withName("tight").get().getStatus().getHard() != null);
-        lifecycle.jobs().submit(Plans.plan(RealBackends.request("retry", 1, IMAGE, Map.of()), again));
-        await().atMost(DEADLINE).until(() -> message(key).contains("exceeded quota"));
-        lifecycle.jobs().delete(key);
-        admin.resourceQuotas().inNamespace(again).withName("tight").delete();
-        await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(again).list().getItems().isEmpty()
-                && admin.resourceQuotas().inNamespace(again).list().getItems().isEmpty());
-
-        lifecycle.jobs().submit(Plans.plan(RealBackends.request("retry", 1, IMAGE, FakeKubelet.podsStuckCreating()), again));
-
-        await().atMost(DEADLINE).until(() -> pods(again, "retry", Role.PSERVER).size() == 1);
-        await().during(Duration.ofSeconds(3)).atMost(DEADLINE).until(() -> !message(key).contains("exceeded quota"));
-        lifecycle.jobs().delete(key);
-    }
-
-    @Test
-    void aPserverThatFailedWhileNoReplicaOfTheServiceRanFailsTheJobWhenOneStarts() {
-        JobKey key = new JobKey(restart, "orphan");
-        var settings = RealBackends.settings(plane, List.of(restart)).withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 3600);
-        MockCluster.Backend first = RealBackends.start(plane, plane.adminToken(), settings);
-        try {
-            await().atMost(DEADLINE).until(() -> first.cache().synced());
-            first.jobs().submit(Plans.plan(RealBackends.request("orphan", 1, IMAGE,
-                    FakeKubelet.pserversCrashWith(1), FakeKubelet.trainersKeepRunning()), restart));
-            await().atMost(DEADLINE).until(() -> !suspended(trainerJob(restart, "orphan")));
-        } finally {
-            first.close();
-        }
-        await().atMost(DEADLINE).until(() -> pods(restart, "orphan", Role.PSERVER).stream()
-                .anyMatch(p -> "Failed".equals(p.getStatus().getPhase())));
-        assertThat(trainerJob(restart, "orphan").getMetadata().getAnnotations())
-                .as("nobody recorded the failure yet").doesNotContainKey(JobLabels.FAILED_AT_ANNOTATION);
-
-        MockCluster.Backend second = RealBackends.start(plane, plane.adminToken(), settings);
-        try {
-            await().atMost(DEADLINE).until(() -> trainerJob(restart, "orphan").getMetadata().getAnnotations()
-                    .containsKey(JobLabels.FAILED_AT_ANNOTATION));
-            assertThat(phase(second, key)).isEqualTo(JobPhase.FAILED);
-            await().atMost(DEADLINE).until(() -> suspended(trainerJob(restart, "orphan"))
-                    && pods(restart, "orphan", Role.TRAINER).isEmpty());
-        } finally {
-            second.close();
-        }
-    }
-
-    private static String message(JobKey key) {
-        return lifecycle.jobs().find(key).map(j -> j.status().message()).map(String::valueOf).orElse("");
-    }
-
-    @Test
     void aJobPastItsMaxRunTimeIsStoppedAndFails() {
         JobKey key = new JobKey(deadline, "endless");
         lifecycle.jobs().submit(Plans.plan(withMaxRunTime(RealBackends.request("endless", 1, IMAGE,
@@ -238,15 +180,15 @@ class RealClusterLifecycleTest {
         await().atMost(DEADLINE).until(() -> phase(lifecycle, key) == JobPhase.FAILED);
 
         assertThat(lifecycle.jobs().find(key).orElseThrow().status().reason()).isEqualTo("MaxRunTimeExceeded");
-        await().atMost(DEADLINE).until(() -> pods(deadline, "endless", Role.TRAINER).isEmpty()
-                && running(pods(deadline, "endless", Role.PSERVER)) == 0);
+        await().atMost(DEADLINE).until(() -> reads.pods(deadline, "endless", Role.TRAINER).isEmpty()
+                && running(reads.pods(deadline, "endless", Role.PSERVER)) == 0);
     }
 
     @Test
     void theResyncOffersAnUnchangedJobAgainAndAgain() {
         JobKey key = new JobKey(resync, "quiet");
         lifecycle.jobs().submit(Plans.plan(RealBackends.request("quiet", 1, IMAGE, FakeKubelet.pserversNotReady()), resync));
-        await().atMost(DEADLINE).until(() -> running(pods(resync, "quiet", Role.PSERVER)) == 1);
+        await().atMost(DEADLINE).until(() -> running(reads.pods(resync, "quiet", Role.PSERVER)) == 1);
         AtomicInteger offered = new AtomicInteger();
         lifecycle.cache().addListener(k -> {
             if (k.equals(key)) {
@@ -273,29 +215,8 @@ class RealClusterLifecycleTest {
     }
 
     private static void makeReady(String ns, String job, int index) {
-        FakeKubelet.passReadinessProbe(admin, pods(ns, job, Role.PSERVER).stream()
+        FakeKubelet.passReadinessProbe(admin, reads.pods(ns, job, Role.PSERVER).stream()
                 .filter(p -> p.getSpec().getHostname().equals(ObjectNames.podHostname(job, Role.PSERVER, index)))
                 .findFirst().orElseThrow());
-    }
-
-    private static JobPhase phase(MockCluster.Backend backend, JobKey key) {
-        return backend.jobs().find(key).map(j -> j.status().phase()).orElse(null);
-    }
-
-    private static Job trainerJob(String ns, String job) {
-        return admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob(job)).get();
-    }
-
-    private static boolean suspended(Job job) {
-        return job != null && Boolean.TRUE.equals(job.getSpec().getSuspend());
-    }
-
-    private static List<Pod> pods(String ns, String job, Role role) {
-        return admin.pods().inNamespace(ns).withLabels(JobLabels.selector(job, role)).list().getItems();
-    }
-
-    private static long running(List<Pod> pods) {
-        return pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null
-                && "Running".equals(p.getStatus().getPhase())).count();
     }
 }
