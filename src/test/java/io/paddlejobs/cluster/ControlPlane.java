@@ -98,6 +98,12 @@ public final class ControlPlane {
                 "--service-account-key-file=" + files.serviceAccountPublicKey(),
                 "--service-account-signing-key-file=" + files.serviceAccountKey(),
                 "--service-cluster-ip-range=10.96.0.0/24",
+                // It taints new nodes not-ready, and only the node-lifecycle controller, which needs kubelet
+                // heartbeats, would lift it; kwok's nodes are ready the moment it has seen them.
+                "--disable-admission-plugins=TaintNodesByCondition",
+                // Service names must be DNS-1035 labels on every release before 1.36, where this gate
+                // became beta and on; judge our objects by the rule most clusters still apply.
+                "--feature-gates=RelaxedServiceNameValidation=false",
                 // The apiserver would publish 127.0.0.1 as the kubernetes Service's endpoint, which validation refuses.
                 "--endpoint-reconciler-type=none", "--profiling=false", "--v=1");
     }

@@ -1,10 +1,17 @@
 package io.paddlejobs.cluster;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 
 /**
  * How a test steers what the fake nodes' pods do (the stages in kwok-stages.yaml): by labels on
- * the job request, which reach every pod, and by the image. Pservers always keep running.
+ * the job request, which reach every pod, and by the image. Pservers keep running, ready,
+ * unless a label says otherwise.
  */
 public final class FakeKubelet {
 
@@ -13,6 +20,9 @@ public final class FakeKubelet {
 
     static final String EXIT_CODE_LABEL = "kwok.paddlejobs.test/exit-code";
     static final String TRAINER_LABEL = "kwok.paddlejobs.test/trainer";
+    static final String PSERVER_EXIT_CODE_LABEL = "kwok.paddlejobs.test/pserver-exit-code";
+    static final String PSERVER_LABEL = "kwok.paddlejobs.test/pserver";
+    static final String START_LABEL = "kwok.paddlejobs.test/start";
 
     private FakeKubelet() {
     }
@@ -25,5 +35,36 @@ public final class FakeKubelet {
     /** Job labels that keep the trainers running until they are stopped. */
     public static Map<String, String> trainersKeepRunning() {
         return Map.of(TRAINER_LABEL, "keep-running");
+    }
+
+    /** Job labels that make every pserver crash with this code a moment after it got ready. */
+    public static Map<String, String> pserversCrashWith(int code) {
+        return Map.of(PSERVER_EXIT_CODE_LABEL, Integer.toString(code));
+    }
+
+    /** Job labels that keep every pserver running but not ready, until {@link #passReadinessProbe} says otherwise. */
+    public static Map<String, String> pserversNotReady() {
+        return Map.of(PSERVER_LABEL, "not-ready");
+    }
+
+    /** Job labels that leave every pod Pending in ContainerCreating, as a slow image pull or a volume does. */
+    public static Map<String, String> podsStuckCreating() {
+        return Map.of(START_LABEL, "stuck");
+    }
+
+    /** Reports the pod ready, as a kubelet does once its readiness probe passes. */
+    public static void passReadinessProbe(KubernetesClient admin, Pod pod) {
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        admin.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
+            p.getStatus().getConditions().removeIf(c -> "Ready".equals(c.getType()) || "ContainersReady".equals(c.getType()));
+            p.getStatus().getConditions().add(condition("Ready", now));
+            p.getStatus().getConditions().add(condition("ContainersReady", now));
+            p.getStatus().getContainerStatuses().forEach(c -> c.setReady(true));
+            return p;
+        });
+    }
+
+    private static PodCondition condition(String type, String now) {
+        return new PodConditionBuilder().withType(type).withStatus("True").withLastTransitionTime(now).build();
     }
 }

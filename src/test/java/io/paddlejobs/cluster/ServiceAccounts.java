@@ -17,35 +17,55 @@ public final class ServiceAccounts {
     public static final String SERVICE_NAMESPACE = "paddle-jobs";
     public static final String SERVICE_ACCOUNT = "paddle-jobs";
 
+    /** The audience callers' tokens are issued for in mode kubernetes ({@code kubectl create token --audience}). */
+    public static final String SERVICE_AUDIENCE = "paddle-jobs";
+
+    private static final Path DEPLOY = Path.of("deploy", "base");
+
     private static boolean deployed;
 
     private ServiceAccounts() {
     }
 
-    /** Applies deploy/'s Namespace, ServiceAccount and RBAC (once per run) and returns a token of that account. */
+    /**
+     * Applies deploy/'s Namespace, ServiceAccount and RBAC (once per run) and returns a token of
+     * that account for the API server. It may not touch workloads anywhere until {@link #serve} grants it
+     * a namespace.
+     */
     public static synchronized String deployedServiceToken(KubernetesClient admin) {
         if (!deployed) {
             for (String file : List.of("namespace.yaml", "service-account.yaml", "rbac.yaml")) {
-                apply(admin, Path.of("deploy", file));
+                apply(admin, DEPLOY.resolve(file), null);
             }
             deployed = true;
         }
         return token(admin, SERVICE_NAMESPACE, SERVICE_ACCOUNT);
     }
 
+    /** deploy/'s RoleBinding (served-namespaces.yaml), made in {@code namespace} as an operator lists one per served namespace. */
+    public static void serve(KubernetesClient admin, String namespace) {
+        apply(admin, DEPLOY.resolve("served-namespaces.yaml"), namespace);
+    }
+
     /** A token for the account from the TokenRequest API, valid for an hour, for the API server's audience. */
     public static String token(KubernetesClient admin, String namespace, String account) {
+        return token(admin, namespace, account, List.of());
+    }
+
+    /** A token for the account, valid for an hour, for these audiences (none: the API server's). */
+    public static String token(KubernetesClient admin, String namespace, String account, List<String> audiences) {
         return admin.serviceAccounts().inNamespace(namespace).withName(account)
-                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L).endSpec().build())
+                .tokenRequest(new TokenRequestBuilder().withNewSpec().withExpirationSeconds(3600L)
+                        .withAudiences(audiences).endSpec().build())
                 .getStatus().getToken();
     }
 
-    private static void apply(KubernetesClient admin, Path file) {
+    /** Creates every object of the file; a namespaced one goes into {@code namespace} when given, else keeps its own. */
+    private static void apply(KubernetesClient admin, Path file, String namespace) {
         try (InputStream yaml = new FileInputStream(file.toFile())) {
             for (HasMetadata object : admin.load(yaml).items()) {
-                // kustomize puts the namespaced objects into the service's namespace; so do we.
-                if (!List.of("Namespace", "ClusterRole", "ClusterRoleBinding").contains(object.getKind())) {
-                    object.getMetadata().setNamespace(SERVICE_NAMESPACE);
+                if (namespace != null && object.getMetadata().getNamespace() != null) {
+                    object.getMetadata().setNamespace(namespace);
                 }
                 admin.resource(object).create();
             }

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.paddlejobs.job.JobKey;
@@ -70,17 +71,35 @@ final class ClusterEvents {
 
     private ObservedJob.Explanation latestWarning(ObservedJob job) {
         Set<String> names = new HashSet<>();
+        Set<String> uids = new HashSet<>();
         names.add(ObjectNames.trainerJob(job.name()));
         names.add(ObjectNames.pserverJob(job.name()));
-        job.pods().forEach(pod -> names.add(pod.getMetadata().getName()));
+        uids.add(job.trainerJob().getMetadata().getUid());
+        if (job.pserverJob() != null) {
+            uids.add(job.pserverJob().getMetadata().getUid());
+        }
+        job.pods().forEach(pod -> {
+            names.add(pod.getMetadata().getName());
+            uids.add(pod.getMetadata().getUid());
+        });
         // Filtered here rather than by a field selector, which not every API server (nor fabric8's mock) honours for type.
         return client.v1().events().inNamespace(job.namespace()).list().getItems().stream()
                 .filter(e -> "Warning".equals(e.getType()) && e.getInvolvedObject() != null
-                        && names.contains(e.getInvolvedObject().getName()))
+                        && about(e.getInvolvedObject(), names, uids))
                 .max(Comparator.comparing(ClusterEvents::when))
                 .map(e -> new ObservedJob.Explanation(e.getReason(),
                         e.getInvolvedObject().getKind() + " " + e.getInvolvedObject().getName(), e.getMessage()))
                 .orElse(null);
+    }
+
+    /**
+     * Whether the event is about one of these objects. Events outlive their objects (an hour, by
+     * default): a job submitted again under the same name has the same object names, so where
+     * the event names its object's uid, as the API server's always do, only the uid counts.
+     */
+    private static boolean about(ObjectReference object, Set<String> names, Set<String> uids) {
+        return object.getUid() == null || object.getUid().isEmpty() ? names.contains(object.getName())
+                : uids.contains(object.getUid());
     }
 
     /** Events have had three timestamps over the API's life; the newest one set is what counts. */

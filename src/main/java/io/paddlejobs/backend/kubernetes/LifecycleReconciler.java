@@ -9,8 +9,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * (pending timeout, removal after the TTL) fire. It also catches up at start-up with jobs that
  * changed while no replica of this service ran. Any number of replicas may do this at once:
  * every action is idempotent.
+ *
+ * <p>A job pending for a reason its pods do not give is looked at again after
+ * {@link ClusterEvents#MIN_INTERVAL}: the warning that explains it (a quota refusal) is written
+ * after the first look, and often changes nothing the informers see.
  */
 final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
 
@@ -34,7 +40,9 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     private final Clock clock;
     /** Keys waiting to be reconciled: a burst of events for one job costs one look. */
     private final Set<JobKey> queued = ConcurrentHashMap.newKeySet();
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(runnable -> {
+    /** Keys with a later look scheduled: one at a time per job, however often it is reconciled meanwhile. */
+    private final Set<JobKey> lookingAgain = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "job-lifecycle");
         thread.setDaemon(true);
         return thread;
@@ -58,7 +66,7 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
                     queued.remove(key);
                     reconcile(key);
                 });
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
+            } catch (RejectedExecutionException closing) {
                 queued.remove(key);
             }
         }
@@ -74,10 +82,12 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
             ObservedJob job = found.get();
             JobPlan plan = plans.planOf(job.trainerJob());
             JobStatus status = JobStatusMapper.map(plan, job);
-            if (status.phase() == JobPhase.PENDING && (status.reason() == null
-                    || PodStates.UNEXPLAINED.contains(status.reason()))) {
+            if (unexplainedPending(status)) {
                 job = job.explainedBy(events.refresh(key, job));
                 status = JobStatusMapper.map(plan, job);
+                if (unexplainedPending(status)) {
+                    lookAgainLater(key);
+                }
             }
             Instant now = clock.instant();
             for (JobLifecycle.Action action : JobLifecycle.next(plan, job, status, now, settings)) {
@@ -87,6 +97,25 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
             log.warn("Could not move job {} on (will retry at the next resync): {}", key, e.toString());
         } catch (RuntimeException e) {
             log.debug("Not a job this service can act on: {}: {}", key, e.toString());
+        }
+    }
+
+    private static boolean unexplainedPending(JobStatus status) {
+        return status.phase() == JobPhase.PENDING
+                && (status.reason() == null || PodStates.UNEXPLAINED.contains(status.reason()));
+    }
+
+    private void lookAgainLater(JobKey key) {
+        if (!lookingAgain.add(key)) {
+            return;
+        }
+        try {
+            worker.schedule(() -> {
+                lookingAgain.remove(key);
+                reconcile(key);
+            }, ClusterEvents.MIN_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            lookingAgain.remove(key);
         }
     }
 

@@ -36,9 +36,7 @@ class ApiServerOutageRealClusterTest {
         ns = RestrictedNamespaces.create(plane.admin(), "outage", RealBackends.settings(plane).dataClaim());
         // The shipped timeouts, as a user waiting on a submit meets them.
         var shipped = KubernetesProperties.defaults();
-        var settings = new KubernetesProperties(shipped.dataClaim(), shipped.ttlSecondsAfterFinished(),
-                shipped.pserverWaitTimeout(), shipped.waitImage(), shipped.runAsUser(), shipped.connectTimeout(),
-                shipped.requestTimeout(), shipped.retryAfter(), List.of(), plane.masterUrl());
+        var settings = shipped.withApiServer(plane.masterUrl(), shipped.requestTimeout(), List.of());
         running = RealBackends.start(plane, plane.adminToken(), settings);
         await().atMost(DEADLINE).until(() -> running.cache().synced());
     }

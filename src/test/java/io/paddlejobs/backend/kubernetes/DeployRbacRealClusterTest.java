@@ -1,9 +1,13 @@
 package io.paddlejobs.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
@@ -12,6 +16,7 @@ import io.paddlejobs.cluster.ServiceAccounts;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,24 +25,34 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The service's permissions as deploy/ grants them, proved enough on a real API server with RBAC:
- * the backend runs as the deploy/ ServiceAccount, with a token the API server issued for it.
+ * the backend runs as the deploy/ ServiceAccount, with a token the API server issued for it, in
+ * a namespace it serves through deploy/'s RoleBinding (as application.yaml lists it), and no
+ * other.
  */
 @ExtendWith(RealCluster.class)
 class DeployRbacRealClusterTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
+    private static ControlPlane plane;
     private static KubernetesClient admin;
     private static MockCluster.Backend running;
     private static String ns;
+    /** Served too, with a ResourceQuota that refuses every pod. */
+    private static String quoted;
 
     @BeforeAll
     static void runAsTheDeployedServiceAccount() {
-        ControlPlane plane = RealCluster.plane();
+        plane = RealCluster.plane();
         admin = plane.admin();
         String token = ServiceAccounts.deployedServiceToken(admin);
         ns = RestrictedNamespaces.create(admin, "rbac", RealBackends.settings(plane).dataClaim());
-        running = RealBackends.start(plane, token);
+        quoted = RestrictedNamespaces.create(admin, "rbac-quota", RealBackends.settings(plane).dataClaim());
+        admin.resourceQuotas().inNamespace(quoted).resource(new ResourceQuotaBuilder().withNewMetadata().withName("tight")
+                .endMetadata().withNewSpec().addToHard("requests.cpu", new Quantity("100m")).endSpec().build()).create();
+        ServiceAccounts.serve(admin, ns);
+        ServiceAccounts.serve(admin, quoted);
+        running = RealBackends.start(plane, token, RealBackends.settings(plane, List.of(ns, quoted)));
         await().atMost(DEADLINE).until(() -> running.cache().synced());
     }
 
@@ -53,9 +68,9 @@ class DeployRbacRealClusterTest {
         running.jobs().submit(Plans.plan(RealBackends.request("allowed", 2, "paddlepaddle/paddle:2.6.1", Map.of()), ns));
 
         await().atMost(DEADLINE).until(() -> phase("allowed") == JobPhase.SUCCEEDED);
-        // The reconciler, acting with the same token, scaled the pservers down.
-        await().atMost(DEADLINE).until(() -> admin.apps().statefulSets().inNamespace(ns)
-                .withName(ObjectNames.statefulSet("allowed")).get().getSpec().getReplicas() == 0);
+        // The reconciler, acting with the same token, released the trainers and stopped the pservers.
+        await().atMost(DEADLINE).until(() -> Boolean.TRUE.equals(admin.batch().v1().jobs().inNamespace(ns)
+                .withName(ObjectNames.pserverJob("allowed")).get().getSpec().getSuspend()));
     }
 
     @Test
@@ -70,6 +85,27 @@ class DeployRbacRealClusterTest {
 
         await().atMost(DEADLINE).until(() -> admin.batch().v1().jobs().inNamespace(ns)
                 .withName(ObjectNames.trainerJob("revoked")).get() == null);
+    }
+
+    @Test
+    void theDeployedServiceAccountMayReadTheWarningsThatExplainAStuckJob() {
+        await().atMost(DEADLINE).until(() -> admin.resourceQuotas().inNamespace(quoted).withName("tight").get()
+                .getStatus() != null && admin.resourceQuotas().inNamespace(quoted).withName("tight").get().getStatus().getHard() != null);
+
+        running.jobs().submit(Plans.plan(RealBackends.request("refused", 1, "paddlepaddle/paddle:2.6.1", Map.of()), quoted));
+
+        // The refusal is written after the service's first look, and changes nothing it watches: it is
+        // seen at the look again a pending job gets, well before the next resync (a minute).
+        await().atMost(ClusterEvents.MIN_INTERVAL.plusSeconds(15)).until(() -> running.jobs().find(new JobKey(quoted, "refused"))
+                .map(j -> String.valueOf(j.status().message())).orElse("").contains("exceeded quota"));
+    }
+
+    @Test
+    void theDeployedServiceAccountMayNotTouchJobsInANamespaceItDoesNotServe() {
+        String other = RestrictedNamespaces.create(admin, "unserved", RealBackends.settings(plane).dataClaim());
+
+        assertThatThrownBy(() -> running.client().batch().v1().jobs().inNamespace(other).list())
+                .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));
     }
 
     private static JobPhase phase(String job) {

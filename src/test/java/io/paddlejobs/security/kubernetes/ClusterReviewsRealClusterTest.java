@@ -63,7 +63,7 @@ class ClusterReviewsRealClusterTest {
         admin.rbac().roleBindings().inNamespace(ns).resource(new RoleBindingBuilder().withNewMetadata().withName(account)
                 .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "jobs")
                 .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(ns).endSubject().build()).create();
-        return ServiceAccounts.token(admin, ns, account);
+        return ServiceAccounts.token(admin, ns, account, List.of(ServiceAccounts.SERVICE_AUDIENCE));
     }
 
     @Test
@@ -78,6 +78,13 @@ class ClusterReviewsRealClusterTest {
     void aForgedTokenIsNobody() {
         assertThat(reviews.authenticate(aliceToken.substring(0, aliceToken.length() - 4) + "AAAA")).isEmpty();
         assertThat(reviews.authenticate("not-a-token")).isEmpty();
+    }
+
+    @Test
+    void aTokenIssuedForTheApiServerRatherThanThisServiceIsNobody() {
+        String forTheApiServer = ServiceAccounts.token(RealCluster.plane().admin(), "tenant-a", "alice");
+
+        assertThat(reviews.authenticate(forTheApiServer)).isEmpty();
     }
 
     static Stream<Arguments> verbs() {
