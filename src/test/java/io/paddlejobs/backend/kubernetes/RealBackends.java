@@ -58,7 +58,7 @@ final class RealBackends {
     /** A collective job: {@code trainers} trainers and no pservers. */
     static JobRequest collectiveRequest(String name, int trainers, String image, Map<String, String> labels) {
         return new JobRequest(name, "python train.py", null, image, null, null, null, trainers, null, null, null,
-                null, null, null, null, null, null, null, Map.of(), labels, JobMode.COLLECTIVE, null);
+                null, null, null, null, null, null, null, Map.of(), labels, JobMode.COLLECTIVE, null, null);
     }
 
     /** A job whose pserver asks for more CPUs than any fake node has: the scheduler cannot place it. */

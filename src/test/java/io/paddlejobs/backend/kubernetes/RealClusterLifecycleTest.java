@@ -211,7 +211,7 @@ class RealClusterLifecycleTest {
         return new JobRequest(r.name(), r.entryPoint(), r.pserverEntryPoint(), r.image(), r.numGpus(), r.numCpus(),
                 r.memory(), r.trainers(), r.trainerCpu(), r.trainerGpu(), r.trainerMem(), r.pservers(), r.pserverCpu(),
                 r.pserverMem(), r.port(), r.portsNum(), r.portsNumForSparse(), r.useGpu(), r.env(), r.labels(),
-                r.mode(), limit);
+                r.mode(), limit, null);
     }
 
     private static void makeReady(String ns, String job, int index) {
