@@ -48,7 +48,13 @@ final class BatchScripts {
                 + "export JOB_DIR FIRST_PORT REPLICA_PATH\n"
                 + BODY;
         return new BatchJob(jobName(plan), files.workDir().toAbsolutePath(), files.batchLog().toAbsolutePath(),
-                components, properties.timeLimitMinutes(), properties.partition(), properties.account(), body);
+                components, timeLimitMinutes(plan.spec().maxRunTime(), properties.timeLimitMinutes()),
+                properties.partition(), properties.account(), body);
+    }
+
+    /** A job's own {@code max_run_time} wins over the backend's limit; Slurm counts whole minutes, so it rounds up. */
+    static long timeLimitMinutes(java.time.Duration maxRunTime, long configuredMinutes) {
+        return maxRunTime == null ? configuredMinutes : SlurmProperties.wholeMinutes(maxRunTime);
     }
 
     /** The roles that get a component: a role without replicas gets none (Slurm has no empty components). */

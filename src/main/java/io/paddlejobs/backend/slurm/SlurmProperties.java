@@ -51,7 +51,12 @@ public record SlurmProperties(
 
     /** The time limit in Slurm's minutes, rounded up; 0 for none of the service's own. */
     long timeLimitMinutes() {
-        long seconds = timeLimit.toSeconds();
+        return wholeMinutes(timeLimit);
+    }
+
+    /** Slurm's minutes, rounded up; 0 for no time at all. */
+    static long wholeMinutes(Duration time) {
+        long seconds = time.toSeconds();
         return seconds <= 0 ? 0 : (seconds + 59) / 60;
     }
 

@@ -58,6 +58,19 @@ class BatchScriptsTest {
                 """);
     }
 
+    @ParameterizedTest(name = "max_run_time {0}s with a configured {1} min -> --time={2}")
+    @CsvSource({
+            ", 5, 5",          // no max_run_time: the backend's limit
+            ", 0, 0",          // neither: the partition's default
+            "5400, 5, 90",     // the job's own limit wins, larger or smaller
+            "90, 5, 2",        // Slurm counts whole minutes: rounded up, never cut short
+    })
+    void aJobsMaxRunTimeIsItsTimeLimitInWholeMinutes(Long maxRunSeconds, long configured, long minutes) {
+        var maxRunTime = maxRunSeconds == null ? null : java.time.Duration.ofSeconds(maxRunSeconds);
+
+        assertThat(BatchScripts.timeLimitMinutes(maxRunTime, configured)).isEqualTo(minutes);
+    }
+
     @Test
     void aJobWithoutPserversIsOneComponentOfTrainers() {
         var plan = PlacementTest.plan();
