@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.LastLines;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
@@ -11,14 +12,12 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Reads replica log files: all of one, its last lines, or all of it and then what it writes until
- * it ends. A tail reads at most {@link #MAX_TAIL_BYTES}, whatever the file holds (a progress bar
- * that never writes a newline included); {@code \r} ends a line as {@code \n} does. A follower
+ * it ends. A tail reads at most {@link LastLines#MAX_TAIL_BYTES} ({@link LastLines}). A follower
  * keeps its place across the compaction of {@link LogSink}: where output was dropped under it,
  * it gets the marker line that says so.
  */
 final class LogFiles {
 
-    static final int MAX_TAIL_BYTES = 64 * 1024;
     private static final long FOLLOW_POLL_MILLIS = 100;
 
     private LogFiles() {
@@ -31,7 +30,7 @@ final class LogFiles {
     static void write(Path file, Integer tail, BooleanSupplier running, OutputStream out) throws IOException {
         Object identity = identity(file);
         LogSink.Head head = LogSink.Head.of(file);
-        long position = tail == null ? 0 : startOfLastLines(file, tail);
+        long position = tail == null ? 0 : LastLines.start(file, tail);
         byte[] buffer = new byte[64 * 1024];
         while (true) {
             boolean more = running.getAsBoolean();
@@ -78,50 +77,6 @@ final class LogFiles {
             return attributes.fileKey() != null ? attributes.fileKey() : attributes.creationTime();
         } catch (IOException e) {
             return null;
-        }
-    }
-
-    /**
-     * The offset where the last {@code lines} lines begin (a final line break ends a line, it does
-     * not start one), looking back no further than {@link #MAX_TAIL_BYTES}: past that, where the
-     * first line in that window begins, or the window's start when it holds no line break.
-     */
-    static long startOfLastLines(Path file, int lines) throws IOException {
-        if (!Files.exists(file)) {
-            return 0;
-        }
-        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            long length = in.length();
-            if (lines == 0 || length == 0) {
-                return length;
-            }
-            int window = (int) Math.min(length, MAX_TAIL_BYTES);
-            long windowStart = length - window;
-            byte[] bytes = new byte[window];
-            in.seek(windowStart);
-            in.readFully(bytes);
-            int end = window;
-            if (bytes[end - 1] == '\n') {
-                end--;
-            }
-            if (end > 0 && bytes[end - 1] == '\r') {
-                end--;
-            }
-            int found = 0;
-            int firstBreakEnd = -1;
-            for (int i = end - 1; i >= 0; i--) {
-                boolean lineBreak = bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 >= window || bytes[i + 1] != '\n'));
-                if (lineBreak) {
-                    firstBreakEnd = i + 1;
-                    if (++found == lines) {
-                        return windowStart + i + 1;
-                    }
-                }
-            }
-            if (windowStart == 0) {
-                return 0;
-            }
-            return firstBreakEnd > 0 ? windowStart + firstBreakEnd : windowStart;
         }
     }
 }

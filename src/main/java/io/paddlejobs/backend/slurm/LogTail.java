@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.LastLines;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.RandomAccessFile;
@@ -8,7 +9,7 @@ import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 
 /**
- * Reads a replica's log file on the shared filesystem: all of it, its last lines, or all of it
+ * Reads a replica's log file on the shared filesystem: all of it, its last lines ({@link LastLines}), or all of it
  * and then what the replica writes until it ends (the file grows on another node; it is read
  * again every {@value #FOLLOW_POLL_MILLIS} ms).
  */
@@ -24,7 +25,7 @@ final class LogTail {
      * @param running while true, keep waiting for more output (follow mode)
      */
     static void write(Path file, Integer tail, BooleanSupplier running, OutputStream out) throws IOException {
-        long position = tail == null ? 0 : startOfLastLines(file, tail);
+        long position = tail == null ? 0 : LastLines.start(file, tail);
         byte[] buffer = new byte[8192];
         while (true) {
             boolean more = running.getAsBoolean();
@@ -49,33 +50,6 @@ final class LogTail {
                 Thread.currentThread().interrupt();
                 return;
             }
-        }
-    }
-
-    /** The offset where the last {@code lines} lines begin (a final newline ends a line, it does not start one). */
-    static long startOfLastLines(Path file, int lines) throws IOException {
-        if (!Files.exists(file)) {
-            return 0;
-        }
-        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
-            long end = in.length();
-            if (lines == 0) {
-                return end;
-            }
-            if (end > 0) {
-                in.seek(end - 1);
-                if (in.read() == '\n') {
-                    end--;
-                }
-            }
-            int newlines = 0;
-            for (long position = end - 1; position >= 0; position--) {
-                in.seek(position);
-                if (in.read() == '\n' && ++newlines == lines) {
-                    return position + 1;
-                }
-            }
-            return 0;
         }
     }
 }

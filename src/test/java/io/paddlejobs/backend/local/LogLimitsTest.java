@@ -83,7 +83,7 @@ class LogLimitsTest {
 
             assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("last");
             assertThat(two.toString(StandardCharsets.UTF_8)).isEqualTo("b\rlast");
-            assertThat(many.size()).isLessThanOrEqualTo(LogFiles.MAX_TAIL_BYTES);
+            assertThat(many.size()).isLessThanOrEqualTo(io.paddlejobs.backend.LastLines.MAX_TAIL_BYTES);
         }
     }
 
