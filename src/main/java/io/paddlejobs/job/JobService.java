@@ -1,7 +1,6 @@
 package io.paddlejobs.job;
 
 import io.paddlejobs.backend.CodePackages;
-import io.paddlejobs.backend.JobBackend;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;

@@ -1,7 +1,6 @@
 package io.paddlejobs.job;
 
 import io.paddlejobs.backend.CodePackages;
-import io.paddlejobs.backend.JobBackend;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.paddlejobs.metrics;
 
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import java.time.Clock;

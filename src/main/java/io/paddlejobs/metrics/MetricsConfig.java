@@ -1,6 +1,6 @@
 package io.paddlejobs.metrics;
 
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.paddlejobs.backend.CodePackages;
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;

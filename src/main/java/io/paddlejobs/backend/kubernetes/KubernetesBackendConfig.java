@@ -1,7 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.config.PlanningProperties;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;

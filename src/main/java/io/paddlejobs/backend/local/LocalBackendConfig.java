@@ -1,7 +1,7 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.CodePackages;
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.planning.JobPlanner;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;

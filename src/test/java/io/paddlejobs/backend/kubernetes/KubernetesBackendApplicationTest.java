@@ -17,7 +17,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import io.paddlejobs.backend.JobBackend;
+import io.paddlejobs.job.JobBackend;
 
 /** The whole service with {@code paddlejobs.backend=kubernetes}, over HTTP, against the mock API server. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {

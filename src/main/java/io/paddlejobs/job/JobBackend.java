@@ -1,8 +1,5 @@
-package io.paddlejobs.backend;
+package io.paddlejobs.job;
 
-import io.paddlejobs.job.Job;
-import io.paddlejobs.job.JobAlreadyExistsException;
-import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
