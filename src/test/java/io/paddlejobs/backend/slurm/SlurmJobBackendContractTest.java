@@ -1,0 +1,94 @@
+package io.paddlejobs.backend.slurm;
+
+import io.paddlejobs.config.PlanningJsonModule;
+import io.paddlejobs.config.PlanningProperties;
+import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.job.JobBackendContract;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequest;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The port's contract on the Slurm backend, with the default client (the command-line tools) on
+ * the real test cluster: each job one heterogeneous Slurm job, each replica one task.
+ */
+@ExtendWith(SlurmCluster.class)
+class SlurmJobBackendContractTest extends JobBackendContract {
+
+    /** Slurm's states of a job that still holds (or waits for) its nodes. */
+    private static final Set<String> UNFINISHED = Set.of("PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED");
+
+    @TempDir
+    static Path sharedDir;
+
+    private static SlurmJobBackend backend;
+    private static JobPlanner planner;
+
+    @BeforeAll
+    static void start() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+                "paddlejobs.slurm.shared-dir", sharedDir.toString(),
+                "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
+                "paddlejobs.slurm.poll-interval", "250ms",
+                // The test nodes are small: per-GPU floors meant for real GPU machines would not fit on them.
+                "paddlejobs.defaults.trainer-cpu-per-gpu", "0",
+                "paddlejobs.defaults.trainer-mem-per-gpu", "0")));
+        SlurmProperties properties = binder.bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
+        JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .addModule(new PlanningJsonModule()).build();
+        backend = new SlurmJobBackend(properties, new SlurmCli(properties.slurmConf()),
+                new SlurmRecords(properties.jobsDir(), json), Clock.systemUTC());
+        backend.start();
+        planner = new JobPlanner(binder.bindOrCreate("paddlejobs", PlanningProperties.class).toPolicy());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (backend != null) {
+            backend.close();
+        }
+    }
+
+    @Override
+    protected JobBackend backend() {
+        return backend;
+    }
+
+    @Override
+    protected String namespace() {
+        return "contract";
+    }
+
+    @Override
+    protected JobPlan plan(String name, Act act) {
+        String run = switch (act.kind()) {
+            case KEEPS_RUNNING -> "sleep 600";
+            case TRAINER_EXITS -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then exit " + act.n() + "; fi; sleep 600";
+            case TRAINER_PRINTS -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then for i in $(seq " + act.n()
+                    + "); do echo line $i; done; exit 0; fi; sleep 600";
+        };
+        JobRequest request = new JobRequest(name, run, null, null, null, null, io.paddlejobs.planning.Memory.parse("256Mi"),
+                1, null, null, null, 1, null, null, null, null, null, null, Map.of(), Map.of());
+        return planner.plan(request, namespace(), backend.site());
+    }
+
+    @Override
+    protected boolean anyReplicaRunning(JobKey key) {
+        String states = SlurmCluster.current().command("squeue", "-h", "-t", "all",
+                "-n", "paddlejobs." + key.namespace() + "." + key.name(), "-o", "%T");
+        return states.lines().map(String::strip).anyMatch(UNFINISHED::contains);
+    }
+}
