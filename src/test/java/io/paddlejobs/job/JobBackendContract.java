@@ -204,7 +204,7 @@ public abstract class JobBackendContract {
     }
 
     @Test
-    void logsOfAReplicaAreItsLastLines() throws IOException {
+    protected void logsOfAReplicaAreItsLastLines() throws IOException {
         submit(plan("talks", Act.trainerPrints(5)));
         awaitPhase("talks", JobPhase.SUCCEEDED);
 
