@@ -5,7 +5,9 @@ import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -70,11 +72,13 @@ public record KubernetesProperties(
         }
     }
 
-    /** The defaults, as an operator who configured nothing gets them (the same as the {@code @DefaultValue}s). */
+    /**
+     * The defaults, as an operator who configured nothing gets them: bound from an empty
+     * environment, so they are the {@code @DefaultValue}s above and written nowhere else.
+     */
     static KubernetesProperties defaults() {
-        return new KubernetesProperties("paddle-data", true, 3600, Duration.ofMinutes(10), Duration.ofMinutes(30),
-                Duration.ofMinutes(1), "1Gi", Duration.ofSeconds(30), "busybox:1.36", 1000,
-                Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(5), List.of(), null);
+        return new Binder(new MapConfigurationPropertySource()).bindOrCreate("paddlejobs.kubernetes",
+                KubernetesProperties.class);
     }
 
     /** The same settings for another API server (tests, tunnels). */

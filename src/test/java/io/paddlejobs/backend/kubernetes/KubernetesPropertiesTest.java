@@ -5,14 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.io.ClassPathResource;
 
 class KubernetesPropertiesTest {
 
     @Test
-    void theDefaultsTheTestsUseAreTheOnesAnOperatorWhoConfiguresNothingGets() {
-        var bound = new Binder(new MapConfigurationPropertySource(Map.of()))
+    void theDefaultsTheTestsUseAreWhatTheShippedApplicationYamlBinds() throws Exception {
+        var shipped = new YamlPropertySourceLoader().load("application.yaml", new ClassPathResource("application.yaml"));
+
+        var bound = new Binder(ConfigurationPropertySources.from(shipped))
                 .bindOrCreate("paddlejobs.kubernetes", KubernetesProperties.class);
+
+        assertThat(shipped).isNotEmpty();
         assertThat(bound).isEqualTo(KubernetesProperties.defaults());
     }
 
