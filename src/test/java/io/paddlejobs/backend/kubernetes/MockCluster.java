@@ -29,6 +29,12 @@ final class MockCluster implements AutoCloseable {
     /** One running instance of the service's backend: its client, caches and reconciler. */
     record Backend(KubernetesClient client, KubernetesRuntime runtime) implements AutoCloseable {
 
+        /** The backend as the service wires it, with its own client for these settings. */
+        static Backend start(KubernetesProperties settings) {
+            KubernetesClient client = KubernetesClients.create(settings);
+            return new Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY, Clock.systemUTC()));
+        }
+
         ClusterCache cache() {
             return runtime.cache();
         }
@@ -77,8 +83,7 @@ final class MockCluster implements AutoCloseable {
     }
 
     Backend startBackend(KubernetesProperties settings) {
-        KubernetesClient client = KubernetesClients.create(settings);
-        Backend backend = new Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY, Clock.systemUTC()));
+        Backend backend = Backend.start(settings);
         backends.add(backend);
         return backend;
     }
