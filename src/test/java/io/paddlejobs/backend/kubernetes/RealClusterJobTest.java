@@ -108,32 +108,6 @@ class RealClusterJobTest {
     }
 
     @Test
-    void aTrainerExitingWithThreeFailsTheJobWithAReasonNamingItAndTheCode() {
-        backend.submit(Plans.plan(RealBackends.request("crash", 1, "paddlepaddle/paddle:2.6.1",
-                FakeKubelet.trainersExitWith(3)), ns));
-
-        await().atMost(DEADLINE).until(() -> phase("crash") == JobPhase.FAILED);
-
-        Job failed = backend.find(new JobKey(ns, "crash")).orElseThrow();
-        assertThat(failed.status().message()).contains("trainer-0").contains("3");
-        assertThat(failed.status().replicas()).filteredOn(r -> r.role() == Role.TRAINER)
-                .singleElement().satisfies(r -> assertThat(r.exitCode()).isEqualTo(3));
-        await().atMost(DEADLINE).until(() -> pods("crash", Role.PSERVER).isEmpty());
-    }
-
-    @Test
-    void cancelStopsEveryPodAndTheJobStaysCancelled() {
-        backend.submit(Plans.plan(RealBackends.request("stop", 2, "paddlepaddle/paddle:2.6.1",
-                FakeKubelet.trainersKeepRunning()), ns));
-        await().atMost(DEADLINE).until(() -> phase("stop") == JobPhase.RUNNING);
-
-        backend.cancel(new JobKey(ns, "stop"));
-
-        await().atMost(DEADLINE).until(() -> pods("stop").isEmpty());
-        assertThat(phase("stop")).isEqualTo(JobPhase.CANCELLED);
-    }
-
-    @Test
     void aCancelledJobIsRemovedWithEverythingItOwnedOnceItsTimeToLiveHasPassed() {
         var shortLived = RealBackends.settings(plane, List.of(ns)).withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 2);
         try (var quick = RealBackends.start(plane, plane.adminToken(), shortLived)) {

@@ -3,14 +3,11 @@ package io.paddlejobs.backend.local;
 import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
 import static io.paddlejobs.backend.local.LocalBackendFixture.anyProcessWith;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.job.Job;
-import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
-import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.Role;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,20 +35,6 @@ class LocalJobBackendTest {
     }
 
     @Test
-    void jobSucceedsWhenEveryTrainerExitsZeroAndItsPserversAreStopped() {
-        String marker = "sleep 3101";
-        local.submit("ok", "if [ \"$TRAINING_ROLE\" = PSERVER ]; then " + marker + "; fi", 2, 3);
-
-        Job job = local.awaitPhase("ok", JobPhase.SUCCEEDED);
-
-        assertThat(job.status().trainers().succeeded()).isEqualTo(3);
-        assertThat(job.status().replicas()).filteredOn(r -> r.role() == Role.PSERVER)
-                .allSatisfy(r -> assertThat(r.state()).isEqualTo(ReplicaState.STOPPED));
-        await().atMost(DEADLINE).until(() -> !anyProcessWith(marker));
-        assertThat(job.status().finishedAt()).isNotNull();
-    }
-
-    @Test
     void replicasGetThePlannedEnvironmentAndTheirOwnLogs() throws Exception {
         local.submit("env", "echo \"$TRAINING_ROLE $PADDLE_TRAINER_ID $POD_IP $PADDLE_PSERVERS_IP_PORT_LIST\"", 2, 2);
         Job job = local.awaitPhase("env", JobPhase.SUCCEEDED);
@@ -69,20 +52,6 @@ class LocalJobBackendTest {
 
         assertThat(first.plan().ports().first()).isNotEqualTo(second.plan().ports().first());
         assertThat(first.plan().derivations()).anyMatch(d -> d.field().equals("port"));
-    }
-
-    @Test
-    void failingTrainerFailsTheJobNamingItAndItsExitCode() {
-        String marker = "sleep 3102";
-        local.submit("bad", "if [ \"$PADDLE_TRAINER_ID\" = 1 ]; then exit 3; fi; " + marker, 1, 2);
-
-        Job job = local.awaitPhase("bad", JobPhase.FAILED);
-
-        assertThat(job.status().reason()).isEqualTo("TrainerFailed");
-        assertThat(job.status().message()).contains("trainer-1", "exited with code 3");
-        assertThat(job.status().replicas()).filteredOn(r -> r.id().equals("trainer-1"))
-                .singleElement().satisfies(r -> assertThat(r.exitCode()).isEqualTo(3));
-        await().atMost(DEADLINE).until(() -> !anyProcessWith(marker));
     }
 
     @Test
@@ -163,21 +132,5 @@ class LocalJobBackendTest {
 
         assertThat(local.job("in-memory").status().phase()).isEqualTo(JobPhase.SUCCEEDED);
         assertThat(local.backend.list("default")).extracting(j -> j.plan().name()).contains("in-memory");
-    }
-
-    @Test
-    void secondSubmitOfATakenNameIsRefused() {
-        local.submit("twice", "true", 1, 1);
-
-        assertThatThrownBy(() -> local.submit("twice", "true", 1, 1)).isInstanceOf(JobAlreadyExistsException.class);
-    }
-
-    @Test
-    void listIsNewestFirstAndPerNamespace() {
-        local.submit("older", "true", 1, 1);
-        local.submit("newer", "true", 1, 1);
-
-        assertThat(local.backend.list("default")).extracting(j -> j.plan().name()).containsExactly("newer", "older");
-        assertThat(local.backend.list("elsewhere")).isEmpty();
     }
 }
