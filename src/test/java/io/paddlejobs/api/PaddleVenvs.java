@@ -11,13 +11,13 @@ import org.junit.jupiter.api.Assumptions;
  * {@code -Dpaddle.venvs} (default {@code $PADDLEJOBS_CACHE/venvs}, or {@code ~/.cache/paddle-jobs/venvs}).
  * A test whose venv is missing is skipped, unless {@code -Dpaddle.required=true} makes that a failure.
  */
-final class PaddleVenvs {
+public final class PaddleVenvs {
 
     private PaddleVenvs() {
     }
 
     /** The python of the venv with Paddle {@code version}, e.g. {@code 2.6.2}. */
-    static Path python(String version) {
+    public static Path python(String version) {
         Path python = venvs().resolve("paddle-" + version).resolve("bin").resolve("python");
         if (!Files.isExecutable(python)) {
             String why = "no Paddle %s venv at %s (run .ci/prepare-paddle, or point -Dpaddle.venvs at them)"

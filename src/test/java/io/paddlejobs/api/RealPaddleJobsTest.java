@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,9 +30,6 @@ class RealPaddleJobsTest {
     /** Generous: on two shared cores one Paddle import alone can take several seconds. */
     private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
     private static final Duration PSERVER_LISTEN_TIMEOUT = Duration.ofSeconds(30);
-    private static final Pattern METRICS = Pattern.compile("^PADDLEJOBS_METRICS \\{\"step\": (\\d+), \"loss\": ([^}]+)}$",
-            Pattern.MULTILINE);
-    private static final Pattern CHECKSUM = Pattern.compile("parameters sha256 ([0-9a-f]{64})");
 
     @TempDir
     static Path dataRoot;
@@ -65,7 +59,7 @@ class RealPaddleJobsTest {
 
     @Test
     void parameterServerJobOnPaddle26TrainsSucceedsAndHasItsPserversStopped() throws Exception {
-        String request = example("paddle-ps", PaddleVenvs.python("2.6.2"));
+        String request = PaddleExamples.request("paddle-ps", PaddleVenvs.python("2.6.2"));
         long submitted = System.nanoTime();
         client.submit(request);
         long firstLoss = awaitFirstLoss("paddle-ps", submitted);
@@ -74,7 +68,7 @@ class RealPaddleJobsTest {
 
         assertThat(status.get("phase").asString()).as(status.toString()).isEqualTo("Succeeded");
         for (int trainer = 0; trainer < 2; trainer++) {
-            assertLossFalls(log("paddle-ps", "trainer", trainer));
+            PaddleExamples.assertLossFalls(log("paddle-ps", "trainer", trainer));
         }
         assertThat(replicas(status, "pserver")).hasSize(2)
                 .allSatisfy(pserver -> assertThat(pserver.get("state").asString()).isEqualTo("Stopped"));
@@ -85,7 +79,7 @@ class RealPaddleJobsTest {
 
     @Test
     void collectiveJobOnPaddle3TrainsAndEveryRankEndsWithTheSameParameters() throws Exception {
-        String request = example("paddle-collective", PaddleVenvs.python("3.3.1"));
+        String request = PaddleExamples.request("paddle-collective", PaddleVenvs.python("3.3.1"));
         long submitted = System.nanoTime();
         client.submit(request);
         long firstLoss = awaitFirstLoss("paddle-collective", submitted);
@@ -97,10 +91,10 @@ class RealPaddleJobsTest {
         List<String> checksums = new ArrayList<>();
         for (int rank = 0; rank < 2; rank++) {
             String log = log("paddle-collective", "trainer", rank);
-            assertLossFalls(log);
-            Matcher checksum = CHECKSUM.matcher(log);
-            assertThat(checksum.find()).as("rank %d prints its parameters' checksum:%n%s", rank, log).isTrue();
-            checksums.add(checksum.group(1));
+            PaddleExamples.assertLossFalls(log);
+            String checksum = PaddleExamples.parametersChecksum(log).orElse(null);
+            assertThat(checksum).as("rank %d prints its parameters' checksum:%n%s", rank, log).isNotNull();
+            checksums.add(checksum);
         }
         assertThat(checksums.get(1)).as("gradients were all-reduced: the ranks' parameters are identical")
                 .isEqualTo(checksums.get(0));
@@ -110,7 +104,7 @@ class RealPaddleJobsTest {
     @Test
     void trainersThatCannotReachTheirPserversFailTheJobWithAReasonInsteadOfHanging() throws Exception {
         // Real Paddle trainers; pservers that never listen. Paddle's trainers would wait for them forever.
-        JsonNode request = json.readTree(example("paddle-ps", PaddleVenvs.python("2.6.2")));
+        JsonNode request = json.readTree(PaddleExamples.request("paddle-ps", PaddleVenvs.python("2.6.2")));
         String broken = json.writeValueAsString(((tools.jackson.databind.node.ObjectNode) request)
                 .put("name", "unreachable-pservers").put("pserver_entry_point", "exec sleep 3301"));
         long submitted = System.nanoTime();
@@ -130,17 +124,9 @@ class RealPaddleJobsTest {
                 .doesNotContain("Running", "Pending");
     }
 
-    /** The example's job.json, as its submit.sh fills it in. */
-    private static String example(String name, Path python) throws IOException {
-        Path dir = Path.of(System.getProperty("project.basedir", ".")).resolve("examples").resolve(name)
-                .toAbsolutePath().normalize();
-        return Files.readString(dir.resolve("job.json"))
-                .replace("@EXAMPLE_DIR@", dir.toString()).replace("@PYTHON@", python.toString());
-    }
-
     private long awaitFirstLoss(String job, long submitted) {
         await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(250))
-                .until(() -> phaseOf(job).equals("Failed") || METRICS.matcher(log(job, "trainer", 0)).find());
+                .until(() -> phaseOf(job).equals("Failed") || PaddleExamples.reportsALoss(log(job, "trainer", 0)));
         return System.nanoTime() - submitted;
     }
 
@@ -160,17 +146,6 @@ class RealPaddleJobsTest {
 
     private static List<JsonNode> replicas(JsonNode status, String role) {
         return status.get("replicas").valueStream().filter(r -> r.get("role").asString().equals(role)).toList();
-    }
-
-    /** The trainer reported its loss several times, and the last is far below the first. */
-    private static void assertLossFalls(String log) {
-        List<Double> losses = new ArrayList<>();
-        Matcher line = METRICS.matcher(log);
-        while (line.find()) {
-            losses.add(Double.parseDouble(line.group(2)));
-        }
-        assertThat(losses).as("losses in%n%s", log).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(losses.get(losses.size() - 1)).as("last loss of %s", losses).isLessThan(losses.get(0) / 10);
     }
 
     private static void report(String job, long submitted, long firstLoss) {

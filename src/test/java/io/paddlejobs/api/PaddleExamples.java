@@ -1,0 +1,53 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The real Paddle examples ({@code examples/paddle-*}) as a test submits them, and what their trainers' logs must show. */
+public final class PaddleExamples {
+
+    private static final Pattern METRICS = Pattern.compile("^PADDLEJOBS_METRICS \\{\"step\": (\\d+), \"loss\": ([^}]+)}$",
+            Pattern.MULTILINE);
+    private static final Pattern CHECKSUM = Pattern.compile("parameters sha256 ([0-9a-f]{64})");
+
+    private PaddleExamples() {
+    }
+
+    /** The example's job.json, as its submit.sh fills it in. */
+    public static String request(String name, Path python) throws IOException {
+        Path dir = Path.of(System.getProperty("project.basedir", ".")).resolve("examples").resolve(name)
+                .toAbsolutePath().normalize();
+        return Files.readString(dir.resolve("job.json"))
+                .replace("@EXAMPLE_DIR@", dir.toString()).replace("@PYTHON@", python.toString());
+    }
+
+    /** Whether a trainer's log has its first loss line yet. */
+    public static boolean reportsALoss(String log) {
+        return METRICS.matcher(log).find();
+    }
+
+    /** The trainer reported its loss several times, and the last is far below the first. */
+    public static void assertLossFalls(String log) {
+        List<Double> losses = new ArrayList<>();
+        Matcher line = METRICS.matcher(log);
+        while (line.find()) {
+            losses.add(Double.parseDouble(line.group(2)));
+        }
+        assertThat(losses).as("losses in%n%s", log).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(losses.get(losses.size() - 1)).as("last loss of %s", losses).isLessThan(losses.get(0) / 10);
+    }
+
+    /** The checksum of its parameters a collective rank prints at its end. */
+    public static Optional<String> parametersChecksum(String log) {
+        Matcher checksum = CHECKSUM.matcher(log);
+        return checksum.find() ? Optional.of(checksum.group(1)) : Optional.empty();
+    }
+}
