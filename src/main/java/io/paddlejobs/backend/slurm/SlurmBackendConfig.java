@@ -20,11 +20,7 @@ class SlurmBackendConfig {
 
     @Bean
     JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json) {
-        SlurmClient client = switch (properties.client()) {
-            case CLI -> new SlurmCli(properties.slurmConf());
-            case REST -> SlurmRest.of(properties);
-        };
-        var backend = new SlurmJobBackend(properties, client, new SlurmRecords(properties.jobsDir(), json),
+        var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.jobsDir(), json),
                 Clock.systemUTC());
         backend.start();
         log.info("Slurm backend ({}): job files under {}, partition {}", properties.client(),

@@ -8,6 +8,14 @@ import java.util.List;
  */
 interface SlurmClient {
 
+    /** The client {@code paddlejobs.slurm.client} names. */
+    static SlurmClient of(SlurmProperties properties) {
+        return switch (properties.client()) {
+            case CLI -> new SlurmCli(properties.slurmConf());
+            case REST -> SlurmRest.of(properties);
+        };
+    }
+
     /** Queues a batch job. @return its Slurm job id (the first component's, for a heterogeneous job) */
     long submit(BatchJob job);
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -23,40 +24,43 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The port's contract on the Slurm backend, with the default client (the command-line tools) on
- * the real test cluster: each job one heterogeneous Slurm job, each replica one task.
+ * the real test cluster: each job one heterogeneous Slurm job, each replica one task. One backend
+ * (and shared directory) for the class, as the service has one.
  */
 @ExtendWith(SlurmCluster.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SlurmJobBackendContractTest extends JobBackendContract {
 
     /** Slurm's states of a job that still holds (or waits for) its nodes. */
     private static final Set<String> UNFINISHED = Set.of("PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED");
 
     @TempDir
-    static Path sharedDir;
+    Path sharedDir;
 
-    private static SlurmJobBackend backend;
-    private static JobPlanner planner;
+    private SlurmJobBackend backend;
+    private JobPlanner planner;
 
-    @BeforeAll
-    static void start() {
-        Binder binder = new Binder(new MapConfigurationPropertySource(Map.of(
+    /** The settings besides the shipped defaults; {@code paddlejobs.slurm.client} picks the client. */
+    Map<String, String> settings() {
+        return Map.of(
                 "paddlejobs.slurm.shared-dir", sharedDir.toString(),
                 "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
-                "paddlejobs.slurm.poll-interval", "250ms",
-                // The test nodes are small: per-GPU floors meant for real GPU machines would not fit on them.
-                "paddlejobs.defaults.trainer-cpu-per-gpu", "0",
-                "paddlejobs.defaults.trainer-mem-per-gpu", "0")));
+                "paddlejobs.slurm.poll-interval", "250ms");
+    }
+
+    @BeforeAll
+    void start() {
+        Binder binder = new Binder(new MapConfigurationPropertySource(settings()));
         SlurmProperties properties = binder.bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
         JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new PlanningJsonModule()).build();
-        backend = new SlurmJobBackend(properties, new SlurmCli(properties.slurmConf()),
-                new SlurmRecords(properties.jobsDir(), json), Clock.systemUTC());
+        backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.jobsDir(), json), Clock.systemUTC());
         backend.start();
         planner = new JobPlanner(binder.bindOrCreate("paddlejobs", PlanningProperties.class).toPolicy());
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         if (backend != null) {
             backend.close();
         }

@@ -24,8 +24,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The jobs API over real HTTP with {@code paddlejobs.backend=slurm}, on a real Slurm cluster:
- * what every backend must do (submit, the same job again, success, failure with a reason,
- * cancel, delete, logs, list order), and what is Slurm's own (waiting for resources).
+ * the same request, status URL and environment as on the other backends, and what is Slurm's own
+ * (waiting for resources, a time limit). The port's promises themselves are
+ * {@link SlurmJobBackendContractTest}'s.
  */
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -152,32 +153,6 @@ class SlurmJobsApiTest {
     }
 
     @Test
-    void aFailingTrainerFailsTheJobWithItsExitCodeInWords() {
-        api.submit(job("trainer-fails", "if [ \\\"$TRAINING_ROLE\\\" = TRAINER ]; then echo about to fail; exit 3; fi; sleep 300"));
-
-        JsonNode status = api.awaitPhase("trainer-fails", "Failed", RUN);
-
-        assertThat(status.path("reason").asString()).isEqualTo("TrainerFailed");
-        assertThat(status.path("message").asString()).startsWith("trainer-0 exited with code 3");
-        assertThat(status.path("replicas").toString()).contains("\"state\":\"Stopped\"");
-        assertThat(api.logs("trainer-fails", "role=trainer&index=0")).contains("about to fail");
-    }
-
-    @Test
-    void cancelStopsTheJobAndKeepsItCancelled() {
-        api.submit(job("to-cancel", "sleep 300"));
-        api.awaitPhase("to-cancel", "Running", RUN);
-
-        HttpResponse<String> cancelled = api.send("POST", "/jobs/to-cancel/cancel", null);
-
-        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
-        assertThat(JobsApi.parse(cancelled.body()).path("status").path("phase").asString()).isEqualTo("Cancelled");
-        await().atMost(RUN).untilAsserted(() -> assertThat(slurmStates("to-cancel")).isNotEmpty()
-                .allMatch(state -> state.equals("CANCELLED")));
-        assertThat(api.status("to-cancel").path("phase").asString()).isEqualTo("Cancelled");
-    }
-
-    @Test
     void deleteStopsTheJobAndRemovesItAndItsFiles() {
         api.submit(job("to-delete", "sleep 300"));
         api.awaitPhase("to-delete", "Running", RUN);
@@ -209,18 +184,6 @@ class SlurmJobsApiTest {
         assertThat(followed).isEqualTo("line 1\nline 2\nline 3\nline 4\nline 5\n");
         api.awaitPhase("logs", "Succeeded", RUN);
         assertThat(api.logs("logs", "role=trainer&index=0&tail=2")).isEqualTo("line 4\nline 5\n");
-    }
-
-    @Test
-    void listShowsTheNewestFirst() {
-        for (String name : List.of("list-a", "list-b", "list-c")) {
-            api.submit(job(name, "true"));
-        }
-
-        List<String> names = new ArrayList<>();
-        api.json("/jobs?label_selector=suite=list").path("items").forEach(item -> names.add(item.path("name").asString()));
-
-        assertThat(names).containsExactly("list-c", "list-b", "list-a");
     }
 
     @Test
@@ -261,12 +224,11 @@ class SlurmJobsApiTest {
         assertThat(replicaStates(status)).containsOnly("Stopped");
     }
 
-    /** One pserver and one trainer running {@code entryPoint}, labelled for the list test. */
+    /** One pserver and one trainer running {@code entryPoint}. */
     static String job(String name, String entryPoint) {
-        String suite = name.startsWith("list-") ? "list" : "other";
         return """
-                {"name": "%s", "entry_point": "%s", "num_cpus": 1, "pservers": 1, "memory": "256Mi",
-                 "labels": {"suite": "%s"}}""".formatted(name, entryPoint, suite);
+                {"name": "%s", "entry_point": "%s", "num_cpus": 1, "pservers": 1, "memory": "256Mi"}""".formatted(name,
+                entryPoint);
     }
 
     /** Slurm's own states of the job's components, asked of Slurm directly. */

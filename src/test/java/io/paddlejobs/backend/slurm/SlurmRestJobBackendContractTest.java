@@ -1,0 +1,21 @@
+package io.paddlejobs.backend.slurm;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** The port's contract on the Slurm backend with {@code paddlejobs.slurm.client=rest}: slurmrestd with a JWT the service mints. */
+class SlurmRestJobBackendContractTest extends SlurmJobBackendContractTest {
+
+    @Override
+    Map<String, String> settings() {
+        Map<String, String> settings = new HashMap<>(super.settings());
+        settings.put("paddlejobs.slurm.client", "rest");
+        settings.put("paddlejobs.slurm.rest-url", SlurmCluster.current().restUrl());
+        settings.put("paddlejobs.slurm.jwt-key", SlurmCluster.current().jwtKey());
+        // The test cluster's files belong to root; jobs run as the token's user.
+        settings.put("paddlejobs.slurm.rest-user", "root");
+        // No Slurm configuration of the service's own: only slurmrestd is used.
+        settings.put("paddlejobs.slurm.slurm-conf", "/nonexistent/slurm.conf");
+        return settings;
+    }
+}
