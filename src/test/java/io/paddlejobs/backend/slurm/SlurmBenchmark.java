@@ -19,15 +19,17 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Submit latency and a status read through the service, against the same calls made directly to
- * Slurm (sbatch and scontrol, as the default client makes them; slurmrestd with a JWT), in one
- * run on the test cluster. Printed, not asserted. Not part of {@code ./mvnw verify}; run it with
- * {@code ./mvnw test -Dtest=SlurmBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ * Slurm (sbatch and scontrol, as the default client makes them; slurmrestd with a JWT), and the
+ * test cluster's start and stop times, in one run on the test cluster. Printed, not asserted. Not
+ * part of {@code ./mvnw verify}; run it with
+ * {@code ./mvnw test -Dtest=SlurmBenchmark -Dsurefire.failIfNoSpecifiedTests=false -Dslurm.required=true}.
  */
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmBenchmark {
 
     private static final int ROUNDS = 20;
+    private static final int CYCLES = 5;
 
     @TempDir
     static Path sharedDir;
@@ -85,6 +87,25 @@ class SlurmBenchmark {
         // The jobs write into the temporary directory until they end; it is removed after this.
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(120))
                 .until(() -> cluster.command("squeue", "-h", "-t", "PD,R,CG").isBlank());
+    }
+
+    /** Further clusters beside the suite's, each started, then stopped: what every Slurm test run pays once. */
+    @Test
+    void clusterStartAndStop() {
+        List<Long> starts = new ArrayList<>();
+        List<Long> stops = new ArrayList<>();
+        for (int i = 0; i < CYCLES; i++) {
+            SlurmCluster.Running cluster = SlurmCluster.Running.start();
+            starts.add(cluster.startMillis * 1_000_000);
+            cluster.close();
+            stops.add(cluster.stopMillis() * 1_000_000);
+        }
+        System.out.printf("[slurm-bench] test cluster (4 nodes and slurmrestd), median of %d (ms): start %.0f"
+                + " (min %.0f, max %.0f), stop %.0f (min %.0f, max %.0f)%n", CYCLES, median(starts),
+                starts.stream().mapToLong(Long::longValue).min().orElseThrow() / 1e6,
+                starts.stream().mapToLong(Long::longValue).max().orElseThrow() / 1e6, median(stops),
+                stops.stream().mapToLong(Long::longValue).min().orElseThrow() / 1e6,
+                stops.stream().mapToLong(Long::longValue).max().orElseThrow() / 1e6);
     }
 
     private static Object send(HttpClient http, HttpRequest request) {

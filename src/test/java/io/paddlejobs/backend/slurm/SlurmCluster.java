@@ -94,6 +94,11 @@ final class SlurmCluster implements BeforeAllCallback {
             }
         }
 
+        /** How long the last {@link #close()} took, in ms; 0 before. */
+        long stopMillis() {
+            return stopMillis;
+        }
+
         String slurmConf() {
             return env.get("SLURM_CONF");
         }

@@ -34,14 +34,11 @@ class SlurmJobBackendContractTest extends JobBackendContract {
     /** Slurm's states of a job that still holds (or waits for) its nodes. */
     private static final Set<String> UNFINISHED = Set.of("PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED");
 
-    @TempDir
-    Path sharedDir;
-
     private SlurmJobBackend backend;
     private JobPlanner planner;
 
     /** The settings besides the shipped defaults; {@code paddlejobs.slurm.client} picks the client. */
-    Map<String, String> settings() {
+    Map<String, String> settings(Path sharedDir) {
         return Map.of(
                 "paddlejobs.slurm.shared-dir", sharedDir.toString(),
                 "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
@@ -49,8 +46,8 @@ class SlurmJobBackendContractTest extends JobBackendContract {
     }
 
     @BeforeAll
-    void start() {
-        Binder binder = new Binder(new MapConfigurationPropertySource(settings()));
+    void start(@TempDir Path sharedDir) {
+        Binder binder = new Binder(new MapConfigurationPropertySource(settings(sharedDir)));
         SlurmProperties properties = binder.bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
         JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new PlanningJsonModule()).build();

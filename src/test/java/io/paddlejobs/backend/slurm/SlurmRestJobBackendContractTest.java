@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -7,8 +8,8 @@ import java.util.Map;
 class SlurmRestJobBackendContractTest extends SlurmJobBackendContractTest {
 
     @Override
-    Map<String, String> settings() {
-        Map<String, String> settings = new HashMap<>(super.settings());
+    Map<String, String> settings(Path sharedDir) {
+        Map<String, String> settings = new HashMap<>(super.settings(sharedDir));
         settings.put("paddlejobs.slurm.client", "rest");
         settings.put("paddlejobs.slurm.rest-url", SlurmCluster.current().restUrl());
         settings.put("paddlejobs.slurm.jwt-key", SlurmCluster.current().jwtKey());
