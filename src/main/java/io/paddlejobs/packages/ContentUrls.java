@@ -28,18 +28,26 @@ final class ContentUrls {
     /** Not a DNS label (it starts with a dot), so no namespace's folder can take its place. */
     static final String KEY_FILE = ".url-key";
 
-    private final SecretKeySpec key;
+    private final PackagesProperties properties;
+    private SecretKeySpec key; // read or made at first use, not at start-up: a service that ships no packages writes nothing
 
-    private ContentUrls(byte[] key) {
-        this.key = new SecretKeySpec(key, "HmacSHA256");
+    ContentUrls(PackagesProperties properties) {
+        this.properties = properties;
     }
 
-    static ContentUrls load(PackagesProperties properties) {
+    private synchronized SecretKeySpec key() {
+        if (key == null) {
+            key = new SecretKeySpec(keyBytes(properties), "HmacSHA256");
+        }
+        return key;
+    }
+
+    private static byte[] keyBytes(PackagesProperties properties) {
         if (properties.urlKey() != null) {
-            return new ContentUrls(properties.urlKey().getBytes(StandardCharsets.UTF_8));
+            return properties.urlKey().getBytes(StandardCharsets.UTF_8);
         }
         try {
-            return new ContentUrls(keptKey(Files.createDirectories(properties.dir()).resolve(KEY_FILE)));
+            return keptKey(Files.createDirectories(properties.dir()).resolve(KEY_FILE));
         } catch (IOException e) {
             throw new UncheckedIOException("paddlejobs.packages.dir: cannot keep the content URL key there", e);
         }
@@ -59,7 +67,7 @@ final class ContentUrls {
     private String keyOf(String namespace, String id) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(key);
+            mac.init(key());
             // A namespace has no '/', so no two (namespace, id) pairs give the same text.
             byte[] digest = mac.doFinal((namespace + "/" + id).getBytes(StandardCharsets.UTF_8));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);

@@ -36,7 +36,7 @@ public final class PackageStore implements CodePackages {
     public PackageStore(PackagesProperties properties) {
         this.properties = properties;
         this.archive = new SafeArchive(properties.maxUnpackedSize().toBytes(), properties.maxEntries());
-        this.urls = ContentUrls.load(properties);
+        this.urls = new ContentUrls(properties);
     }
 
     org.springframework.util.unit.DataSize maxSize() {

@@ -22,8 +22,8 @@ class ContentUrlsTest {
 
     @Test
     void aGeneratedKeyIsKeptOwnerOnlySoARestartedServiceAnswersTheSameUrls() throws Exception {
-        String before = ContentUrls.load(in(dir, null)).path("team-a", ID);
-        String after = ContentUrls.load(in(dir, null)).path("team-a", ID);
+        String before = new ContentUrls(in(dir, null)).path("team-a", ID);
+        String after = new ContentUrls(in(dir, null)).path("team-a", ID);
 
         assertThat(after).isEqualTo(before).startsWith("/packages/" + ID + "/content?namespace=team-a&key=");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve(ContentUrls.KEY_FILE))))
@@ -34,15 +34,15 @@ class ContentUrlsTest {
     void aConfiguredKeyIsTheSameOnEveryReplicaAndAnotherKeySignsOtherwise(@TempDir Path elsewhere) {
         String key = "k".repeat(40);
 
-        assertThat(ContentUrls.load(in(dir, key)).path("team-a", ID))
-                .isEqualTo(ContentUrls.load(in(elsewhere, key)).path("team-a", ID))
-                .isNotEqualTo(ContentUrls.load(in(dir, "j".repeat(40))).path("team-a", ID))
-                .isNotEqualTo(ContentUrls.load(in(dir, null)).path("team-a", ID));
+        assertThat(new ContentUrls(in(dir, key)).path("team-a", ID))
+                .isEqualTo(new ContentUrls(in(elsewhere, key)).path("team-a", ID))
+                .isNotEqualTo(new ContentUrls(in(dir, "j".repeat(40))).path("team-a", ID))
+                .isNotEqualTo(new ContentUrls(in(dir, null)).path("team-a", ID));
     }
 
     @Test
     void aKeyVerifiesOnlyItsOwnNamespaceAndPackage() {
-        ContentUrls urls = ContentUrls.load(in(dir, null));
+        ContentUrls urls = new ContentUrls(in(dir, null));
         String path = urls.path("team-a", ID);
         String key = path.substring(path.indexOf("&key=") + 5);
 
