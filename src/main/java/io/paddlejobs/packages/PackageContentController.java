@@ -40,11 +40,11 @@ class PackageContentController {
     @ApiResponse(responseCode = "200", description = "The archive as uploaded",
             content = @Content(mediaType = PackageController.GZIP, schema = @Schema(type = "string", format = "binary")))
     @GetMapping(path = "/packages/{id}/content", produces = PackageController.GZIP)
-    ResponseEntity<Resource> content(@PathVariable String id,
-                                     @Parameter(description = "The namespace that uploaded it") @RequestParam(required = false)
-                                     String namespace,
-                                     @Parameter(description = "The URL's signature") @RequestParam(required = false)
-                                     String key) {
+    ResponseEntity<Resource> fetchContent(@PathVariable String id,
+                                          @Parameter(description = "The namespace that uploaded it")
+                                          @RequestParam(required = false) String namespace,
+                                          @Parameter(description = "The URL's signature")
+                                          @RequestParam(required = false) String key) {
         return store.findByContentKey(namespace, id, key)
                 .map(stored -> ResponseEntity.ok().contentType(MediaType.parseMediaType(PackageController.GZIP))
                         .<Resource>body(new FileSystemResource(stored)))
