@@ -5,6 +5,7 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirements;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import org.springframework.core.io.FileSystemResource;
@@ -39,6 +40,7 @@ class PackageContentController {
             namespace or an unknown package are all the same 404.""")
     @ApiResponse(responseCode = "200", description = "The archive as uploaded",
             content = @Content(mediaType = PackageController.GZIP, schema = @Schema(type = "string", format = "binary")))
+    @SecurityRequirements // none: the signed URL is the credential
     @GetMapping(path = "/packages/{id}/content", produces = PackageController.GZIP)
     ResponseEntity<Resource> fetchContent(@PathVariable String id,
                                           @Parameter(description = "The namespace that uploaded it")
