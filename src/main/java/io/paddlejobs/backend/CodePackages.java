@@ -17,4 +17,21 @@ public interface CodePackages {
      * outside it: the archive was checked when uploaded and is checked again while unpacking.
      */
     void unpackInto(String namespace, String id, Path directory) throws IOException;
+
+    /**
+     * How a replica elsewhere fetches the namespace's package from this service over HTTP, with no
+     * token: an unguessable address bound to the namespace and the package, and the limits the
+     * archive was checked against when uploaded.
+     */
+    default Fetch fetch(String namespace, String id) {
+        throw new UnsupportedOperationException("these packages are not served for fetching");
+    }
+
+    /**
+     * @param path             the address relative to the service's own URL ({@code /packages/...})
+     * @param maxArchiveBytes  the archive is at most this large
+     * @param maxUnpackedBytes and unpacks to at most this much
+     */
+    record Fetch(String path, long maxArchiveBytes, long maxUnpackedBytes) {
+    }
 }

@@ -29,6 +29,11 @@ public interface JobBackend {
         return false;
     }
 
+    /** Why it does not ship them, and what would change that, in words for the user (a 400's detail). */
+    default String whyNoCodePackages() {
+        return "This service's backend does not ship code packages yet; build the code into the image and leave package out.";
+    }
+
     /** How this backend names replica hosts and the user's data; the planner writes them into the environment. */
     Site site();
 

@@ -15,8 +15,7 @@ final class PackageChecks {
 
     static void require(String id, String namespace, JobBackend backend, CodePackages packages) {
         if (!backend.shipsCodePackages()) {
-            throw invalid("This service's backend does not ship code packages yet; build the code into the image "
-                    + "and leave package out.");
+            throw invalid(backend.whyNoCodePackages());
         }
         if (!packages.exists(namespace, id)) {
             throw invalid("Namespace '" + namespace + "' has no package " + id + "; upload it with POST /packages first.");

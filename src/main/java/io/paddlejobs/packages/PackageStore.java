@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
 public final class PackageStore implements CodePackages {
 
     static final Pattern ID = Pattern.compile("sha256:([0-9a-f]{64})");
+    /** A namespace is a DNS label: never a path that reaches outside {@code dir}. */
+    static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
     /** A stored package; {@code created} is false when the namespace had it already. */
     record Stored(String id, long size, boolean created) {
@@ -29,10 +31,12 @@ public final class PackageStore implements CodePackages {
 
     private final PackagesProperties properties;
     private final SafeArchive archive;
+    private final ContentUrls urls;
 
     public PackageStore(PackagesProperties properties) {
         this.properties = properties;
         this.archive = new SafeArchive(properties.maxUnpackedSize().toBytes(), properties.maxEntries());
+        this.urls = new ContentUrls(properties);
     }
 
     org.springframework.util.unit.DataSize maxSize() {
@@ -72,6 +76,22 @@ public final class PackageStore implements CodePackages {
         }
         Path stored = properties.dir().resolve(namespace).resolve(match.group(1) + ".tar.gz");
         return Files.isRegularFile(stored) ? Optional.of(stored) : Optional.empty();
+    }
+
+    /**
+     * The stored archive, if this namespace uploaded it and {@code key} is its content URL's key;
+     * a caller cannot tell which of the three it got wrong.
+     */
+    Optional<Path> findByContentKey(String namespace, String id, String key) {
+        if (namespace == null || !NAMESPACE.matcher(namespace).matches() || !urls.verifies(namespace, id, key)) {
+            return Optional.empty();
+        }
+        return find(namespace, id);
+    }
+
+    @Override
+    public Fetch fetch(String namespace, String id) {
+        return new Fetch(urls.path(namespace, id), properties.maxSize().toBytes(), properties.maxUnpackedSize().toBytes());
     }
 
     @Override

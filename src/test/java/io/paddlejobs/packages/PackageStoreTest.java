@@ -17,7 +17,7 @@ class PackageStoreTest {
     Path dir;
 
     PackageStore store(DataSize maxSize) {
-        return new PackageStore(new PackagesProperties(dir, maxSize, DataSize.ofMegabytes(1), 100));
+        return new PackageStore(new PackagesProperties(dir, maxSize, DataSize.ofMegabytes(1), 100, null));
     }
 
     @Test

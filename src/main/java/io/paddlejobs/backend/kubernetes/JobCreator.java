@@ -37,8 +37,8 @@ final class JobCreator {
      * @throws JobAlreadyExistsException when a trainer Job of that name exists; if it is the same
      *         spec, its other objects are created first, so that a retry completes an interrupted submit
      */
-    Job create(JobPlan plan, DataClaim claim) {
-        Manifests desired = Manifests.desired(plan, settings, claim);
+    Job create(JobPlan plan, DataClaim claim, ShippedCode code) {
+        Manifests desired = Manifests.desired(plan, settings, claim, code);
         Job created;
         try {
             created = client.resource(desired.trainerJob()).create();

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.config.PlanningProperties;
 import java.time.Clock;
@@ -26,8 +27,9 @@ class KubernetesBackendConfig {
 
     @Bean(destroyMethod = "close")
     KubernetesRuntime kubernetesRuntime(KubernetesClient client, KubernetesProperties settings,
-                                        PlanningProperties planning) {
-        return KubernetesRuntime.start(client, settings, planning.toPolicy(), Clock.systemUTC());
+                                        PlanningProperties planning, PackageFetchProperties fetch, CodePackages packages) {
+        return KubernetesRuntime.start(client, settings, new ShippedCode.Source(fetch, packages), planning.toPolicy(),
+                Clock.systemUTC());
     }
 
     @Bean

@@ -39,6 +39,7 @@ final class KubernetesJobBackend implements JobBackend {
     private final LogStreams logs;
     private final ClusterEvents events;
     private final DataClaims claims;
+    private final ShippedCode.Source code;
     private final Clock clock;
     private final Site site = new KubernetesSite();
 
@@ -48,7 +49,8 @@ final class KubernetesJobBackend implements JobBackend {
     }
 
     KubernetesJobBackend(KubernetesProperties settings, ClusterCache cache, JobCreator creator, Workloads workloads,
-                         PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, Clock clock) {
+                         PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, ShippedCode.Source code,
+                         Clock clock) {
         this.settings = settings;
         this.cache = cache;
         this.creator = creator;
@@ -57,12 +59,26 @@ final class KubernetesJobBackend implements JobBackend {
         this.logs = logs;
         this.events = events;
         this.claims = claims;
+        this.code = code;
         this.clock = clock;
         cache.addListener(key -> {
             if (cache.find(key).isEmpty()) {
                 plans.forget(key);
             }
         });
+    }
+
+    /** Pods fetch a package from this service, so only once it is configured where they reach it. */
+    @Override
+    public boolean shipsCodePackages() {
+        return code.configured();
+    }
+
+    @Override
+    public String whyNoCodePackages() {
+        return "On Kubernetes, a job's pods fetch its package from this service, and the operator has not said where "
+                + "they reach it (paddlejobs.kubernetes.packages.service-url); until then, build the code into the image "
+                + "and leave package out.";
     }
 
     @Override
@@ -77,7 +93,7 @@ final class KubernetesJobBackend implements JobBackend {
         }
         DataClaim claim = claims.check(plan.namespace());
         try {
-            var created = creator.create(plan, claim);
+            var created = creator.create(plan, claim, code.of(plan));
             return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
         } catch (JobAlreadyExistsException e) {
             awaitCached(e.key());
@@ -157,7 +173,7 @@ final class KubernetesJobBackend implements JobBackend {
         // A dry run says what a submit would: a namespace without a usable claim is refused here too.
         DataClaim claim = cache.serves(plan.namespace()) ? claims.check(plan.namespace())
                 : DataClaim.assumed(settings.dataClaim());
-        return Manifests.desired(plan, settings, claim).asMaps();
+        return Manifests.desired(plan, settings, claim, code.of(plan)).asMaps();
     }
 
     private Optional<Job> toJob(ObservedJob observed) {

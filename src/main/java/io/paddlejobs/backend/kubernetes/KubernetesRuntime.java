@@ -14,6 +14,12 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
 
     static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, PlanningPolicy policy,
                                    Clock clock) {
+        return start(client, settings, ShippedCode.Source.NONE, policy, clock);
+    }
+
+    /** @param code where jobs' packages come from ({@link ShippedCode.Source#NONE}: jobs with one are refused) */
+    static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, ShippedCode.Source code,
+                                   PlanningPolicy policy, Clock clock) {
         ClusterCache cache = new ClusterCache(client, settings.namespaces(), settings.resync().toMillis());
         PlanRecovery plans = new PlanRecovery(policy);
         ClusterEvents events = new ClusterEvents(client, clock);
@@ -22,7 +28,7 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
         cache.addListener(reconciler);
         KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), workloads,
                 plans, new LogStreams(client, settings.retryAfter()), events,
-                namespace -> DataClaim.check(client, settings, namespace), clock);
+                namespace -> DataClaim.check(client, settings, namespace), code, clock);
         cache.start();
         return new KubernetesRuntime(client, cache, reconciler, jobs);
     }

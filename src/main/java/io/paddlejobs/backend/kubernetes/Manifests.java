@@ -25,8 +25,13 @@ record Manifests(Job trainerJob, Service service, Job pserverJob) {
     }
 
     static Manifests desired(JobPlan plan, KubernetesProperties settings, DataClaim claim) {
-        return new Manifests(TrainerJobManifest.desired(plan, settings, claim), HeadlessServiceManifest.desired(plan),
-                plan.pservers().count() > 0 ? PserverJobManifest.desired(plan, settings, claim) : null);
+        return desired(plan, settings, claim, null);
+    }
+
+    /** @param code the job's package as its pods fetch it, {@code null} when it has none */
+    static Manifests desired(JobPlan plan, KubernetesProperties settings, DataClaim claim, ShippedCode code) {
+        return new Manifests(TrainerJobManifest.desired(plan, settings, claim, code), HeadlessServiceManifest.desired(plan),
+                plan.pservers().count() > 0 ? PserverJobManifest.desired(plan, settings, claim, code) : null);
     }
 
     List<HasMetadata> inCreationOrder() {

@@ -13,7 +13,9 @@ final class PodTemplates {
     private PodTemplates() {
     }
 
-    static PodTemplateSpec of(JobPlan plan, Role role, KubernetesProperties settings, DataClaim claim) {
+    /** @param code the job's package, {@code null} when it has none */
+    static PodTemplateSpec of(JobPlan plan, Role role, KubernetesProperties settings, DataClaim claim,
+                              ShippedCode code) {
         List<PodStep> steps = new ArrayList<>();
         steps.add(new ReplicaPodStep(plan, role, settings.terminationGracePeriod()));
         steps.add(new MainContainerStep(plan, role));
@@ -21,6 +23,9 @@ final class PodTemplates {
         steps.add(new ResourcesStep(plan.role(role).perReplica()));
         steps.add(new DataVolumeStep(claim));
         steps.add(new HomeStep());
+        if (code != null) {
+            steps.add(new CodePackageStep(code)); // its init container before any other
+        }
         if (role == Role.PSERVER) {
             steps.add(new PserverReadinessStep(plan.ports().first()));
             steps.add(new ResolveOwnNameStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));

@@ -19,7 +19,7 @@ final class PserverJobManifest {
     private PserverJobManifest() {
     }
 
-    static Job desired(JobPlan plan, KubernetesProperties settings, DataClaim claim) {
+    static Job desired(JobPlan plan, KubernetesProperties settings, DataClaim claim, ShippedCode code) {
         int pservers = plan.pservers().count();
         return new JobBuilder()
                 .withNewMetadata()
@@ -32,7 +32,7 @@ final class PserverJobManifest {
                     .withCompletions(pservers)
                     .withParallelism(pservers)
                     .withBackoffLimit(0)
-                    .withTemplate(PodTemplates.of(plan, Role.PSERVER, settings, claim))
+                    .withTemplate(PodTemplates.of(plan, Role.PSERVER, settings, claim, code))
                 .endSpec()
                 .build();
     }

@@ -22,7 +22,7 @@ final class TrainerJobManifest {
     private TrainerJobManifest() {
     }
 
-    static Job desired(JobPlan plan, KubernetesProperties settings, DataClaim claim) {
+    static Job desired(JobPlan plan, KubernetesProperties settings, DataClaim claim, ShippedCode code) {
         int trainers = plan.trainers().count();
         return new JobBuilder()
                 .withNewMetadata()
@@ -39,7 +39,7 @@ final class TrainerJobManifest {
                     .withSuspend(plan.pservers().count() > 0)
                     .withActiveDeadlineSeconds(MaxRunTime.seconds(plan))
                     .withTtlSecondsAfterFinished(settings.ttlSecondsAfterFinished())
-                    .withTemplate(PodTemplates.of(plan, Role.TRAINER, settings, claim))
+                    .withTemplate(PodTemplates.of(plan, Role.TRAINER, settings, claim, code))
                 .endSpec()
                 .build();
     }

@@ -30,6 +30,9 @@ class KubernetesBackendApplicationTest {
     private static final String JOB = """
             {"name": "%s", "entry_point": "python train.py", "num_cpus": 2}""";
 
+    @org.junit.jupiter.api.io.TempDir
+    static java.nio.file.Path PACKAGES;
+
     @LocalServerPort
     int port;
 
@@ -41,6 +44,7 @@ class KubernetesBackendApplicationTest {
     @DynamicPropertySource
     static void cluster(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.kubernetes.master-url", CLUSTER::url);
+        registry.add("paddlejobs.packages.dir", () -> PACKAGES.toString());
         CLUSTER.provideDataClaim("default");
     }
 
@@ -94,6 +98,22 @@ class KubernetesBackendApplicationTest {
         assertThat(dryRun.body()).contains("\"kind\":\"Job\"", "\"kind\":\"Service\"", "\"name\":\"dry-pserver\"",
                 "\"completionMode\":\"Indexed\"");
         assertThat(CLUSTER.admin.batch().v1().jobs().inNamespace("default").withName("dry-trainer").get()).isNull();
+    }
+
+    @Test
+    void withoutTheServicesInClusterUrlAJobWithAPackageIsA400SayingWhatToConfigure() throws Exception {
+        var upload = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/packages"))
+                .header("Content-Type", "application/gzip")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(new io.paddlejobs.packages.Archives().file("t.py", "1").bytes()))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        String id = upload.body().replaceAll(".*\"package\":\"(sha256:[0-9a-f]{64})\".*", "$1");
+
+        var refused = send("POST", "/jobs", "{\"name\": \"shipped\", \"entry_point\": \"python t.py\", \"package\": \"" + id + "\"}");
+
+        assertThat(upload.statusCode()).as(upload.body()).isIn(200, 201);
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("\"field\":\"package\"", "paddlejobs.kubernetes.packages.service-url");
+        assertThat(CLUSTER.admin.batch().v1().jobs().inNamespace("default").withName("shipped-trainer").get()).isNull();
     }
 
     @Test
