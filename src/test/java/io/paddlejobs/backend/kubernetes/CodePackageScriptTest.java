@@ -130,7 +130,7 @@ class CodePackageScriptTest {
                 .findFirst().orElse(null);
         if (busybox == null) {
             if (Boolean.getBoolean("busybox.required")) {
-                fail("busybox is not installed (-Dbusybox.required=true makes this a failure; .ci/prepare-k8spkg installs it)");
+                fail("busybox is not installed (-Dbusybox.required=true makes this a failure; .ci/run installs busybox-static)");
             }
             assumeTrue(false, "busybox is not installed");
         }
