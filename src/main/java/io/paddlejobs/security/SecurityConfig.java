@@ -47,8 +47,8 @@ class SecurityConfig {
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties security, JsonMapper json,
-                                            ObjectProvider<TokenAuthenticator> tokens) {
-        AuthProblems problems = new AuthProblems(json);
+                                            ObjectProvider<TokenAuthenticator> tokens, AuditLog audit) {
+        AuthProblems problems = new AuthProblems(json, audit);
         http.csrf(AbstractHttpConfigurer::disable) // no cookies or sessions: a bearer token cannot be ridden
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .formLogin(AbstractHttpConfigurer::disable)

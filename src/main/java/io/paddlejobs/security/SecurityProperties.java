@@ -1,5 +1,6 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.job.Quota;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import java.net.URI;
@@ -80,5 +81,9 @@ public record SecurityProperties(
                          @DefaultValue("0") @Min(0) int maxGpusInUse) {
 
         public static final Limits NONE = new Limits(0, 0, 0);
+
+        public Quota quota() {
+            return new Quota(maxUnfinishedJobs, maxGpusInUse);
+        }
     }
 }
