@@ -1,6 +1,5 @@
 package io.paddlejobs.job;
 
-import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;

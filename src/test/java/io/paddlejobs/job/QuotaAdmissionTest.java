@@ -3,7 +3,6 @@ package io.paddlejobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
@@ -28,7 +27,7 @@ class QuotaAdmissionTest {
 
     private static final String NS = "team-a";
     private static final JobPlanner PLANNER = new JobPlanner(new PlanningPolicy(
-            new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", "default", 1, Memory.parse("1Gi"), 1,
+            new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
                     Memory.parse("1Gi"), 7164, 1, 1),
             new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi"))));
     private static final CodePackages NO_PACKAGES = new CodePackages() {

@@ -21,7 +21,7 @@ class AuditWriterTest {
 
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut().lines()
                     .filter(line -> line.endsWith("action=submit job=off-thread")))
-                    .singleElement().asString().contains("[audit-writer]"));
+                    .singleElement().asString().containsPattern("\\[\\s*audit-writer\\]"));
         }
     }
 

@@ -2,7 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.job.JobBackend;
-import io.paddlejobs.config.PlanningProperties;
+import io.paddlejobs.planning.JobPlanner;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -26,8 +26,8 @@ class KubernetesBackendConfig {
 
     @Bean(destroyMethod = "close")
     KubernetesRuntime kubernetesRuntime(KubernetesClient client, KubernetesProperties settings,
-                                        PlanningProperties planning) {
-        return KubernetesRuntime.start(client, settings, planning.toPolicy(), Clock.systemUTC());
+                                        JobPlanner planner) {
+        return KubernetesRuntime.start(client, settings, planner, Clock.systemUTC());
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.kubernetes.KubernetesConnection;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
@@ -68,6 +69,11 @@ public record KubernetesProperties(
                 throw new IllegalArgumentException("paddlejobs.kubernetes.shm-size: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** How to reach the API server: the same keys as {@link KubernetesConnection} binds for the reviews. */
+    public KubernetesConnection connection() {
+        return new KubernetesConnection(masterUrl, connectTimeout, requestTimeout);
     }
 
     /** The defaults, as an operator who configured nothing gets them (the same as the {@code @DefaultValue}s). */

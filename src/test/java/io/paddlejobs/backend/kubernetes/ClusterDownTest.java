@@ -34,7 +34,7 @@ class ClusterDownTest {
 
     private static MockCluster.Backend startBackend(KubernetesProperties settings) {
         var client = KubernetesClients.create(settings);
-        return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY,
+        return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER,
                 java.time.Clock.systemUTC()));
     }
 

@@ -78,7 +78,7 @@ final class MockCluster implements AutoCloseable {
 
     Backend startBackend(KubernetesProperties settings) {
         KubernetesClient client = KubernetesClients.create(settings);
-        Backend backend = new Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY, Clock.systemUTC()));
+        Backend backend = new Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, Clock.systemUTC()));
         backends.add(backend);
         return backend;
     }
