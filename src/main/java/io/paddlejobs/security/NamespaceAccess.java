@@ -28,11 +28,11 @@ public class NamespaceAccess {
 
     /** The namespace to act in; throws a 401 or 403 problem when the caller may not. */
     public String resolve(String requested, Action action) {
-        Tenant tenant = tenant().orElseThrow(AccessDeniedProblem::unauthenticated);
+        Tenant tenant = tenant().orElseThrow(AccessRefusedException::unauthenticated);
         String namespace = requested != null ? requested
-                : tenant.defaultNamespace().orElseThrow(() -> NamespaceRequiredProblem.of(tenant));
+                : tenant.defaultNamespace().orElseThrow(() -> NamespaceRequiredException.of(tenant));
         if (!authorizer.mayUse(tenant, namespace, action)) {
-            throw AccessDeniedProblem.namespace(tenant, namespace, action, authorizer.whereAllowed(tenant, action));
+            throw AccessRefusedException.namespace(tenant, namespace, action, authorizer.whereAllowed(tenant, action));
         }
         return namespace;
     }
