@@ -2,7 +2,6 @@ package io.paddlejobs.security;
 
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -28,19 +27,19 @@ class SecurityConfig {
 
     // Mode kubernetes brings its own authorizer and authenticator (io.paddlejobs.security.kubernetes).
     @Bean
-    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "none", matchIfMissing = true)
+    @ConditionalOnSecurityMode(SecurityProperties.Mode.NONE)
     TenantAuthorizer anyone() {
         return TenantAuthorizer.ANYONE;
     }
 
     @Bean
-    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "token")
+    @ConditionalOnSecurityMode(SecurityProperties.Mode.TOKEN)
     TenantAuthorizer listedNamespaces() {
         return TenantAuthorizer.LISTED_NAMESPACES;
     }
 
     @Bean
-    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "token")
+    @ConditionalOnSecurityMode(SecurityProperties.Mode.TOKEN)
     TokenStore tokenStore(SecurityProperties security) {
         return TokenStore.load(security.tokenFile(), security.limits());
     }

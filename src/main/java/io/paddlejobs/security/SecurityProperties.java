@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -50,6 +51,11 @@ public record SecurityProperties(
 
     public enum Mode {
         NONE, TOKEN, KUBERNETES
+    }
+
+    /** The mode as these properties bind it, for what must know it before they are bound (conditions). */
+    static Mode modeOf(Binder binder) {
+        return binder.bindOrCreate("paddlejobs.security", SecurityProperties.class).mode();
     }
 
     /**

@@ -3,12 +3,12 @@ package io.paddlejobs.security.kubernetes;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.kubernetes.KubernetesClientFactory;
 import io.paddlejobs.kubernetes.KubernetesConnection;
+import io.paddlejobs.security.ConditionalOnSecurityMode;
 import io.paddlejobs.security.SecurityProperties;
 import io.paddlejobs.security.TenantAuthorizer;
 import io.paddlejobs.security.TokenAuthenticator;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Configuration;
  * callers (TokenReview) and its RBAC on {@code batch/jobs} authorizes them (SubjectAccessReview).
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "kubernetes")
+@ConditionalOnSecurityMode(SecurityProperties.Mode.KUBERNETES)
 class KubernetesSecurityConfig {
 
     /**
