@@ -29,7 +29,7 @@ final class NamespaceUsage {
         // cannot both get it.
         final ReentrantLock lock = new ReentrantLock();
         final Set<String> names = ConcurrentHashMap.newKeySet();
-        volatile boolean seeded;
+        boolean seeded; // guarded by lock
     }
 
     private final JobBackend backend;
@@ -64,26 +64,18 @@ final class NamespaceUsage {
         }
     }
 
-    /** What the namespace's unfinished jobs hold now. */
-    Usage usage(String namespace) {
-        Tracked tracked = tracked(namespace);
-        tracked.lock.lock();
-        try {
-            return usage(namespace, tracked);
-        } finally {
-            tracked.lock.unlock();
-        }
-    }
-
     private Tracked tracked(String namespace) {
         return namespaces.computeIfAbsent(namespace, ns -> new Tracked());
     }
 
     private static JobService.Submission counted(Tracked tracked, JobService.Submission submission) {
         // Under the lock (reentrant when admitting), so that a count never forgets a name just added.
+        // Until a namespace is first counted there is nothing to keep: counting starts from the backend's list.
         tracked.lock.lock();
         try {
-            tracked.names.add(submission.job().plan().name());
+            if (tracked.seeded) {
+                tracked.names.add(submission.job().plan().name());
+            }
         } finally {
             tracked.lock.unlock();
         }

@@ -91,6 +91,17 @@ class QuotaAdmissionTest {
     }
 
     @Test
+    void jobsSubmittedWithoutAQuotaCountForTheNextCallerWhoHasOne() {
+        jobs.submit(request("free-1", null), NS, Quota.NONE);
+        jobs.submit(request("free-2", null), NS, Quota.NONE);
+        assertThat(jobs.submit(request("third", null), NS, new Quota(3, 0)).created()).isTrue();
+        jobs.submit(request("free-3", null), NS, Quota.NONE);
+
+        assertThatThrownBy(() -> jobs.submit(request("fifth", null), NS, new Quota(4, 0)))
+                .isInstanceOf(QuotaExceededException.class).hasMessageContaining("already has 4");
+    }
+
+    @Test
     void submitsDoNotListTheNamespaceEachTime() {
         for (int i = 0; i < 20; i++) {
             jobs.submit(request("job-" + i, null), NS, new Quota(100, 100));
