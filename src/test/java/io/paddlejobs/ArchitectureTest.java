@@ -1,14 +1,24 @@
 package io.paddlejobs;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.paddlejobs.job.Quota;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
-/** STYLE "Layout": the boundaries that keep the planner pure and fabric8 in one place. */
+/**
+ * The package boundaries (STYLE "Layout"), each rule with the reason it exists: the planner is
+ * pure, the job service speaks to backends only through its port, security decides who may do
+ * what and knows nothing of configuration or backends, and fabric8 stays where Kubernetes is spoken.
+ */
 class ArchitectureTest {
 
     private static final JavaClasses PRODUCTION = new ClassFileImporter()
@@ -16,29 +26,82 @@ class ArchitectureTest {
             .importPackages("io.paddlejobs");
 
     @Test
-    void planningDependsOnNothingButJavaAndItself() {
-        classes().that().resideInAPackage("io.paddlejobs.planning..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.paddlejobs.planning..")
+    void noTwoPackagesDependOnEachOther() {
+        slices().matching("io.paddlejobs.(*)..").should().beFreeOfCycles()
+                .because("a package that is used by what it uses cannot be read, changed or tested on its own")
                 .check(PRODUCTION);
     }
 
     @Test
-    void onlyTheKubernetesBackendAndKubernetesSecurityUseFabric8() {
-        noClasses().that().resideOutsideOfPackages("io.paddlejobs.backend.kubernetes..", "io.paddlejobs.security.kubernetes..")
-                .should().dependOnClassesThat().resideInAPackage("io.fabric8..")
-                .allowEmptyShould(true)
+    void planningDependsOnNothingButJavaAndItself() {
+        classes().that().resideInAPackage("io.paddlejobs.planning..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.paddlejobs.planning..")
+                .because("a plan is a pure function of the request, the policy and the site")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void securityDependsOnNeitherConfigurationNorBackends() {
+        noClasses().that().resideInAPackage("io.paddlejobs.security..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.paddlejobs.config..", "io.paddlejobs.backend..")
+                .because("who may do what is decided apart from how jobs are planned and where they run")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void securityHandsTheJobServiceAQuotaAndCallsNothingOfIt() {
+        noClasses().that().resideInAPackage("io.paddlejobs.security..")
+                .should().dependOnClassesThat(resideInAPackage("io.paddlejobs.job..").and(not(type(Quota.class))))
+                .because("the controller asks the job service; security only says what a caller may hold")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theJobServiceKnowsBackendsOnlyThroughItsPort() {
+        noClasses().that().resideInAPackage("io.paddlejobs.job..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.paddlejobs.backend.local..",
+                        "io.paddlejobs.backend.kubernetes..", "io.paddlejobs.backend.slurm..", "io.paddlejobs.api..",
+                        "io.paddlejobs.security..", "io.paddlejobs.config..")
+                .because("JobBackend is the port; which backend runs is configuration, and who asks is the web layer's")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void backendsKnowNothingOfTheWebLayerOrSecurity() {
+        noClasses().that().resideInAPackage("io.paddlejobs.backend..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.paddlejobs.api..", "io.paddlejobs.security..")
+                .because("a backend runs what it is given, whoever asked")
                 .check(PRODUCTION);
     }
 
     /**
-     * Backends serve no requests: no controllers, filters or servlets. Like the job package they
-     * may raise problem documents (STYLE, "Problem details"), such as a 503 when the cluster is away.
+     * Like the job package, backends may raise problem documents (STYLE, "Problem details"), such as
+     * a 503 when the cluster is away.
      */
     @Test
     void backendsServeNoRequests() {
         noClasses().that().resideInAnyPackage("io.paddlejobs.backend..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web.servlet..",
                         "org.springframework.web.bind..", "org.springframework.web.filter..", "jakarta.servlet..")
+                .because("requests are served by the api package alone: no controllers, filters or servlets")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void onlyWhatSpeaksKubernetesUsesFabric8() {
+        noClasses().that().resideOutsideOfPackages("io.paddlejobs.backend.kubernetes..",
+                        "io.paddlejobs.security.kubernetes..", "io.paddlejobs.kubernetes..")
+                .should().dependOnClassesThat().resideInAPackage("io.fabric8..")
+                .because("the rest of the service knows jobs and callers, not Kubernetes objects")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theKubernetesBackendShowsOnlyItsConfigurationAndProblemTypes() {
+        classes().that().resideInAPackage("io.paddlejobs.backend.kubernetes..").and().arePublic()
+                .should().haveSimpleNameEndingWith("Exception")
+                .orShould().beAnnotatedWith(ConfigurationProperties.class)
+                .because("the rest of the service reaches this backend through the JobBackend port only")
                 .check(PRODUCTION);
     }
 }

@@ -6,31 +6,28 @@ import io.paddlejobs.job.JobPage;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService;
+import io.paddlejobs.job.JobService.Submission;
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.planning.JobRequest;
-import io.paddlejobs.planning.Role;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.AuditLog;
 import io.paddlejobs.security.NamespaceAccess;
-import io.paddlejobs.security.SubmissionLimits;
+import io.paddlejobs.security.AuditOutcome;
+import io.paddlejobs.security.SubmissionRateLimit;
+import io.paddlejobs.security.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
-import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
-import java.net.URI;
-import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -43,43 +40,36 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
-import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /**
- * The jobs API: submit, look, list, follow logs, cancel, delete. Every endpoint first resolves
+ * The jobs API: submit, look, list, cancel, delete (a replica's log: {@link JobLogsController}). Every endpoint first resolves
  * the namespace it acts in through {@link NamespaceAccess} (the caller's default, or the one
  * named that the caller may use); submits, cancels and deletes are written to the audit log.
  */
 @Tag(name = "jobs")
 @Validated
-@SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
-        description = "With paddlejobs.security.mode=token: a token from the operator's token file; "
-                + "with paddlejobs.security.mode=kubernetes: a token the cluster accepts (a service account's, an OIDC one)")
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
 class JobController {
 
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+    static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
     private final StatusUrls statusUrls;
     private final NamespaceAccess access;
-    private final SubmissionLimits limits;
+    private final SubmissionRateLimit rate;
     private final AuditLog audit;
-    private final LogStreams logStreams;
-    private final MetricsCollector metrics;
+    private final SubmitAnswers answers;
 
-    JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionLimits limits,
-                  AuditLog audit, LogStreams logStreams, MetricsCollector metrics) {
-        this.logStreams = logStreams;
+    JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionRateLimit rate,
+                  AuditLog audit, SubmitAnswers answers) {
         this.jobs = jobs;
         this.statusUrls = statusUrls;
         this.access = access;
-        this.limits = limits;
+        this.rate = rate;
         this.audit = audit;
-        this.metrics = metrics;
+        this.answers = answers;
     }
 
     @Operation(summary = "Submit a job", description = """
@@ -112,35 +102,36 @@ class JobController {
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
                              @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
         if (dryRun) {
-            String ns = access.resolve(namespace, Action.SUBMIT);
-            var plan = limits.dryRun(access.tenant().orElseThrow(), () -> jobs.dryRun(body.toRequest(), ns));
-            return ResponseEntity.ok().headers(warnings(plan.plan().warnings())).body(DryRunView.of(plan));
+            return dryRun(body.toRequest(), namespace);
         }
-        JobRequest request = jobs.named(body.toRequest());
-        return audit.record(Action.SUBMIT, namespace, request.name(), () -> {
-            String ns = access.resolve(namespace, Action.SUBMIT);
-            var tenant = access.tenant().orElseThrow();
-            var retry = jobs.retryOf(request, ns);
-            if (retry.isPresent()) {
-                return submitted(retry.get());
-            }
-            return submitted(limits.submit(tenant, ns, () -> jobs.gpusAskedFor(request, ns),
-                    () -> jobs.submit(request, ns), JobService.Submission::created));
-        }, response -> response.getStatusCode().value() == 201 ? "created" : "existing");
+        JobRequest request = jobs.withGeneratedName(body.toRequest());
+        Submission submission = audit.record(Action.SUBMIT, namespace, request.name(),
+                () -> submitWithinLimits(request, namespace),
+                done -> done.created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
+        return answers.submitted(submission);
     }
 
-    private ResponseEntity<JobView> submitted(JobService.Submission submission) {
-        JobView view = JobView.of(submission.job(), statusUrls);
-        if (!submission.created() && submission.job().status().phase().isFinished()) {
-            view = FinishedResubmit.warn(view, submission.job());
+    /** The caller's rate is spent only when a job was created; the job service admits it against their quota. */
+    private Submission submitWithinLimits(JobRequest request, String namespace) {
+        String ns = access.resolve(namespace, Action.SUBMIT);
+        Tenant tenant = access.tenant().orElseThrow();
+        try (var permit = rate.take(tenant)) {
+            Submission submission = jobs.submit(request, ns, tenant.quota());
+            if (submission.created()) {
+                permit.spend();
+            }
+            return submission;
         }
-        HttpHeaders headers = warnings(view.warnings());
-        if (!submission.created()) {
-            return ResponseEntity.ok().headers(headers).body(view);
+    }
+
+    /** A dry run plans as much as a submit does, so it counts against the same rate. */
+    private ResponseEntity<DryRunView> dryRun(JobRequest request, String namespace) {
+        String ns = access.resolve(namespace, Action.SUBMIT);
+        try (var permit = rate.take(access.tenant().orElseThrow())) {
+            var planned = jobs.dryRun(request, ns);
+            permit.spend();
+            return answers.planned(planned);
         }
-        metrics.watch(submission.job()); // from its first line: a capped log may lose the oldest
-        URI location = URI.create(view.statusUrl().replace("/status?", "?"));
-        return ResponseEntity.created(location).headers(headers).body(view);
     }
 
     @Operation(summary = "List jobs, newest first")
@@ -174,30 +165,12 @@ class JobController {
         return jobs.get(key(name, namespace, Action.READ)).status();
     }
 
-    @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica ends")
-    @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
-            content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
-    @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
-    ResponseEntity<ResponseBodyEmitter> logs(@PathVariable String name,
-                                               @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
-                                               @Parameter(schema = @Schema(type = "string", defaultValue = "trainer",
-                                                       allowableValues = {"pserver", "trainer"}))
-                                               @RequestParam(defaultValue = "trainer") @Pattern(regexp = "pserver|trainer") String role,
-                                               @RequestParam(defaultValue = "0") @Min(0) int index,
-                                               @RequestParam(required = false) @Min(0) Integer tail,
-                                               @RequestParam(defaultValue = "false") boolean follow) {
-        JobKey key = key(name, namespace, Action.READ);
-        Role replicaRole = Role.fromLabel(role);
-        jobs.requireReplica(key, replicaRole, index);
-        StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
-        return logStreams.stream(access.userName(), body);
-    }
-
     @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled")
     @PostMapping(path = "/{name}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
     JobView cancel(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
         return audit.record(Action.CANCEL, namespace, name,
-                () -> JobView.of(jobs.cancel(key(name, namespace, Action.CANCEL)), statusUrls), view -> "cancelled");
+                () -> JobView.of(jobs.cancel(key(name, namespace, Action.CANCEL)), statusUrls),
+                view -> AuditOutcome.CANCELLED);
     }
 
     @Operation(summary = "Delete a job and everything it created")
@@ -208,17 +181,10 @@ class JobController {
         return audit.record(Action.DELETE, namespace, name, () -> {
             jobs.delete(key(name, namespace, Action.DELETE));
             return ResponseEntity.noContent().<Void>build();
-        }, response -> "deleted");
+        }, response -> AuditOutcome.DELETED);
     }
 
     private JobKey key(String name, String namespace, Action action) {
         return new JobKey(access.resolve(namespace, action), name);
-    }
-
-    /** Warnings as Kubernetes sends them: {@code Warning: 299 - "text"}, one header each. */
-    private static HttpHeaders warnings(List<String> warnings) {
-        HttpHeaders headers = new HttpHeaders();
-        warnings.forEach(w -> headers.add(HttpHeaders.WARNING, "299 - \"" + w.replace("\"", "'") + "\""));
-        return headers;
     }
 }

@@ -1,6 +1,8 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.planning.JobRequest;
+import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
+import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.servers.Server;
@@ -15,6 +17,9 @@ import org.springframework.context.annotation.Configuration;
  * host and port) nor on the order in which springdoc happens to meet the types.
  */
 @Configuration(proxyBeanMethods = false)
+@SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
+        description = "With paddlejobs.security.mode=token: a token from the operator's token file; "
+                + "with paddlejobs.security.mode=kubernetes: a token the cluster accepts (a service account's, an OIDC one)")
 class OpenApiConfig {
 
     static {

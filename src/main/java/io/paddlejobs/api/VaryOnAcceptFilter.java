@@ -1,11 +1,11 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.security.PagePaths;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -18,12 +18,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @Component
 class VaryOnAcceptFilter extends OncePerRequestFilter {
 
-    private static final Pattern NEGOTIATED = Pattern.compile("/jobs(/[^/]+/status)?");
-
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        return !NEGOTIATED.matcher(path).matches();
+        return !PagePaths.servesPageAndJson(request);
     }
 
     @Override

@@ -24,7 +24,6 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
 
     public record Defaults(
             @DefaultValue("paddlepaddle/paddle:2.6.1") @NotBlank String image,
-            @DefaultValue("default") @NotBlank String namespace,
             @DefaultValue("1") @Min(1) int numCpus,
             @DefaultValue("1Gi") @NotBlank String memory,
             @DefaultValue("1") @Min(1) int pserverCpu,
@@ -47,7 +46,7 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
 
     public PlanningPolicy toPolicy() {
         return new PlanningPolicy(
-                new PlanningPolicy.Defaults(defaults.image(), defaults.namespace(), defaults.numCpus(),
+                new PlanningPolicy.Defaults(defaults.image(), defaults.numCpus(),
                         Memory.parse(defaults.memory()), defaults.pserverCpu(), Memory.parse(defaults.pserverMem()),
                         defaults.port(), defaults.portsNum(), defaults.portsNumForSparse()),
                 new PlanningPolicy.Limits(limits.maxTrainers(), limits.maxPservers(), limits.maxGpus(),

@@ -1,6 +1,5 @@
 package io.paddlejobs.job;
 
-import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
@@ -22,6 +21,7 @@ public class JobService {
     private final JobBackend backend;
     private final CodePackages packages;
     private final long maxPlanBytes;
+    private final NamespaceUsage usage;
 
     public JobService(JobPlanner planner, JobBackend backend, CodePackages packages,
                       @Value("${paddlejobs.limits.max-plan-size:4MB}") DataSize maxPlanSize) {
@@ -29,6 +29,7 @@ public class JobService {
         this.backend = backend;
         this.packages = packages;
         this.maxPlanBytes = maxPlanSize.toBytes();
+        this.usage = new NamespaceUsage(backend);
     }
 
     /** What was submitted, and whether this call created it or found the identical job already there. */
@@ -45,12 +46,23 @@ public class JobService {
     }
 
     /**
-     * Submits a job. Resubmitting a name with an identical spec returns the existing job (a
-     * client's retry is harmless); a different spec under a taken name is a conflict.
+     * Submits a job: plans it, admits it against the namespace's {@link Quota}, and creates it.
+     * Resubmitting a name with an identical spec returns the existing job before any limit applies
+     * (a client's retry creates nothing); a different spec under a taken name is a conflict.
      */
-    public Submission submit(JobRequest request, String namespace) {
-        JobPlan plan = plan(request, namespace);
-        JobKey key = new JobKey(namespace, plan.name());
+    public Submission submit(JobRequest request, String namespace, Quota quota) {
+        JobRequest named = withGeneratedName(request);
+        Optional<Job> retried = backend.find(new JobKey(namespace, named.name()))
+                .filter(existing -> existing.plan().spec().equals(named));
+        if (retried.isPresent()) {
+            return new Submission(retried.get(), false);
+        }
+        JobPlan plan = plan(named, namespace);
+        return usage.admit(plan, quota, () -> create(plan));
+    }
+
+    private Submission create(JobPlan plan) {
+        JobKey key = new JobKey(plan.namespace(), plan.name());
         try {
             return new Submission(backend.submit(plan), true);
         } catch (JobAlreadyExistsException e) {
@@ -60,17 +72,6 @@ public class JobService {
             }
             return new Submission(existing, false);
         }
-    }
-
-    /**
-     * The existing job when this is an identical resubmit of it (a client's retry): answered
-     * before any limit, since it creates nothing.
-     */
-    public Optional<Submission> retryOf(JobRequest request, String namespace) {
-        JobRequest named = named(request);
-        return backend.find(new JobKey(namespace, named.name()))
-                .filter(existing -> existing.plan().spec().equals(named))
-                .map(existing -> new Submission(existing, false));
     }
 
     public Job get(JobKey key) {
@@ -101,24 +102,8 @@ public class JobService {
         return new JobPage(List.copyOf(page), next);
     }
 
-    /** How many of the namespace's jobs are still pending or running: what a limit on concurrent jobs counts. */
-    /** The GPUs a request would take, pservers included, as planned for this namespace. */
-    public int gpusAskedFor(JobRequest request, String namespace) {
-        return plan(request, namespace).totals().gpu();
-    }
-
-    /** GPUs held by the namespace's pending and running jobs. */
-    public long gpusInUse(String namespace) {
-        return backend.list(namespace).stream().filter(job -> !job.status().phase().isFinished())
-                .mapToLong(job -> job.plan().totals().gpu()).sum();
-    }
-
-    public long unfinishedJobs(String namespace) {
-        return backend.list(namespace).stream().filter(job -> !job.status().phase().isFinished()).count();
-    }
-
     /** The request with a generated name when it has none, so that the name is known before it is submitted. */
-    public JobRequest named(JobRequest request) {
+    public JobRequest withGeneratedName(JobRequest request) {
         return request.name() != null ? request : request.withName(JobNames.generate());
     }
 
@@ -152,7 +137,7 @@ public class JobService {
         if (request.codePackage() != null) {
             PackageChecks.require(request.codePackage(), namespace, backend, packages);
         }
-        JobPlan plan = planner.plan(named(request), namespace, backend.site());
+        JobPlan plan = planner.plan(withGeneratedName(request), namespace, backend.site());
         PlanSize.check(plan, maxPlanBytes);
         return plan;
     }

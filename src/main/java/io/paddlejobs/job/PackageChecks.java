@@ -1,6 +1,5 @@
 package io.paddlejobs.job;
 
-import io.paddlejobs.backend.CodePackages;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

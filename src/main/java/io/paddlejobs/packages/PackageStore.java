@@ -1,6 +1,6 @@
 package io.paddlejobs.packages;
 
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

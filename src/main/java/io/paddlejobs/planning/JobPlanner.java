@@ -20,6 +20,16 @@ public final class JobPlanner {
         this.policy = policy;
     }
 
+    /**
+     * The same planner with no per-job ceilings: for plans recovered from jobs that were admitted
+     * under the limits of their day, which stay readable when an operator lowers them.
+     */
+    public JobPlanner withoutLimits() {
+        int many = Integer.MAX_VALUE;
+        return new JobPlanner(new PlanningPolicy(policy.defaults(),
+                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE)), policy.gpu()));
+    }
+
     /** @throws InvalidJobRequest naming every rule the request breaks */
     public JobPlan plan(JobRequest request, String namespace, Site site) {
         List<Violation> violations = new ArrayList<>(portRangeViolations(request));

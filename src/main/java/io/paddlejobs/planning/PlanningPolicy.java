@@ -16,7 +16,7 @@ public record PlanningPolicy(Defaults defaults, Limits limits, Gpu gpu) {
     }
 
     /** Values used where a request gives none. */
-    public record Defaults(String image, String namespace, int numCpus, Memory memory,
+    public record Defaults(String image, int numCpus, Memory memory,
                            int pserverCpu, Memory pserverMem, int port, int portsNum, int portsNumForSparse) {
     }
 

@@ -23,9 +23,11 @@ final class AuthProblems {
     static final String CHALLENGE = "Bearer realm=\"paddle-jobs\"";
 
     private final JsonMapper json;
+    private final AuditLog audit;
 
-    AuthProblems(JsonMapper json) {
+    AuthProblems(JsonMapper json, AuditLog audit) {
         this.json = json;
+        this.audit = audit;
     }
 
     static ProblemDetail missingToken() {
@@ -38,14 +40,14 @@ final class AuthProblems {
 
     AuthenticationEntryPoint entryPoint() {
         return (request, response, e) -> {
-            AuditLog.unauthenticated(request);
+            audit.unauthenticated(request);
             write(response, missingToken(), CHALLENGE);
         };
     }
 
     /** A token was sent but is none of the known ones. */
     void invalidToken(jakarta.servlet.http.HttpServletRequest request, HttpServletResponse response) throws IOException {
-        AuditLog.unauthenticated(request);
+        audit.unauthenticated(request);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED,
                 "The bearer token is not valid.");
         problem.setType(UNAUTHENTICATED);

@@ -1,6 +1,5 @@
 package io.paddlejobs.security;
 
-import io.paddlejobs.config.PlanningProperties;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.security.core.Authentication;
@@ -20,21 +19,20 @@ public class NamespaceAccess {
     private final TenantAuthorizer authorizer;
     private final Tenant anonymous;
 
-    NamespaceAccess(SecurityProperties security, TenantAuthorizer authorizer,
-                    PlanningProperties planning) {
+    NamespaceAccess(SecurityProperties security, TenantAuthorizer authorizer) {
         this.mode = security.mode();
         this.authorizer = authorizer;
         // Mode none: one tenant, everyone, with the service's default namespace and limits.
-        this.anonymous = new Tenant("anonymous", List.of(planning.defaults().namespace()), security.limits());
+        this.anonymous = new Tenant("anonymous", List.of(security.defaultNamespace()), security.limits());
     }
 
     /** The namespace to act in; throws a 401 or 403 problem when the caller may not. */
     public String resolve(String requested, Action action) {
-        Tenant tenant = tenant().orElseThrow(AccessDeniedProblem::unauthenticated);
+        Tenant tenant = tenant().orElseThrow(AccessRefusedException::unauthenticated);
         String namespace = requested != null ? requested
-                : tenant.defaultNamespace().orElseThrow(() -> NamespaceRequiredProblem.of(tenant));
+                : tenant.defaultNamespace().orElseThrow(() -> NamespaceRequiredException.of(tenant));
         if (!authorizer.mayUse(tenant, namespace, action)) {
-            throw AccessDeniedProblem.namespace(tenant, namespace, action, authorizer.whereAllowed(tenant, action));
+            throw AccessRefusedException.namespace(tenant, namespace, action, authorizer.whereAllowed(tenant, action));
         }
         return namespace;
     }

@@ -2,7 +2,6 @@ package io.paddlejobs.security;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
@@ -15,8 +14,6 @@ import org.springframework.security.web.util.matcher.RequestMatcher;
  */
 final class PageRequests {
 
-    private static final Pattern PAGE_PATHS = Pattern.compile("/jobs(/[^/]+/status)?/?");
-
     static final RequestMatcher MATCHER = PageRequests::isPage;
 
     private PageRequests() {
@@ -26,8 +23,7 @@ final class PageRequests {
         if (!"GET".equals(request.getMethod())) {
             return false;
         }
-        String path = request.getRequestURI().substring(request.getContextPath().length());
-        return PAGE_PATHS.matcher(path).matches() && acceptsHtml(request.getHeader(HttpHeaders.ACCEPT));
+        return PagePaths.servesPageAndJson(request) && acceptsHtml(request.getHeader(HttpHeaders.ACCEPT));
     }
 
     private static boolean acceptsHtml(String accept) {

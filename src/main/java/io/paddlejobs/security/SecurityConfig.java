@@ -2,7 +2,6 @@ package io.paddlejobs.security;
 
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -28,27 +27,27 @@ class SecurityConfig {
 
     // Mode kubernetes brings its own authorizer and authenticator (io.paddlejobs.security.kubernetes).
     @Bean
-    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "none", matchIfMissing = true)
+    @ConditionalOnSecurityMode(SecurityProperties.Mode.NONE)
     TenantAuthorizer anyone() {
         return TenantAuthorizer.ANYONE;
     }
 
     @Bean
-    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "token")
+    @ConditionalOnSecurityMode(SecurityProperties.Mode.TOKEN)
     TenantAuthorizer listedNamespaces() {
         return TenantAuthorizer.LISTED_NAMESPACES;
     }
 
     @Bean
-    @ConditionalOnProperty(name = "paddlejobs.security.mode", havingValue = "token")
+    @ConditionalOnSecurityMode(SecurityProperties.Mode.TOKEN)
     TokenStore tokenStore(SecurityProperties security) {
         return TokenStore.load(security.tokenFile(), security.limits());
     }
 
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties security, JsonMapper json,
-                                            ObjectProvider<TokenAuthenticator> tokens) {
-        AuthProblems problems = new AuthProblems(json);
+                                            ObjectProvider<TokenAuthenticator> tokens, AuditLog audit) {
+        AuthProblems problems = new AuthProblems(json, audit);
         http.csrf(AbstractHttpConfigurer::disable) // no cookies or sessions: a bearer token cannot be ridden
                 .httpBasic(AbstractHttpConfigurer::disable)
                 .formLogin(AbstractHttpConfigurer::disable)

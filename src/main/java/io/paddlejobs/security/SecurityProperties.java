@@ -1,13 +1,16 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.job.Quota;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -26,6 +29,8 @@ import org.springframework.validation.annotation.Validated;
  *                     checked only when some are listed here
  * @param baseUrl      the service's URL as its users reach it ({@code https://jobs.example.org}); status URLs
  *                     and {@code Location} are built from it, else from the request's (checked) {@code Host}
+ * @param defaultNamespace where requests go that name no namespace in mode {@code none} (the other modes
+ *                     take a caller's default from their token entry or {@code kubernetes.default-namespaces})
  */
 @Validated
 @ConfigurationProperties("paddlejobs.security")
@@ -36,7 +41,8 @@ public record SecurityProperties(
         @DefaultValue List<String> corsOrigins,
         @Valid @DefaultValue Kubernetes kubernetes,
         @DefaultValue List<String> allowedHosts,
-        URI baseUrl) {
+        URI baseUrl,
+        @DefaultValue("default") @Pattern(regexp = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?") String defaultNamespace) {
 
     /** Whether the {@code Host} allowlist applies: always in mode none, where nothing else protects the service. */
     public boolean checksHosts() {
@@ -45,6 +51,11 @@ public record SecurityProperties(
 
     public enum Mode {
         NONE, TOKEN, KUBERNETES
+    }
+
+    /** The mode as these properties bind it, for what must know it before they are bound (conditions). */
+    static Mode modeOf(Binder binder) {
+        return binder.bindOrCreate("paddlejobs.security", SecurityProperties.class).mode();
     }
 
     /**
@@ -80,5 +91,9 @@ public record SecurityProperties(
                          @DefaultValue("0") @Min(0) int maxGpusInUse) {
 
         public static final Limits NONE = new Limits(0, 0, 0);
+
+        public Quota quota() {
+            return new Quota(maxUnfinishedJobs, maxGpusInUse);
+        }
     }
 }

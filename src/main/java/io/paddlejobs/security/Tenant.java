@@ -1,5 +1,6 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.job.Quota;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,6 +22,11 @@ public record Tenant(String user, List<String> groups, List<String> namespaces, 
 
     public Tenant(String user, List<String> namespaces, SecurityProperties.Limits limits) {
         this(user, List.of(), namespaces, limits);
+    }
+
+    /** What the jobs of a namespace may hold when it submits into it. */
+    public Quota quota() {
+        return limits.quota();
     }
 
     /** Where its requests go when they name no namespace; empty when they must name one. */

@@ -2,11 +2,9 @@ package io.paddlejobs.security;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -95,7 +93,7 @@ public final class TokenStore implements TokenAuthenticator {
     /** The tenant whose token this is. Every entry is compared, so the time taken says nothing about which matched. */
     @Override
     public Optional<Tenant> authenticate(String token) {
-        byte[] presented = sha256(token);
+        byte[] presented = TokenHash.of(token);
         Tenant found = null;
         for (Known known : tokens) {
             if (MessageDigest.isEqual(known.hash(), presented)) {
@@ -103,18 +101,6 @@ public final class TokenStore implements TokenAuthenticator {
             }
         }
         return Optional.ofNullable(found);
-    }
-
-    public int size() {
-        return tokens.size();
-    }
-
-    static byte[] sha256(String token) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
     }
 
     private static List<Entry> read(Path file) {

@@ -2,7 +2,7 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.packages.Archives;
 import java.io.IOException;
 import java.net.URI;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.paddlejobs.backend.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;

@@ -17,7 +17,7 @@ final class PlannerFixtures {
     static final String ENTRY_POINT = "python train.py";
 
     static final PlanningPolicy POLICY = new PlanningPolicy(
-            new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", "default", 1, Memory.parse("1Gi"),
+            new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"),
                     1, Memory.parse("1Gi"), 7164, 1, 1),
             new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
 

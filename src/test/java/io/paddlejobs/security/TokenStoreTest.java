@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TokenStoreTest {
 
     static final SecurityProperties.Limits DEFAULTS = new SecurityProperties.Limits(10, 5, 0);
-    static final String ALICE_HASH = HexFormat.of().formatHex(TokenStore.sha256("alice-token"));
+    static final String ALICE_HASH = TokenHash.hex("alice-token");
 
     @TempDir
     Path dir;

@@ -1,9 +1,9 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
-import io.paddlejobs.config.PlanningProperties;
+import io.paddlejobs.planning.JobPlanner;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -27,8 +27,8 @@ class KubernetesBackendConfig {
 
     @Bean(destroyMethod = "close")
     KubernetesRuntime kubernetesRuntime(KubernetesClient client, KubernetesProperties settings,
-                                        PlanningProperties planning, PackageFetchProperties fetch, CodePackages packages) {
-        return KubernetesRuntime.start(client, settings, new ShippedCode.Source(fetch, packages), planning.toPolicy(),
+                                        JobPlanner planner, PackageFetchProperties fetch, CodePackages packages) {
+        return KubernetesRuntime.start(client, settings, new ShippedCode.Source(fetch, packages), planner,
                 Clock.systemUTC());
     }
 

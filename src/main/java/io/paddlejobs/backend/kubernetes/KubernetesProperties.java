@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.kubernetes.KubernetesConnection;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
@@ -70,6 +71,11 @@ public record KubernetesProperties(
                 throw new IllegalArgumentException("paddlejobs.kubernetes.shm-size: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** How to reach the API server: the same keys as {@link KubernetesConnection} binds for the reviews. */
+    public KubernetesConnection connection() {
+        return new KubernetesConnection(masterUrl, connectTimeout, requestTimeout);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.planning.JobPlanner;
 import java.time.Clock;
 
 /**
@@ -12,16 +12,16 @@ import java.time.Clock;
 record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleReconciler reconciler,
                          KubernetesJobBackend jobs) implements AutoCloseable {
 
-    static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, PlanningPolicy policy,
+    static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, JobPlanner planner,
                                    Clock clock) {
-        return start(client, settings, ShippedCode.Source.NONE, policy, clock);
+        return start(client, settings, ShippedCode.Source.NONE, planner, clock);
     }
 
     /** @param code where jobs' packages come from ({@link ShippedCode.Source#NONE}: jobs with one are refused) */
     static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, ShippedCode.Source code,
-                                   PlanningPolicy policy, Clock clock) {
+                                   JobPlanner planner, Clock clock) {
         ClusterCache cache = new ClusterCache(client, settings.namespaces(), settings.resync().toMillis());
-        PlanRecovery plans = new PlanRecovery(policy);
+        PlanRecovery plans = new PlanRecovery(planner);
         ClusterEvents events = new ClusterEvents(client, clock);
         Workloads workloads = new Workloads(client);
         LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings, clock);

@@ -4,8 +4,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
-import io.paddlejobs.planning.Memory;
-import io.paddlejobs.planning.PlanningPolicy;
 import io.paddlejobs.planning.Replica;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -32,10 +30,8 @@ final class PlanRecovery {
     private final KubernetesSite site = new KubernetesSite();
     private final Map<JobKey, Entry> plans = new ConcurrentHashMap<>();
 
-    PlanRecovery(PlanningPolicy policy) {
-        int many = Integer.MAX_VALUE;
-        this.planner = new JobPlanner(new PlanningPolicy(policy.defaults(),
-                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE))));
+    PlanRecovery(JobPlanner planner) {
+        this.planner = planner.withoutLimits();
     }
 
     /** @throws IllegalArgumentException when the Job carries no spec this service can read */

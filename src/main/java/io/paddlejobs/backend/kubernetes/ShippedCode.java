@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.planning.JobPlan;
 import java.net.URI;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.local;
 
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.planning.JobPlanner;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.local;
 
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;

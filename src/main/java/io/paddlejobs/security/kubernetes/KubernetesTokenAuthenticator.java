@@ -2,12 +2,9 @@ package io.paddlejobs.security.kubernetes;
 
 import io.paddlejobs.security.SecurityProperties;
 import io.paddlejobs.security.Tenant;
+import io.paddlejobs.security.TokenHash;
 import io.paddlejobs.security.TokenAuthenticator;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,7 +38,7 @@ final class KubernetesTokenAuthenticator implements TokenAuthenticator {
             return Optional.empty();
         }
         try {
-            return answers.get(sha256(token), () -> reviews.authenticate(token)).map(this::tenant);
+            return answers.get(TokenHash.hex(token), () -> reviews.authenticate(token)).map(this::tenant);
         } catch (RuntimeException e) {
             log.warn("TokenReview failed, so the caller is not let in: {}", e.toString());
             return Optional.empty();
@@ -52,14 +49,5 @@ final class KubernetesTokenAuthenticator implements TokenAuthenticator {
         String namespace = defaultNamespaces.get(identity.user());
         return new Tenant(identity.user(), identity.groups(), namespace == null ? List.of() : List.of(namespace),
                 limits);
-    }
-
-    private static String sha256(String token) {
-        try {
-            return HexFormat.of().formatHex(
-                    MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.packages.Archives;
 import java.io.File;
 import java.io.IOException;

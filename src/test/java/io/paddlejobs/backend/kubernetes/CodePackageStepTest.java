@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.paddlejobs.backend.CodePackages;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;

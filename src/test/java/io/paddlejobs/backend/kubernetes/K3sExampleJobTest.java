@@ -55,7 +55,7 @@ class K3sExampleJobTest {
         // One node: the ReadWriteOnce claim of k3s' local-path provisioner serves every pod.
         var settings = MockCluster.settings(config.getMasterUrl(), List.of()).onSingleNode();
         var client = new KubernetesClientBuilder().withConfig(config).build();
-        backend = new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY,
+        backend = new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER,
                 Clock.systemUTC()));
     }
 

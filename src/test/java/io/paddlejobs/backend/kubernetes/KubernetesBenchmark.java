@@ -150,7 +150,7 @@ class KubernetesBenchmark {
             long before = liveHeap();
             var settings = MockCluster.settings(cluster.url(), List.of());
             var client = KubernetesClients.create(settings);
-            var runtime = KubernetesRuntime.start(client, settings, Plans.POLICY, java.time.Clock.systemUTC());
+            var runtime = KubernetesRuntime.start(client, settings, Plans.PLANNER, java.time.Clock.systemUTC());
             var cache = runtime.cache();
             var backend = runtime.jobs();
             await().atMost(Duration.ofMinutes(10)).until(cache::synced);

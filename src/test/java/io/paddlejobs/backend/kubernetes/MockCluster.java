@@ -32,7 +32,7 @@ final class MockCluster implements AutoCloseable {
         /** The backend as the service wires it, with its own client for these settings. */
         static Backend start(KubernetesProperties settings) {
             KubernetesClient client = KubernetesClients.create(settings);
-            return new Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY, Clock.systemUTC()));
+            return new Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, Clock.systemUTC()));
         }
 
         ClusterCache cache() {

@@ -38,7 +38,7 @@ final class RealBackends {
         var config = new ConfigBuilder(KubernetesClients.config(settings)).withMasterUrl(plane.masterUrl())
                 .withCaCertFile(plane.config(token).getCaCertFile()).withOauthToken(token).build();
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.POLICY, Clock.systemUTC()));
+        return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, Clock.systemUTC()));
     }
 
     /** A job of {@code trainers} trainers and one pserver, small enough for many on the fake nodes. */

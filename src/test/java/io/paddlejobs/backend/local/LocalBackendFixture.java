@@ -56,7 +56,7 @@ final class LocalBackendFixture implements AutoCloseable {
 
     static PlanningPolicy policy() {
         return new PlanningPolicy(
-                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", NAMESPACE, 1, Memory.parse("1Gi"), 1,
+                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
                         Memory.parse("1Gi"), 7164, 1, 1),
                 new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
     }

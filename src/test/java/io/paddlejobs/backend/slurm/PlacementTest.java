@@ -24,7 +24,7 @@ class PlacementTest {
         JobRequest request = new JobRequest("demo", "python3 train.py", null, null, null, 2, Memory.ofMebibytes(512),
                 null, null, null, null, 2, null, null, 7164, null, null, null, Map.of("NOTE", "@trainer-1@ stays"), Map.of());
         PlanningPolicy policy = new PlanningPolicy(
-                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", "default", 1, Memory.parse("1Gi"), 1,
+                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
                         Memory.parse("1Gi"), 7164, 1, 1),
                 new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
         return new JobPlanner(policy).plan(request, "default", new SlurmSite(PROPERTIES));

@@ -3,7 +3,8 @@ package io.paddlejobs.security.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.paddlejobs.backend.kubernetes.KubernetesProperties;
+import io.paddlejobs.kubernetes.KubernetesClientFactory;
+import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.SecurityProperties;
 import io.paddlejobs.security.Tenant;
@@ -37,7 +38,7 @@ class ClusterReviewsTest {
 
     @BeforeEach
     void connect() throws InterruptedException {
-        client = KubernetesSecurityConfig.client(settings(CLUSTER.url()));
+        client = KubernetesClientFactory.create(connection(CLUSTER.url()));
         start(client);
         CLUSTER.takeRequests();
     }
@@ -54,15 +55,13 @@ class ClusterReviewsTest {
         CLUSTER.close();
     }
 
-    static KubernetesProperties settings(String masterUrl) {
-        return new KubernetesProperties("paddle-data", true, 3600, Duration.ofMinutes(10), Duration.ofMinutes(30),
-                Duration.ofMinutes(1), "1Gi", Duration.ofSeconds(30), "busybox:1.36", 1000,
-                Duration.ofSeconds(2), Duration.ofSeconds(15), Duration.ofSeconds(5), List.of(), masterUrl);
+    static KubernetesConnection connection(String masterUrl) {
+        return new KubernetesConnection(masterUrl, Duration.ofSeconds(2), Duration.ofSeconds(15));
     }
 
     static SecurityProperties security(Map<String, String> defaultNamespaces) {
         return new SecurityProperties(SecurityProperties.Mode.KUBERNETES, null, SecurityProperties.Limits.NONE,
-                List.of(), new SecurityProperties.Kubernetes(TTL, defaultNamespaces), List.of(), null);
+                List.of(), new SecurityProperties.Kubernetes(TTL, defaultNamespaces), List.of(), null, "default");
     }
 
     @Test
@@ -184,7 +183,7 @@ class ClusterReviewsTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        start(KubernetesSecurityConfig.client(settings("http://127.0.0.1:" + closedPort)));
+        start(KubernetesClientFactory.create(connection("http://127.0.0.1:" + closedPort)));
         Tenant alice = new Tenant("alice", List.of("team-a-devs"), List.of("team-a"), SecurityProperties.Limits.NONE);
 
         assertThat(tokens.authenticate("alice-token")).isEmpty();

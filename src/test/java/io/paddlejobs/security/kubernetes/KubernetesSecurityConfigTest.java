@@ -3,7 +3,7 @@ package io.paddlejobs.security.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.paddlejobs.backend.kubernetes.KubernetesProperties;
+import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.security.SecurityProperties;
 import io.paddlejobs.security.TokenAuthenticator;
 import java.net.ServerSocket;
@@ -24,7 +24,7 @@ class KubernetesSecurityConfigTest {
         CLUSTER.close();
     }
 
-    @EnableConfigurationProperties({SecurityProperties.class, KubernetesProperties.class})
+    @EnableConfigurationProperties({SecurityProperties.class, KubernetesConnection.class})
     @Configuration(proxyBeanMethods = false)
     static class Properties {
     }

@@ -6,14 +6,14 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
 /** A caller who may not do what it asked, answered as a problem document by the web layer's advice. */
-public class AccessDeniedProblem extends ErrorResponseException {
+public class AccessRefusedException extends ErrorResponseException {
 
-    private AccessDeniedProblem(HttpStatus status) {
+    private AccessRefusedException(HttpStatus status) {
         super(status);
     }
 
-    static AccessDeniedProblem unauthenticated() {
-        AccessDeniedProblem problem = new AccessDeniedProblem(HttpStatus.UNAUTHORIZED);
+    static AccessRefusedException unauthenticated() {
+        AccessRefusedException problem = new AccessRefusedException(HttpStatus.UNAUTHORIZED);
         problem.getBody().setType(AuthProblems.UNAUTHENTICATED);
         problem.setTitle(AuthProblems.missingToken().getTitle());
         problem.setDetail(AuthProblems.missingToken().getDetail());
@@ -21,8 +21,8 @@ public class AccessDeniedProblem extends ErrorResponseException {
         return problem;
     }
 
-    static AccessDeniedProblem namespace(Tenant tenant, String namespace, Action action, String whereAllowed) {
-        AccessDeniedProblem problem = new AccessDeniedProblem(HttpStatus.FORBIDDEN);
+    static AccessRefusedException namespace(Tenant tenant, String namespace, Action action, String whereAllowed) {
+        AccessRefusedException problem = new AccessRefusedException(HttpStatus.FORBIDDEN);
         problem.getBody().setType(URI.create("urn:paddlejobs:problem:namespace-forbidden"));
         problem.setTitle("Namespace not allowed");
         problem.setDetail("User '%s' may not %s jobs in namespace '%s'; %s."

@@ -1,4 +1,4 @@
-package io.paddlejobs.backend;
+package io.paddlejobs.job;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.paddlejobs.config;
+package io.paddlejobs.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,7 +15,7 @@ class LoopbackNoticeTest {
 
     @Test
     void loopbackWithoutTokensSaysSoAndHowToWiden(CapturedOutput output) {
-        new LoopbackNotice("127.0.0.1", "none").onApplicationEvent(startedOn(8080));
+        new LoopbackNotice("127.0.0.1", SecurityProperties.Mode.NONE).onApplicationEvent(startedOn(8080));
 
         assertThat(output.getOut()).contains("listens on 127.0.0.1:8080 (loopback only; "
                 + "paddlejobs.security.mode=none: no authentication)");
@@ -23,7 +23,7 @@ class LoopbackNoticeTest {
 
     @Test
     void everyAddressWithoutTokensWarnsThatAnyoneMayRunProcesses(CapturedOutput output) {
-        new LoopbackNotice("0.0.0.0", "none").onApplicationEvent(startedOn(8080));
+        new LoopbackNotice("0.0.0.0", SecurityProperties.Mode.NONE).onApplicationEvent(startedOn(8080));
 
         assertThat(output.getOut()).contains("WARN").contains("anyone who reaches it may run processes")
                 .contains("set paddlejobs.security.mode=token");
@@ -31,7 +31,7 @@ class LoopbackNoticeTest {
 
     @Test
     void everyAddressWithTokensSaysCallersNeedOne(CapturedOutput output) {
-        new LoopbackNotice("0.0.0.0", "TOKEN").onApplicationEvent(startedOn(8080));
+        new LoopbackNotice("0.0.0.0", SecurityProperties.Mode.TOKEN).onApplicationEvent(startedOn(8080));
 
         assertThat(output.getOut()).contains("listens on 0.0.0.0:8080 (paddlejobs.security.mode=token: "
                 + "callers need a bearer token)").doesNotContain("WARN");

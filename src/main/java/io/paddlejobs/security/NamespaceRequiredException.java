@@ -11,14 +11,14 @@ import org.springframework.web.ErrorResponseException;
  * knows a default only from {@code paddlejobs.security.kubernetes.default-namespaces}): a 400
  * naming the {@code namespace} parameter, like every other request error.
  */
-public class NamespaceRequiredProblem extends ErrorResponseException {
+public class NamespaceRequiredException extends ErrorResponseException {
 
-    private NamespaceRequiredProblem() {
+    private NamespaceRequiredException() {
         super(HttpStatus.BAD_REQUEST);
     }
 
-    static NamespaceRequiredProblem of(Tenant tenant) {
-        NamespaceRequiredProblem problem = new NamespaceRequiredProblem();
+    static NamespaceRequiredException of(Tenant tenant) {
+        NamespaceRequiredException problem = new NamespaceRequiredException();
         String message = "User '%s' has no default namespace: name one with the namespace parameter (?namespace=...)."
                 .formatted(tenant.user());
         problem.getBody().setType(URI.create("urn:paddlejobs:problem:namespace-required"));

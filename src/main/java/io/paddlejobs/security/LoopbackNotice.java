@@ -1,10 +1,11 @@
-package io.paddlejobs.config;
+package io.paddlejobs.security;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
@@ -21,20 +22,24 @@ class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
     private static final Logger log = LoggerFactory.getLogger(LoopbackNotice.class);
 
     private final String address;
-    private final String securityMode;
+    private final SecurityProperties.Mode mode;
 
-    LoopbackNotice(@Value("${server.address:}") String address,
-                   @Value("${paddlejobs.security.mode:none}") String securityMode) {
+    @Autowired
+    LoopbackNotice(@Value("${server.address:}") String address, SecurityProperties security) {
+        this(address, security.mode());
+    }
+
+    LoopbackNotice(String address, SecurityProperties.Mode mode) {
         this.address = address;
-        this.securityMode = securityMode.toLowerCase(Locale.ROOT);
+        this.mode = mode;
     }
 
     @Override
     public void onApplicationEvent(WebServerInitializedEvent event) {
         int port = event.getWebServer().getPort();
-        boolean open = "none".equals(securityMode);
-        String auth = open ? "paddlejobs.security.mode=none: no authentication"
-                : "paddlejobs.security.mode=" + securityMode + ": callers need a bearer token";
+        boolean open = mode == SecurityProperties.Mode.NONE;
+        String setting = "paddlejobs.security.mode=" + mode.name().toLowerCase(Locale.ROOT);
+        String auth = open ? setting + ": no authentication" : setting + ": callers need a bearer token";
         if (isLoopback(address)) {
             log.info("paddle-jobs listens on {}:{} (loopback only; {}); set server.address=0.0.0.0 to accept other machines",
                     address, port, auth);

@@ -1,0 +1,65 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobService;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.security.Action;
+import io.paddlejobs.security.NamespaceAccess;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+
+/** A replica's log, whole, its last lines, or followed as the replica writes it. */
+@Tag(name = "jobs")
+@Validated
+@SecurityRequirement(name = "bearer")
+@RestController
+@RequestMapping("/jobs")
+class JobLogsController {
+
+    private final JobService jobs;
+    private final NamespaceAccess access;
+    private final LogStreams logStreams;
+
+    JobLogsController(JobService jobs, NamespaceAccess access, LogStreams logStreams) {
+        this.jobs = jobs;
+        this.access = access;
+        this.logStreams = logStreams;
+    }
+
+    @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica ends")
+    @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
+            content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
+    @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
+    ResponseEntity<ResponseBodyEmitter> logs(@PathVariable String name,
+                                               @RequestParam(required = false)
+                                               @Pattern(regexp = JobController.DNS_LABEL) String namespace,
+                                               @Parameter(schema = @Schema(type = "string", defaultValue = "trainer",
+                                                       allowableValues = {"pserver", "trainer"}))
+                                               @RequestParam(defaultValue = "trainer") @Pattern(regexp = "pserver|trainer") String role,
+                                               @RequestParam(defaultValue = "0") @Min(0) int index,
+                                               @RequestParam(required = false) @Min(0) Integer tail,
+                                               @RequestParam(defaultValue = "false") boolean follow) {
+        JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
+        Role replicaRole = Role.fromLabel(role);
+        jobs.requireReplica(key, replicaRole, index);
+        StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
+        return logStreams.stream(access.userName(), body);
+    }
+}
