@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.planning.Role;
@@ -112,7 +113,7 @@ final class PodStates {
             var terminated = state.getTerminated();
             return new Observed(status(id, role, index, host, ReplicaState.FAILED, restarts, terminated.getExitCode(),
                     ExitCodes.describe(terminated.getExitCode(), terminated.getReason()), started, finished),
-                    "OOMKilled".equals(terminated.getReason()) ? "OOMKilled" : "ReplicaFailed");
+                    ExitCodes.OUT_OF_MEMORY.equals(terminated.getReason()) ? "OOMKilled" : "ReplicaFailed");
         }
         String reason = pod.getStatus().getReason() != null ? pod.getStatus().getReason() : "ReplicaFailed";
         String message = pod.getStatus().getMessage() != null ? pod.getStatus().getMessage() : "the pod failed";

@@ -94,7 +94,7 @@ class KubernetesLifecycleTest {
         var job = lifecycle.jobs().find(key).orElseThrow();
         assertThat(job.status().phase()).isEqualTo(JobPhase.FAILED);
         assertThat(job.status().reason()).isEqualTo("OOMKilled");
-        assertThat(job.status().message()).startsWith("pserver-1 failed: exit code 137");
+        assertThat(job.status().message()).startsWith("pserver-1 failed: killed for using more memory");
         assertThat(suspended(write.trainerJob("crash", "mnist"))).as("the trainers never start").isTrue();
         await().atMost(DEADLINE).until(() -> suspended(write.pserverJob("crash", "mnist")));
     }

@@ -113,7 +113,7 @@ class RealClusterLifecycleTest {
         await().atMost(DEADLINE).until(() -> phase(lifecycle, key) == JobPhase.FAILED);
 
         var status = lifecycle.jobs().find(key).orElseThrow().status();
-        assertThat(status.message()).startsWith("pserver-0 failed: exit code 137");
+        assertThat(status.message()).startsWith("pserver-0 failed: killed by signal 9");
         assertThat(status.reason()).isNotBlank();
         await().atMost(DEADLINE).until(() -> suspended(reads.trainerJob(crash, "lost"))
                 && reads.pods(crash, "lost", Role.TRAINER).isEmpty());
