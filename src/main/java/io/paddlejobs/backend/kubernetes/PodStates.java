@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PodCondition;
 import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.time.Instant;
 import java.util.List;
@@ -38,7 +39,7 @@ final class PodStates {
      * @param stopped whether the job is over, so that a replica still running or gone was stopped by us
      */
     static Observed observe(Role role, int index, String host, Pod pod, boolean stopped) {
-        String id = role.label() + "-" + index;
+        String id = Replica.idOf(role, index);
         if (pod == null) {
             return stopped ? new Observed(status(id, role, index, host, ReplicaState.STOPPED, 0, null, "stopped", null, null), null)
                     : new Observed(status(id, role, index, host, ReplicaState.PENDING, 0, null, "waiting to be created",
@@ -81,7 +82,7 @@ final class PodStates {
 
     /** A trainer whose Job is held back until the pservers are ready. */
     static Observed held(Role role, int index, String host) {
-        return new Observed(status(role.label() + "-" + index, role, index, host, ReplicaState.PENDING, 0, null,
+        return new Observed(status(Replica.idOf(role, index), role, index, host, ReplicaState.PENDING, 0, null,
                 "waiting for every pserver to be ready", null, null), WAITING_FOR_PSERVERS);
     }
 

@@ -6,6 +6,7 @@ import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import java.io.IOException;
@@ -190,7 +191,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         if (job == null || job.slurmId() == 0 || index >= job.plan().role(role).count()) {
             return false;
         }
-        String id = role.label() + "-" + index;
+        String id = Replica.idOf(role, index);
         LogTail.write(records.files(key).logFile(id), tail, () -> follow && mayWriteMore(key, id), out);
         return true;
     }

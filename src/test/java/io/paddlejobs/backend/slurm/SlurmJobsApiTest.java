@@ -3,6 +3,8 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.planning.Replica;
+import io.paddlejobs.planning.Role;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -117,7 +119,7 @@ class SlurmJobsApiTest {
 
         JsonNode plan = api.json("/jobs/env-dump").path("plan");
         for (JsonNode replica : plan.path("replicas")) {
-            String id = replica.path("role").asString().toLowerCase() + "-" + replica.path("index").asInt();
+            String id = Replica.idOf(Role.fromLabel(replica.path("role").asString()), replica.path("index").asInt());
             Map<String, String> planned = new TreeMap<>();
             replica.path("env").properties().forEach(e -> planned.put(e.getKey(), e.getValue().asString()));
             Map<String, String> seen = new TreeMap<>();
