@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
@@ -28,7 +29,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/jobs")
 class JobActionsController {
 
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
     private final NamespaceAccess access;
@@ -45,7 +45,7 @@ class JobActionsController {
 
     @Operation(summary = "What the caller may do to a job: cancel, delete")
     @GetMapping(path = "/{name}/actions", produces = MediaType.APPLICATION_JSON_VALUE)
-    ActionsView actions(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+    ActionsView actions(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
         String ns = access.resolve(namespace, Action.READ);
         jobs.get(new JobKey(ns, name)); // a 404 for a job that is not there, as the other job endpoints answer
         return new ActionsView(access.resolveQuietly(ns, Action.CANCEL).isPresent(),

@@ -8,6 +8,7 @@ import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.metrics.MetricsCollector;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.security.Action;
@@ -61,7 +62,7 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 @RequestMapping("/jobs")
 class JobController {
 
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+    private static final String DNS_LABEL = DnsLabels.NAMESPACE;
 
     private final JobService jobs;
     private final StatusUrls statusUrls;

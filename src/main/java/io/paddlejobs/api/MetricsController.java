@@ -4,6 +4,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.metrics.MetricsCollector;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
@@ -31,7 +32,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/jobs")
 class MetricsController {
 
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
     private final MetricsCollector metrics;
@@ -56,7 +56,7 @@ class MetricsController {
             mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @GetMapping(path = "/{name}/metrics", produces = MediaType.APPLICATION_JSON_VALUE)
     MetricsView metrics(@PathVariable String name,
-                        @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+                        @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
                         @Parameter(description = "The cursor of an earlier answer; 0 for everything kept")
                         @RequestParam(defaultValue = "0") @Min(0) long since) {
         Job job = jobs.get(new JobKey(access.resolve(namespace, Action.READ), name));
