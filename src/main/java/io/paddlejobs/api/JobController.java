@@ -35,7 +35,6 @@ import java.util.List;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -53,7 +52,6 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
  * named that the caller may use); submits, cancels and deletes are written to the audit log.
  */
 @Tag(name = "jobs")
-@Validated
 @SecurityScheme(name = "bearer", type = SecuritySchemeType.HTTP, scheme = "bearer",
         description = "With paddlejobs.security.mode=token: a token from the operator's token file; "
                 + "with paddlejobs.security.mode=kubernetes: a token the cluster accepts (a service account's, an OIDC one)")

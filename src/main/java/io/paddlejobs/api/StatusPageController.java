@@ -49,8 +49,6 @@ class StatusPageController {
     }
 
     // A job that is not there is still the page, as a 404: its script fetches the JSON and shows the problem's words.
-    // Without @Validated on the class, Spring MVC validates the namespace itself and a bad one is a
-    // 400 problem; class-level @Validated would turn it into a ConstraintViolationException (a 500 here).
     @GetMapping("/{name}/status")
     ResponseEntity<Resource> statusPage(@PathVariable String name,
                                         @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {

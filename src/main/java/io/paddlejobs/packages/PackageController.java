@@ -21,7 +21,6 @@ import org.springframework.core.io.Resource;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -34,7 +33,6 @@ import org.springframework.web.bind.annotation.RestController;
  * uploaded once and named by its content, which a job request then names in {@code package}.
  */
 @Tag(name = "packages")
-@Validated
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/packages")
