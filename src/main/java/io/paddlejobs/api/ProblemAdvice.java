@@ -1,7 +1,7 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.InvalidContinueTokenException;
-import io.paddlejobs.planning.InvalidJobRequest;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -36,8 +36,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
-    @ExceptionHandler(InvalidJobRequest.class)
-    ProblemDetail invalidJob(InvalidJobRequest e) {
+    @ExceptionHandler(InvalidJobRequestException.class)
+    ProblemDetail invalidJob(InvalidJobRequestException e) {
         List<FieldError> errors = new ArrayList<>();
         for (var violation : e.violations()) {
             String message = violation.fields().size() > 1

@@ -1,6 +1,6 @@
 package io.paddlejobs.security;
 
-import io.paddlejobs.planning.InvalidJobRequest;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -40,7 +40,7 @@ public class AuditLog {
             result = call.get();
         } catch (RuntimeException e) {
             int status = e instanceof ErrorResponse error ? error.getStatusCode().value()
-                    : e instanceof InvalidJobRequest ? 400 : 500;
+                    : e instanceof InvalidJobRequestException ? 400 : 500;
             write(action, user, namespace, job, outcomeOf(status), status);
             throw e;
         }

@@ -49,8 +49,8 @@ final class PlannerFixtures {
         return new JobPlanner(POLICY).plan(request, NAMESPACE, SITE);
     }
 
-    static InvalidJobRequest rejection(String spec) {
-        InvalidJobRequest e = catchThrowableOfType(InvalidJobRequest.class, () -> plan(spec));
+    static InvalidJobRequestException rejection(String spec) {
+        InvalidJobRequestException e = catchThrowableOfType(InvalidJobRequestException.class, () -> plan(spec));
         if (e == null) {
             throw new AssertionError("expected '" + spec + "' to be rejected, but it was planned");
         }
