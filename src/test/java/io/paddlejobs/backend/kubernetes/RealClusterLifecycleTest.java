@@ -17,6 +17,7 @@ import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.util.List;
@@ -202,16 +203,11 @@ class RealClusterLifecycleTest {
     }
 
     private static JobRequest withPservers(int pservers, JobRequest r) {
-        return new JobRequest(r.name(), r.entryPoint(), r.pserverEntryPoint(), r.image(), r.numGpus(), r.numCpus(),
-                r.memory(), r.trainers(), r.trainerCpu(), r.trainerGpu(), r.trainerMem(), pservers, r.pserverCpu(),
-                r.pserverMem(), r.port(), r.portsNum(), r.portsNumForSparse(), r.useGpu(), r.env(), r.labels());
+        return JobRequests.Builder.from(r).pservers(pservers).build();
     }
 
     private static JobRequest withMaxRunTime(JobRequest r, Duration limit) {
-        return new JobRequest(r.name(), r.entryPoint(), r.pserverEntryPoint(), r.image(), r.numGpus(), r.numCpus(),
-                r.memory(), r.trainers(), r.trainerCpu(), r.trainerGpu(), r.trainerMem(), r.pservers(), r.pserverCpu(),
-                r.pserverMem(), r.port(), r.portsNum(), r.portsNumForSparse(), r.useGpu(), r.env(), r.labels(),
-                r.mode(), limit, null);
+        return JobRequests.Builder.from(r).maxRunTime(limit).build();
     }
 
     private static void makeReady(String ns, String job, int index) {
