@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
@@ -28,6 +29,7 @@ import org.testcontainers.utility.DockerImageName;
  * Security profile: the server's validation, admission and controllers accept what the mock
  * server cannot judge. Needs Docker; skipped without it.
  */
+@Tag("cluster")
 @Testcontainers(disabledWithoutDocker = true)
 class K3sExampleJobTest {
 

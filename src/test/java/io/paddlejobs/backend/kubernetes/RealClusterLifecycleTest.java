@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * place, cancel and the TTL, a finished job's TTL, max_run_time, and the resync. Short timers (a resync every second, a
  * TTL of 5 s; one backend with a pending timeout of 3 s, each serving its own namespaces).
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class RealClusterLifecycleTest {
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * run on the test cluster. Printed, not asserted. Not part of {@code ./mvnw verify}; run it with
  * {@code ./mvnw test -Dtest=SlurmBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
+@Tag("benchmark")
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmBenchmark {

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import tools.jackson.databind.JsonNode;
  * what every backend must do (submit, the same job again, success, failure with a reason,
  * cancel, delete, logs, list order), and what is Slurm's own (waiting for resources).
  */
+@Tag("slurm")
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmJobsApiTest {
