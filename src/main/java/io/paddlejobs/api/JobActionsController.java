@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
@@ -10,7 +11,6 @@ import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.http.MediaType;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -22,13 +22,11 @@ import org.springframework.web.bind.annotation.RestController;
  * Permissions are per namespace, so the answer holds for every job in the job's namespace.
  */
 @Tag(name = "jobs")
-@Validated
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
 class JobActionsController {
 
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
     private final NamespaceAccess access;
@@ -45,7 +43,7 @@ class JobActionsController {
 
     @Operation(summary = "What the caller may do to a job: cancel, delete")
     @GetMapping(path = "/{name}/actions", produces = MediaType.APPLICATION_JSON_VALUE)
-    ActionsView actions(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+    ActionsView actions(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
         String ns = access.resolve(namespace, Action.READ);
         jobs.get(new JobKey(ns, name)); // a 404 for a job that is not there, as the other job endpoints answer
         return new ActionsView(access.resolveQuietly(ns, Action.CANCEL).isPresent(),

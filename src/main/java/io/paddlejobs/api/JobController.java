@@ -8,6 +8,7 @@ import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobService.Submission;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.AuditLog;
@@ -31,7 +32,6 @@ import jakarta.validation.constraints.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -47,13 +47,12 @@ import org.springframework.web.bind.annotation.RestController;
  * named that the caller may use); submits, cancels and deletes are written to the audit log.
  */
 @Tag(name = "jobs")
-@Validated
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
 class JobController {
 
-    static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+    static final String DNS_LABEL = DnsLabels.NAMESPACE;
 
     private final JobService jobs;
     private final StatusUrls statusUrls;

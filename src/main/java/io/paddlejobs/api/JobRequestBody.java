@@ -1,6 +1,7 @@
 package io.paddlejobs.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
@@ -20,7 +21,7 @@ import java.util.Map;
 @Schema(name = "JobRequest", description = "A training job. Only entry_point is required.")
 record JobRequestBody(
         @Schema(description = "DNS-1035 label (starts with a letter: it names a Service), 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
-        @Size(min = 1, max = 40) @Pattern(regexp = DNS_LABEL, message = DNS_LABEL_MESSAGE) String name,
+        @Size(min = 1, max = 40) @Pattern(regexp = DnsLabels.JOB_NAME, message = DnsLabels.JOB_NAME_MESSAGE) String name,
         @Schema(description = "Shell command run in each replica", example = "python3 train.py", requiredMode = Schema.RequiredMode.REQUIRED)
         @NotBlank @Size(max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String entryPoint,
         @Schema(description = "Shell command for pservers, if they start differently; defaults to entry_point")
@@ -68,11 +69,6 @@ record JobRequestBody(
     /** A process can be given no NUL character, in its command line or its environment. */
     static final String NO_NUL = "[^\\x00]*";
     static final String NO_NUL_MESSAGE = "must not contain NUL characters";
-
-    /** DNS-1035, not DNS-1123: the name is also the job's Service, and a Service name may not start with a digit. */
-    static final String DNS_LABEL = "[a-z]([-a-z0-9]*[a-z0-9])?";
-    static final String DNS_LABEL_MESSAGE =
-            "must be lower-case letters, digits and '-', starting with a letter and ending with a letter or digit";
 
     /** Replicas run as a non-root user with every capability dropped: ports below 1024 cannot be bound. */
     static final String UNPRIVILEGED_PORT_MESSAGE =

@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.planning.LabelKeys;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -32,15 +33,6 @@ import java.util.regex.Pattern;
         private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]");
         private static final Pattern PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
         private static final int MAX_LABELS = 64;
-        /** Unprefixed keys the Job controller still sets on its pods (and selects them by). */
-        private static final java.util.Set<String> LEGACY_KUBERNETES_KEYS = java.util.Set.of("job-name", "controller-uid");
-
-        /** {@code kubernetes.io}, {@code k8s.io} and their subdomains ({@code batch.kubernetes.io}, ...). */
-        static boolean isKubernetesPrefix(String prefix) {
-            return prefix.equals("kubernetes.io") || prefix.endsWith(".kubernetes.io")
-                    || prefix.equals("k8s.io") || prefix.endsWith(".k8s.io");
-        }
-
         @Override
         public boolean isValid(Map<String, String> labels, ConstraintValidatorContext context) {
             if (labels == null) {
@@ -73,11 +65,10 @@ import java.util.regex.Pattern;
             if (!NAME.matcher(name).matches()) {
                 return "key name must be at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
             }
-            if ("paddlejobs.io".equals(prefix) || key.equals("app.kubernetes.io/name")
-                    || key.equals("app.kubernetes.io/managed-by")) {
+            if (LabelKeys.isOurs(key)) {
                 return "is set by paddle-jobs and may not be given";
             }
-            if (prefix != null && isKubernetesPrefix(prefix) || LEGACY_KUBERNETES_KEYS.contains(key)) {
+            if (LabelKeys.isKubernetes(key)) {
                 return "is reserved for Kubernetes (keys under kubernetes.io and k8s.io, job-name, controller-uid):"
                         + " the cluster sets it, and a user value would break the job's selectors";
             }

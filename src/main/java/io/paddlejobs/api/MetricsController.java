@@ -4,6 +4,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.metrics.MetricsCollector;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
@@ -16,7 +17,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.http.MediaType;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -25,13 +25,11 @@ import org.springframework.web.bind.annotation.RestController;
 
 /** What a job's trainers reported with {@code PADDLEJOBS_METRICS} lines, under the same access rules as the job. */
 @Tag(name = "jobs")
-@Validated
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
 class MetricsController {
 
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
     private final MetricsCollector metrics;
@@ -56,7 +54,7 @@ class MetricsController {
             mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @GetMapping(path = "/{name}/metrics", produces = MediaType.APPLICATION_JSON_VALUE)
     MetricsView metrics(@PathVariable String name,
-                        @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+                        @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
                         @Parameter(description = "The cursor of an earlier answer; 0 for everything kept")
                         @RequestParam(defaultValue = "0") @Min(0) long since) {
         Job job = jobs.get(new JobKey(access.resolve(namespace, Action.READ), name));

@@ -1,23 +1,24 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.InvalidContinueTokenException;
-import io.paddlejobs.planning.InvalidJobRequest;
-import jakarta.validation.ConstraintViolationException;
-import jakarta.validation.Path;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.Errors;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
@@ -35,8 +36,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
-    @ExceptionHandler(InvalidJobRequest.class)
-    ProblemDetail invalidJob(InvalidJobRequest e) {
+    @ExceptionHandler(InvalidJobRequestException.class)
+    ProblemDetail invalidJob(InvalidJobRequestException e) {
         List<FieldError> errors = new ArrayList<>();
         for (var violation : e.violations()) {
             String message = violation.fields().size() > 1
@@ -59,20 +60,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return problem;
     }
 
-    /**
-     * A constrained query parameter ({@code limit}, {@code namespace}, ...) of the {@code @Validated}
-     * controller: each violation's last path node is the parameter.
-     */
-    @ExceptionHandler(ConstraintViolationException.class)
-    ProblemDetail parameterConstraint(ConstraintViolationException e) {
-        List<FieldError> errors = e.getConstraintViolations().stream()
-                .map(violation -> new FieldError(parameterName(violation.getPropertyPath()), violation.getMessage(),
-                        Problems.rejectedValue(violation.getInvalidValue())))
-                .sorted(Comparator.comparing(FieldError::field))
-                .toList();
-        return Problems.invalidRequest(errors);
-    }
-
     @ExceptionHandler(BodyTooLargeException.class)
     ProblemDetail bodyTooLarge(BodyTooLargeException e) {
         return e.getBody();
@@ -81,14 +68,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ProblemDetail parameterType(MethodArgumentTypeMismatchException e) {
         return Problems.invalidRequest(List.of(new FieldError(e.getName(), "has the wrong type", e.getValue())));
-    }
-
-    @ExceptionHandler(IllegalArgumentException.class)
-    ProblemDetail illegalArgument(IllegalArgumentException e) {
-        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setType(Problems.INVALID_REQUEST);
-        problem.setTitle("Invalid request");
-        return problem;
     }
 
     /** The last resort: logged in full for operators, reported without internals to users. */
@@ -105,23 +84,36 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         List<FieldError> errors = new ArrayList<>();
-        e.getBindingResult().getFieldErrors().forEach(error -> errors.add(new FieldError(
-                Problems.jsonName(error.getField()), error.getDefaultMessage(), Problems.rejectedValue(error.getRejectedValue()))));
-        e.getBindingResult().getGlobalErrors().forEach(error ->
-                errors.add(new FieldError(error.getObjectName(), error.getDefaultMessage(), null)));
-        // Bean Validation reports in no particular order; the same request should get the same document.
-        errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
-        return ResponseEntity.badRequest().body(Problems.invalidRequest(errors));
+        addBodyErrors(e.getBindingResult(), errors);
+        return invalid(errors);
     }
 
+    /**
+     * A constrained query or path parameter ({@code limit}, {@code namespace}, ...), and the body of a
+     * method that has both: Spring MVC validates them itself (no controller carries {@code @Validated},
+     * which would validate them a second way).
+     */
     @Override
     protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException e,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        List<FieldError> errors = e.getParameterValidationResults().stream()
-                .flatMap(result -> result.getResolvableErrors().stream().map(error -> new FieldError(
-                        result.getMethodParameter().getParameterName(), error.getDefaultMessage(),
-                        Problems.rejectedValue(result.getArgument()))))
-                .collect(Collectors.toList());
+        List<FieldError> errors = new ArrayList<>();
+        e.getBeanResults().forEach(body -> addBodyErrors(body, errors));
+        e.getValueResults().forEach(result -> result.getResolvableErrors().forEach(error -> errors.add(new FieldError(
+                parameterName(result.getMethodParameter()), error.getDefaultMessage(),
+                Problems.rejectedValue(result.getArgument())))));
+        return invalid(errors);
+    }
+
+    private static void addBodyErrors(Errors body, List<FieldError> errors) {
+        body.getFieldErrors().forEach(error -> errors.add(new FieldError(
+                Problems.jsonName(error.getField()), error.getDefaultMessage(), Problems.rejectedValue(error.getRejectedValue()))));
+        body.getGlobalErrors().forEach(error ->
+                errors.add(new FieldError(error.getObjectName(), error.getDefaultMessage(), null)));
+    }
+
+    private static ResponseEntity<Object> invalid(List<FieldError> errors) {
+        // Bean Validation reports in no particular order; the same request should get the same document.
+        errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
         return ResponseEntity.badRequest().body(Problems.invalidRequest(errors));
     }
 
@@ -149,11 +141,16 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return null;
     }
 
-    private static String parameterName(Path path) {
-        String last = "";
-        for (Path.Node node : path) {
-            last = node.getName();
+    /** The name the client sent: a {@code @RequestParam}'s or {@code @PathVariable}'s own, else the Java name's JSON form. */
+    private static String parameterName(MethodParameter parameter) {
+        RequestParam param = parameter.getParameterAnnotation(RequestParam.class);
+        if (param != null && !param.name().isEmpty()) {
+            return param.name();
         }
-        return Problems.jsonName(last);
+        PathVariable path = parameter.getParameterAnnotation(PathVariable.class);
+        if (path != null && !path.name().isEmpty()) {
+            return path.name();
+        }
+        return Problems.jsonName(parameter.getParameterName());
     }
 }

@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -27,7 +28,6 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RequestMapping(path = "/jobs", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 class StatusEventsController {
 
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
     private final NamespaceAccess access;
@@ -41,7 +41,7 @@ class StatusEventsController {
 
     @GetMapping("/{name}/status")
     SseEmitter statusEvents(@PathVariable String name,
-                            @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+                            @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
         JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
         jobs.get(key);
         return events.stream(key).orElseThrow(() -> new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE,

@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -38,7 +39,6 @@ class StatusPageController {
 
     private static final Resource STATUS_PAGE = new ClassPathResource("pages/status.html");
     private static final Resource LIST_PAGE = new ClassPathResource("pages/jobs.html");
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final JobService jobs;
     private final NamespaceAccess access;
@@ -49,11 +49,9 @@ class StatusPageController {
     }
 
     // A job that is not there is still the page, as a 404: its script fetches the JSON and shows the problem's words.
-    // Without @Validated on the class, Spring MVC validates the namespace itself and a bad one is a
-    // 400 problem; class-level @Validated would turn it into a ConstraintViolationException (a 500 here).
     @GetMapping("/{name}/status")
     ResponseEntity<Resource> statusPage(@PathVariable String name,
-                                        @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+                                        @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
         // A browser's navigation carries no token: the page is then served as it is, and its script,
         // which sends the token, learns whether the job exists. Nobody learns it from the page's status.
         HttpStatus status = access.resolveQuietly(namespace, Action.READ)

@@ -1,6 +1,6 @@
 package io.paddlejobs.job;
 
-import io.paddlejobs.planning.InvalidJobRequest;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Violation;
@@ -17,7 +17,7 @@ final class PlanSize {
     private PlanSize() {
     }
 
-    /** @throws InvalidJobRequest naming {@code env} when the replicas' environments add up to more than {@code maxBytes} */
+    /** @throws InvalidJobRequestException naming {@code env} when the replicas' environments add up to more than {@code maxBytes} */
     static void check(JobPlan plan, long maxBytes) {
         long total = 0;
         for (Replica replica : plan.replicas()) {
@@ -26,7 +26,7 @@ final class PlanSize {
             }
         }
         if (total > maxBytes) {
-            throw new InvalidJobRequest(List.of(new Violation(List.of("env"),
+            throw new InvalidJobRequestException(List.of(new Violation(List.of("env"),
                     ("the environment of the job's %d replicas adds up to %d KiB, more than the %d KiB a plan may hold "
                             + "(paddlejobs.limits.max-plan-size); every replica gets its own copy of env, so pass large "
                             + "values in a file instead").formatted(plan.replicas().size(), total >> 10, maxBytes >> 10),

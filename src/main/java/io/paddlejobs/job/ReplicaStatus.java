@@ -7,7 +7,8 @@ import java.time.Instant;
  * One replica as it stands.
  *
  * @param exitCode the process's exit code once it has exited, else {@code null}
- * @param reason   why it is not running, in words ({@code exit code 137: killed (SIGKILL, often out of memory)})
+ * @param reason   why it is not running, in words, with exit codes in {@link ExitCodes}' wording
+ *                 ({@code killed by signal 9 (SIGKILL: killed, often for running out of memory)})
  */
 public record ReplicaStatus(
         String id,

@@ -1,5 +1,6 @@
 package io.paddlejobs.metrics;
 
+import io.paddlejobs.planning.Replica;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,28 +95,7 @@ final class JobMetrics {
         }
         seriesCount++;
         Series created = new Series(limits.pointsPerSeries());
-        series.computeIfAbsent(name, n -> new TreeMap<>(new ReplicaOrder())).put(replica, created);
+        series.computeIfAbsent(name, n -> new TreeMap<>(Replica.ID_ORDER)).put(replica, created);
         return created;
-    }
-
-    /** trainer-2 before trainer-10. */
-    private static final class ReplicaOrder implements java.util.Comparator<String> {
-        @Override
-        public int compare(String a, String b) {
-            String roleA = a.substring(0, a.lastIndexOf('-') + 1);
-            String roleB = b.substring(0, b.lastIndexOf('-') + 1);
-            if (!roleA.equals(roleB)) {
-                return roleA.compareTo(roleB);
-            }
-            return Integer.compare(index(a), index(b));
-        }
-
-        private static int index(String replica) {
-            try {
-                return Integer.parseInt(replica.substring(replica.lastIndexOf('-') + 1));
-            } catch (NumberFormatException e) {
-                return -1;
-            }
-        }
     }
 }

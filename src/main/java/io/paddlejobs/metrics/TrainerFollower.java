@@ -5,6 +5,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.time.Clock;
@@ -46,7 +47,7 @@ final class TrainerFollower implements Runnable {
 
     @Override
     public void run() {
-        String replica = Role.TRAINER.label() + "-" + index;
+        String replica = Replica.idOf(Role.TRAINER, index);
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 Optional<ReplicaState> state = state();

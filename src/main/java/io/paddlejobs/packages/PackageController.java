@@ -1,5 +1,6 @@
 package io.paddlejobs.packages;
 
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
@@ -20,7 +21,6 @@ import org.springframework.core.io.Resource;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -33,14 +33,12 @@ import org.springframework.web.bind.annotation.RestController;
  * uploaded once and named by its content, which a job request then names in {@code package}.
  */
 @Tag(name = "packages")
-@Validated
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/packages")
 class PackageController {
 
     static final String GZIP = "application/gzip";
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final PackageStore store;
     private final NamespaceAccess access;
@@ -66,7 +64,7 @@ class PackageController {
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = PackageView.class)))
     @PostMapping(consumes = {GZIP, "application/x-gzip"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<PackageView> upload(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+    ResponseEntity<PackageView> upload(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
                                        @Parameter(hidden = true) HttpServletRequest request) throws IOException {
         String ns = access.resolve(namespace, Action.SUBMIT);
         if (request.getContentLengthLong() > store.maxSize().toBytes()) {
@@ -85,7 +83,7 @@ class PackageController {
             content = @Content(mediaType = GZIP, schema = @Schema(type = "string", format = "binary")))
     @GetMapping(path = "/{id}", produces = GZIP)
     ResponseEntity<Resource> download(@PathVariable @Pattern(regexp = "sha256:[0-9a-f]{64}") String id,
-                                      @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+                                      @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
         String ns = access.resolve(namespace, Action.READ);
         Path stored = store.find(ns, id).orElseThrow(() -> new PackageNotFoundException(ns, id));
         return ResponseEntity.ok().contentType(MediaType.parseMediaType(GZIP)).body(new FileSystemResource(stored));

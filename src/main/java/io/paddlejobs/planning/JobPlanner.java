@@ -30,7 +30,7 @@ public final class JobPlanner {
                 new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE)), policy.gpu()));
     }
 
-    /** @throws InvalidJobRequest naming every rule the request breaks */
+    /** @throws InvalidJobRequestException naming every rule the request breaks */
     public JobPlan plan(JobRequest request, String namespace, Site site) {
         List<Violation> violations = new ArrayList<>(portRangeViolations(request));
         violations.addAll(ModeRules.check(request));
@@ -46,7 +46,7 @@ public final class JobPlanner {
             violations.add(new Violation(List.of("trainers", "pservers", "memory"),
                     "the job's resources add up to more than can be counted; it is far beyond every limit", null));
         }
-        throw new InvalidJobRequest(violations);
+        throw new InvalidJobRequestException(violations);
     }
 
     /**

@@ -35,17 +35,6 @@ public record JobRequest(
         java.time.Duration maxRunTime,
         String codePackage) {
 
-    /** A parameter-server request without a maximum run time or a code package. */
-    public JobRequest(String name, String entryPoint, String pserverEntryPoint, String image, Integer numGpus,
-                      Integer numCpus, Memory memory, Integer trainers, Integer trainerCpu, Integer trainerGpu,
-                      Memory trainerMem, Integer pservers, Integer pserverCpu, Memory pserverMem, Integer port,
-                      Integer portsNum, Integer portsNumForSparse, Boolean useGpu, Map<String, String> env,
-                      Map<String, String> labels) {
-        this(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory, trainers, trainerCpu, trainerGpu,
-                trainerMem, pservers, pserverCpu, pserverMem, port, portsNum, portsNumForSparse, useGpu, env, labels,
-                null, null, null);
-    }
-
     public JobRequest {
         env = env == null ? Map.of() : Map.copyOf(env);
         labels = labels == null ? Map.of() : Map.copyOf(labels);

@@ -9,7 +9,7 @@ final class TopologyRules {
     private static final Memory SMALLEST_SHARE = Memory.ofMebibytes(1);
     private static final Resources NOTHING = new Resources(Cpu.cores(0), 0, Memory.ofMebibytes(0));
 
-    private final JobRequest r;
+    private final JobRequest request;
     private final PlanningPolicy.Defaults defaults;
     private final PlanningPolicy.Gpu gpuPolicy;
     private final List<Derivation> derivations = new ArrayList<>();
@@ -17,22 +17,23 @@ final class TopologyRules {
     private final List<Violation> violations = new ArrayList<>();
 
     TopologyRules(JobRequest request, PlanningPolicy policy) {
-        this.r = request;
+        this.request = request;
         this.defaults = policy.defaults();
         this.gpuPolicy = policy.gpu();
     }
 
     Topology derive() {
-        derivations.add(ModeRules.derivation(r));
+        derivations.add(ModeRules.derivation(request));
         TrainerCount count = trainers();
         int trainers = count.value();
         int gpu = gpusPerTrainer(count);
         var floors = new GpuFloorRule(gpuPolicy, derivations, warnings);
-        Cpu cpu = floors.cpu(gpu, cpuPerTrainer(count), r.trainerCpu() != null, r.numCpus() != null);
-        Memory memory = floors.memory(gpu, memoryPerTrainer(count), r.trainerMem() != null, r.memory() != null);
-        boolean collective = r.modeOrDefault() == JobMode.COLLECTIVE;
-        int pservers = collective ? noPservers() : pservers(trainers);
-        Resources perPserver = collective ? NOTHING : new Resources(pserverCpu(), 0, pserverMemory());
+        Cpu cpu = floors.cpu(gpu, cpuPerTrainer(count), request.trainerCpu() != null, request.numCpus() != null);
+        Memory memory = floors.memory(gpu, memoryPerTrainer(count), request.trainerMem() != null, request.memory() != null);
+        boolean collective = request.modeOrDefault() == JobMode.COLLECTIVE;
+        var pserverRules = new PserverRules(request, defaults, derivations);
+        int pservers = collective ? pserverRules.none() : pserverRules.count(trainers);
+        Resources perPserver = collective ? NOTHING : pserverRules.resources();
         boolean useGpu = useGpu((long) trainers * gpu);
         int devices = gpu > 0 ? gpu : cpu.wholeCoresAtLeastOne();
         derived("trainer_count", devices, gpu > 0
@@ -47,27 +48,27 @@ final class TopologyRules {
     }
 
     private TrainerCount trainers() {
-        if (r.trainers() != null) {
-            derived("trainers", r.trainers(), "given");
-            return new TrainerCount(r.trainers(), List.of("trainers"));
+        if (request.trainers() != null) {
+            derived("trainers", request.trainers(), "given");
+            return new TrainerCount(request.trainers(), List.of("trainers"));
         }
-        if (r.numGpus() != null && r.numGpus() > 0) {
-            if (r.trainerGpu() != null && r.trainerGpu() > 0) {
-                requireMultiple(r.numGpus(), "num_gpus", r.trainerGpu(), "trainer_gpu");
-                int value = Math.max(1, r.numGpus() / r.trainerGpu());
+        if (request.numGpus() != null && request.numGpus() > 0) {
+            if (request.trainerGpu() != null && request.trainerGpu() > 0) {
+                requireMultiple(request.numGpus(), "num_gpus", request.trainerGpu(), "trainer_gpu");
+                int value = Math.max(1, request.numGpus() / request.trainerGpu());
                 derived("trainers", value, "num_gpus / trainer_gpu");
                 return new TrainerCount(value, List.of("num_gpus", "trainer_gpu"));
             }
-            derived("trainers", r.numGpus(), "one trainer per GPU (num_gpus)");
-            return new TrainerCount(r.numGpus(), List.of("num_gpus"));
+            derived("trainers", request.numGpus(), "one trainer per GPU (num_gpus)");
+            return new TrainerCount(request.numGpus(), List.of("num_gpus"));
         }
-        if (r.trainerCpu() != null) {
-            if (r.numCpus() == null) {
+        if (request.trainerCpu() != null) {
+            if (request.numCpus() == null) {
                 derived("trainers", 1, "one trainer: trainer_cpu given without num_cpus");
                 return new TrainerCount(1, List.of("trainer_cpu"));
             }
-            requireMultiple(r.numCpus(), "num_cpus", r.trainerCpu(), "trainer_cpu");
-            int value = Math.max(1, r.numCpus() / r.trainerCpu());
+            requireMultiple(request.numCpus(), "num_cpus", request.trainerCpu(), "trainer_cpu");
+            int value = Math.max(1, request.numCpus() / request.trainerCpu());
             derived("trainers", value, "num_cpus / trainer_cpu");
             return new TrainerCount(value, List.of("num_cpus", "trainer_cpu"));
         }
@@ -78,41 +79,41 @@ final class TopologyRules {
 
     private int gpusPerTrainer(TrainerCount count) {
         int trainers = count.value();
-        if (r.trainerGpu() != null) {
+        if (request.trainerGpu() != null) {
             boolean countCameFromGpus = count.source().contains("trainer_gpu");
-            if (r.numGpus() != null && !countCameFromGpus && trainers * r.trainerGpu() != r.numGpus()) {
-                conflict(withTrainers(count, "trainer_gpu", "num_gpus"), r.numGpus(),
+            if (request.numGpus() != null && !countCameFromGpus && trainers * request.trainerGpu() != request.numGpus()) {
+                conflict(withTrainers(count, "trainer_gpu", "num_gpus"), request.numGpus(),
                         "trainers (%d) x trainer_gpu (%d) = %d, but num_gpus is %d"
-                                .formatted(trainers, r.trainerGpu(), trainers * r.trainerGpu(), r.numGpus()));
+                                .formatted(trainers, request.trainerGpu(), trainers * request.trainerGpu(), request.numGpus()));
             }
-            derived("trainer_gpu", r.trainerGpu(), "given");
-            return r.trainerGpu();
+            derived("trainer_gpu", request.trainerGpu(), "given");
+            return request.trainerGpu();
         }
-        if (r.numGpus() == null || r.numGpus() == 0) {
+        if (request.numGpus() == null || request.numGpus() == 0) {
             derived("trainer_gpu", 0, "no GPUs asked for");
             return 0;
         }
-        if (r.numGpus() % trainers != 0) {
-            conflict(withTrainers(count, "num_gpus"), r.numGpus(),
+        if (request.numGpus() % trainers != 0) {
+            conflict(withTrainers(count, "num_gpus"), request.numGpus(),
                     "num_gpus (%d) cannot be split evenly over %d trainers; GPUs are not shared"
-                            .formatted(r.numGpus(), trainers));
+                            .formatted(request.numGpus(), trainers));
         }
-        int value = r.numGpus() / trainers;
+        int value = request.numGpus() / trainers;
         derived("trainer_gpu", value, "num_gpus / trainers");
         return value;
     }
 
     private Cpu cpuPerTrainer(TrainerCount count) {
         int trainers = count.value();
-        if (r.trainerCpu() != null) {
+        if (request.trainerCpu() != null) {
             boolean countCameFromCpus = count.source().contains("trainer_cpu");
-            if (r.numCpus() != null && !countCameFromCpus && trainers * r.trainerCpu() != r.numCpus()) {
-                conflict(withTrainers(count, "trainer_cpu", "num_cpus"), r.numCpus(),
+            if (request.numCpus() != null && !countCameFromCpus && trainers * request.trainerCpu() != request.numCpus()) {
+                conflict(withTrainers(count, "trainer_cpu", "num_cpus"), request.numCpus(),
                         "trainers (%d) x trainer_cpu (%d) = %d, but num_cpus is %d"
-                                .formatted(trainers, r.trainerCpu(), trainers * r.trainerCpu(), r.numCpus()));
+                                .formatted(trainers, request.trainerCpu(), trainers * request.trainerCpu(), request.numCpus()));
             }
-            derived("trainer_cpu", r.trainerCpu(), "given");
-            return Cpu.cores(r.trainerCpu());
+            derived("trainer_cpu", request.trainerCpu(), "given");
+            return Cpu.cores(request.trainerCpu());
         }
         Cpu value = Cpu.cores(numCpus()).dividedBy(trainers);
         derived("trainer_cpu", value, "num_cpus / trainers" + (value.millis() % 1000 == 0 ? "" : ", in millicores"));
@@ -121,16 +122,16 @@ final class TopologyRules {
 
     private Memory memoryPerTrainer(TrainerCount count) {
         int trainers = count.value();
-        if (r.trainerMem() != null) {
-            if (r.memory() != null && r.trainerMem().times(trainers).compareTo(r.memory()) != 0) {
-                conflict(withTrainers(count, "trainer_mem", "memory"), r.memory().toString(),
+        if (request.trainerMem() != null) {
+            if (request.memory() != null && request.trainerMem().times(trainers).compareTo(request.memory()) != 0) {
+                conflict(withTrainers(count, "trainer_mem", "memory"), request.memory().toString(),
                         "trainers (%d) x trainer_mem (%s) = %s, but memory is %s".formatted(
-                                trainers, r.trainerMem(), r.trainerMem().times(trainers), r.memory()));
+                                trainers, request.trainerMem(), request.trainerMem().times(trainers), request.memory()));
             }
-            derived("trainer_mem", r.trainerMem(), "given");
-            return r.trainerMem();
+            derived("trainer_mem", request.trainerMem(), "given");
+            return request.trainerMem();
         }
-        Memory total = r.memory() != null ? r.memory() : defaults.memory();
+        Memory total = request.memory() != null ? request.memory() : defaults.memory();
         Memory value = total.dividedBy(trainers);
         if (value.compareTo(SMALLEST_SHARE) < 0) {
             conflict(withTrainers(count, "memory"), total.toString(),
@@ -141,49 +142,23 @@ final class TopologyRules {
         return value;
     }
 
-    private int noPservers() {
-        derived("pservers", 0, "collective mode: trainers only");
-        return 0;
-    }
-
-    private int pservers(int trainers) {
-        if (r.pservers() != null) {
-            derived("pservers", r.pservers(), "given");
-            return r.pservers();
-        }
-        derived("pservers", trainers, "one pserver per trainer");
-        return trainers;
-    }
-
-    private Cpu pserverCpu() {
-        int cores = r.pserverCpu() != null ? r.pserverCpu() : defaults.pserverCpu();
-        derived("pserver_cpu", cores, r.pserverCpu() != null ? "given" : "default");
-        return Cpu.cores(cores);
-    }
-
-    private Memory pserverMemory() {
-        Memory value = r.pserverMem() != null ? r.pserverMem() : defaults.pserverMem();
-        derived("pserver_mem", value, r.pserverMem() != null ? "given" : "default");
-        return value;
-    }
-
     private boolean useGpu(long totalGpus) {
         boolean asked = totalGpus > 0;
-        if (r.useGpu() == null) {
+        if (request.useGpu() == null) {
             derived("use_gpu", asked, asked ? "GPUs are asked for" : "no GPUs are asked for");
             return asked;
         }
-        if (r.useGpu() != asked) {
-            warnings.add(r.useGpu()
+        if (request.useGpu() != asked) {
+            warnings.add(request.useGpu()
                     ? "use_gpu is true but the job asks for no GPUs: Paddle will look for a GPU it does not have"
                     : "use_gpu is false but the job asks for %d GPUs: they will sit idle".formatted(totalGpus));
         }
-        derived("use_gpu", r.useGpu(), "given");
-        return r.useGpu();
+        derived("use_gpu", request.useGpu(), "given");
+        return request.useGpu();
     }
 
     private int numCpus() {
-        return r.numCpus() != null ? r.numCpus() : defaults.numCpus();
+        return request.numCpus() != null ? request.numCpus() : defaults.numCpus();
     }
 
     private void requireMultiple(int total, String totalField, int each, String eachField) {

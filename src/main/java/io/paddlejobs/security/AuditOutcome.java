@@ -1,6 +1,6 @@
 package io.paddlejobs.security;
 
-import io.paddlejobs.planning.InvalidJobRequest;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import org.springframework.web.ErrorResponse;
 
 /** How an audited action ended, as its audit line says it ({@code outcome=created}). */
@@ -41,7 +41,7 @@ public enum AuditOutcome {
     /** The status an action that threw this answers: its problem's, else 500. */
     static int statusOf(RuntimeException error) {
         return error instanceof ErrorResponse response ? response.getStatusCode().value()
-                : error instanceof InvalidJobRequest ? 400 : 500;
+                : error instanceof InvalidJobRequestException ? 400 : 500;
     }
 
     /** The outcome of an action that answered this error status. */

@@ -1,5 +1,6 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.planning.DnsLabels;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ import org.springframework.core.io.FileSystemResource;
 public final class TokenStore implements TokenAuthenticator {
 
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
-    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+    private static final Pattern DNS_LABEL = DnsLabels.NAMESPACE_PATTERN;
 
     /** One line of the file; the limits, when given, replace the service-wide ones for this user. */
     record Entry(String user, String sha256, List<String> namespaces, Integer submissionsPerMinute,

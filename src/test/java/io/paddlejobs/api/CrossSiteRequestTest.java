@@ -7,28 +7,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Mode none against a real running service: what a DNS-rebound page and a cross-site form send is
  * refused, while curl-like callers and the service's own pages still get through.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class CrossSiteRequestTest {
-
-    @TempDir
-    static Path dataRoot;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
-    }
+class CrossSiteRequestTest extends ApiTest {
 
     @LocalServerPort
     int port;
@@ -42,7 +27,7 @@ class CrossSiteRequestTest {
 
     @Test
     void aReboundPageCannotSubmitAJobOrReadOne() {
-        Path pwned = dataRoot.resolve("rebind-pwned.txt");
+        Path pwned = DATA_ROOT.resolve("rebind-pwned.txt");
         String job = "{\"name\":\"rebind\",\"entry_point\":\"id > " + pwned + "\"}";
 
         RawHttp.Response submit = RawHttp.send(port, "POST", "/jobs", Map.of("Host", "evil.example:" + port,

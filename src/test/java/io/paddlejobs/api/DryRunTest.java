@@ -16,7 +16,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
-/** DESIGN §3-§5: {@code POST /jobs?dry_run=true} answers with the whole plan and starts nothing. */
+/** README, "Plan without running: dry run": {@code POST /jobs?dry_run=true} answers with the whole plan and starts nothing. */
 class DryRunTest extends ApiTest {
 
     @Test

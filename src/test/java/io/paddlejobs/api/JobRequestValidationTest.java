@@ -15,7 +15,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
-/** DESIGN §2: every request rule answers 400 with a problem document naming the fields involved. */
+/** README, "The request": every request rule answers 400 with a problem document naming the fields involved. */
 class JobRequestValidationTest extends ApiTest {
 
     static Stream<Arguments> fieldRules() {

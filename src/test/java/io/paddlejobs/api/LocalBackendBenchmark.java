@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -23,6 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
  * not in a unit test). Not part of {@code ./mvnw verify}; run it with
  * {@code ./mvnw test -Dtest=LocalBackendBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
+@Tag("benchmark")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class LocalBackendBenchmark {
 

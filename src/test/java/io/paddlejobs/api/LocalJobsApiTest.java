@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -12,26 +11,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The jobs API over real HTTP, on the local backend with real processes. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class LocalJobsApiTest {
-
-    @TempDir
-    static Path dataRoot;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
-        registry.add("paddlejobs.local.max-running-jobs", () -> 50);
-    }
+class LocalJobsApiTest extends ApiTest {
 
     @LocalServerPort
     int port;
@@ -42,19 +27,6 @@ class LocalJobsApiTest {
     @BeforeEach
     void client() {
         client = new ServiceClient(port);
-    }
-
-    @Test
-    void submitAnswers201WithLocationAndAnAbsoluteStatusUrl() {
-        HttpResponse<String> response = client.post("/jobs", body("created", "true"));
-
-        assertThat(response.statusCode()).isEqualTo(201);
-        JsonNode job = json.readTree(response.body());
-        String statusUrl = job.get("status_url").asString();
-        assertThat(statusUrl).isEqualTo("http://127.0.0.1:%d/jobs/created/status?namespace=default".formatted(port));
-        assertThat(response.headers().firstValue("Location")).hasValue(
-                "http://127.0.0.1:%d/jobs/created?namespace=default".formatted(port));
-        awaitPhase("created", "Succeeded");
     }
 
     @Test

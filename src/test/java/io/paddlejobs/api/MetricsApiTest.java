@@ -10,26 +10,12 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Metrics reported by real trainer processes on the local backend, read over real HTTP. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class MetricsApiTest {
-
-    @TempDir
-    static Path dataRoot;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        registry.add("paddlejobs.local.data-root", () -> dataRoot.resolve("data").toString());
-        registry.add("paddlejobs.local.max-running-jobs", () -> 10);
-    }
+class MetricsApiTest extends ApiTest {
 
     @LocalServerPort
     int port;
@@ -79,7 +65,7 @@ class MetricsApiTest {
 
     @Test
     void sinceGivesOnlyThePointsReportedAfterAnEarlierRead() throws IOException {
-        Path release = dataRoot.resolve("release-since");
+        Path release = DATA_ROOT.resolve("release-since");
         client.submit("""
                 {"name": "grows", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
                  "entry_point": "echo PADDLEJOBS_METRICS '{\\"step\\": 1, \\"loss\\": 0.9}'; while [ ! -e '%s' ]; do sleep 0.1; done; echo PADDLEJOBS_METRICS '{\\"step\\": 2, \\"loss\\": 0.4}'"}

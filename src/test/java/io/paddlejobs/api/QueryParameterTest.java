@@ -14,7 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.RequestBuilder;
 import tools.jackson.databind.JsonNode;
 
-/** DESIGN §2, §5: a bad query parameter is a 400 problem naming the parameter, like a bad body field. */
+/** README, "API": a bad query parameter is a 400 problem naming the parameter, like a bad body field. */
 class QueryParameterTest extends ApiTest {
 
     static Stream<Arguments> badParameters() {

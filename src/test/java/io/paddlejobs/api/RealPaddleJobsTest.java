@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -24,6 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  * venvs of {@code .ci/prepare-paddle} (see {@link PaddleVenvs}). One job at a time: Paddle
  * processes are heavy, and the machine is small.
  */
+@Tag("paddle")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class RealPaddleJobsTest {
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -30,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * are served under the service's own {@code Content-Security-Policy} ({@code default-src 'self'}),
  * and every test ends by checking that the browser reported no violation and no script error.
  */
+@Tag("browser")
 @EnabledIf(value = "io.paddlejobs.api.Browser#installedOrRequired", disabledReason = "no Chromium installed")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext // stop the jobs' processes before the temporary directory goes

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -23,6 +24,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * ({@code -Dscreenshot.update=true}), so that ordinary runs leave the tree alone. The phone-width
  * shot and the job list go to target/, to be looked at before committing.
  */
+@Tag("browser")
 @EnabledIfSystemProperty(named = "screenshot.update", matches = "true")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -28,6 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * The pages where the service wants a token: a browser opens them without one, the page asks for
  * it once, and from then on reads the job with it.
  */
+@Tag("browser")
 @EnabledIf(value = "io.paddlejobs.api.Browser#installedOrRequired", disabledReason = "no Chromium installed")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext

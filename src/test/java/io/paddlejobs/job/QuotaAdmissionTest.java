@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -162,7 +162,6 @@ class QuotaAdmissionTest {
     }
 
     private static JobRequest request(String name, Integer gpus) {
-        return new JobRequest(name, "python train.py", null, null, gpus, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, Map.of(), Map.of());
+        return JobRequests.named(name, "python train.py").numGpus(gpus).build();
     }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** DESIGN §2-4, mode collective: trainers only, wired the way Paddle 3's init_parallel_env() reads it. */
+/** Mode collective (README, "The request"): trainers only, wired the way Paddle 3's init_parallel_env() reads it. */
 class CollectiveModeTest {
 
     private static String rule(JobPlan plan, String field) {
@@ -59,7 +59,7 @@ class CollectiveModeTest {
             mode=collective pserver_entry_point=true         | pserver_entry_point
             """)
     void everyPserverFieldOfACollectiveJobIsAnErrorNamingIt(String spec, String field) {
-        InvalidJobRequest e = rejection(spec);
+        InvalidJobRequestException e = rejection(spec);
         assertThat(e.violations()).singleElement().satisfies(v -> {
             assertThat(v.fields()).containsExactly(field);
             assertThat(v.message()).contains("collective", field);
@@ -68,7 +68,7 @@ class CollectiveModeTest {
 
     @Test
     void allPserverFieldsOfACollectiveJobAreReportedAtOnce() {
-        InvalidJobRequest e = rejection("mode=collective pservers=1 pserver_cpu=1 pserver_mem=1Gi");
+        InvalidJobRequestException e = rejection("mode=collective pservers=1 pserver_cpu=1 pserver_mem=1Gi");
         assertThat(e.violations()).flatExtracting(Violation::fields)
                 .containsExactlyInAnyOrder("pservers", "pserver_cpu", "pserver_mem");
     }

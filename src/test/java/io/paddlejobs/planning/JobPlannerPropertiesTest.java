@@ -39,8 +39,8 @@ class JobPlannerPropertiesTest {
     }
 
     private static JobPlan plan(int numGpus, int numCpus, long memoryBytes) {
-        return PlannerFixtures.plan(new JobRequest("job", "python train.py", null, null, numGpus, numCpus,
-                new Memory(memoryBytes), null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        return PlannerFixtures.plan(JobRequests.named("job", "python train.py").numGpus(numGpus).numCpus(numCpus)
+                .memory(new Memory(memoryBytes)).build());
     }
 
     @ParameterizedTest(name = "num_gpus={0} num_cpus={1} memory={2}")

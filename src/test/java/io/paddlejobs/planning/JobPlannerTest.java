@@ -149,7 +149,7 @@ class JobPlannerTest {
             num_cpus=64 memory=32Mi                   | num_cpus,memory                | less than 1Mi each
             """)
     void planRejectsAContradictionNamingEveryFieldInvolved(String spec, String fields, String message) {
-        InvalidJobRequest e = rejection(spec);
+        InvalidJobRequestException e = rejection(spec);
         assertThat(e.violations()).singleElement().satisfies(v -> {
             assertThat(v.fields()).containsExactlyInAnyOrder(fields.split(","));
             assertThat(v.message()).contains(message);
@@ -183,7 +183,7 @@ class JobPlannerTest {
 
     @Test
     void planReportsEveryBrokenRuleAtOnce() {
-        InvalidJobRequest e = rejection("trainers=65 trainer_gpu=1 num_gpus=4 port=65535");
+        InvalidJobRequestException e = rejection("trainers=65 trainer_gpu=1 num_gpus=4 port=65535");
         assertThat(e.violations()).extracting(Violation::fields).contains(
                 List.of("trainers", "trainer_gpu", "num_gpus"), List.of("trainers"), List.of("pservers"),
                 List.of("num_gpus"), List.of("port", "ports_num", "ports_num_for_sparse"));

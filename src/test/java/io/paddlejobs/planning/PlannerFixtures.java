@@ -2,9 +2,7 @@ package io.paddlejobs.planning;
 
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The policy, site and request shorthand the planning tests share. A request is written as the
@@ -12,9 +10,9 @@ import java.util.Set;
  */
 final class PlannerFixtures {
 
-    static final String JOB = "job";
+    static final String JOB = JobRequests.JOB;
     static final String NAMESPACE = "default";
-    static final String ENTRY_POINT = "python train.py";
+    static final String ENTRY_POINT = JobRequests.ENTRY_POINT;
 
     static final PlanningPolicy POLICY = new PlanningPolicy(
             new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"),
@@ -34,10 +32,6 @@ final class PlannerFixtures {
         }
     };
 
-    private static final Set<String> FIELDS = Set.of("name", "pserver_entry_point", "image", "num_gpus", "num_cpus",
-            "memory", "trainers", "trainer_cpu", "trainer_gpu", "trainer_mem", "pservers", "pserver_cpu", "pserver_mem",
-            "port", "ports_num", "ports_num_for_sparse", "use_gpu", "mode");
-
     private PlannerFixtures() {
     }
 
@@ -49,41 +43,16 @@ final class PlannerFixtures {
         return new JobPlanner(POLICY).plan(request, NAMESPACE, SITE);
     }
 
-    static InvalidJobRequest rejection(String spec) {
-        InvalidJobRequest e = catchThrowableOfType(InvalidJobRequest.class, () -> plan(spec));
+    static InvalidJobRequestException rejection(String spec) {
+        InvalidJobRequestException e = catchThrowableOfType(InvalidJobRequestException.class, () -> plan(spec));
         if (e == null) {
             throw new AssertionError("expected '" + spec + "' to be rejected, but it was planned");
         }
         return e;
     }
 
-    /** Parses {@code "field=value field=value"}; an unknown field name fails the test rather than being ignored. */
+    /** {@link JobRequests#spec}, with {@code env}. */
     static JobRequest request(String spec, Map<String, String> env) {
-        Map<String, String> f = new LinkedHashMap<>();
-        for (String pair : spec.strip().split("\\s+")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            String[] kv = pair.split("=", 2);
-            if (!FIELDS.contains(kv[0]) || kv.length != 2) {
-                throw new IllegalArgumentException("bad field in test spec: " + pair);
-            }
-            f.put(kv[0], kv[1]);
-        }
-        return new JobRequest(f.getOrDefault("name", JOB), ENTRY_POINT, f.get("pserver_entry_point"), f.get("image"),
-                integer(f, "num_gpus"), integer(f, "num_cpus"), memory(f, "memory"),
-                integer(f, "trainers"), integer(f, "trainer_cpu"), integer(f, "trainer_gpu"), memory(f, "trainer_mem"),
-                integer(f, "pservers"), integer(f, "pserver_cpu"), memory(f, "pserver_mem"),
-                integer(f, "port"), integer(f, "ports_num"), integer(f, "ports_num_for_sparse"),
-                f.containsKey("use_gpu") ? Boolean.valueOf(f.get("use_gpu")) : null, env, Map.of(),
-                f.containsKey("mode") ? JobMode.fromLabel(f.get("mode")) : null, null, null);
-    }
-
-    private static Integer integer(Map<String, String> f, String name) {
-        return f.containsKey(name) ? Integer.valueOf(f.get(name)) : null;
-    }
-
-    private static Memory memory(Map<String, String> f, String name) {
-        return f.containsKey(name) ? Memory.parse(f.get(name)) : null;
+        return JobRequests.spec(spec).env(env).build();
     }
 }

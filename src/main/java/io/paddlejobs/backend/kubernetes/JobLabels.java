@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.LabelKeys;
 import io.paddlejobs.planning.Role;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,22 +12,22 @@ import java.util.Map;
  */
 final class JobLabels {
 
-    static final String MANAGED_BY = "app.kubernetes.io/managed-by";
+    static final String MANAGED_BY = LabelKeys.MANAGED_BY;
     static final String MANAGER = "paddle-jobs";
-    static final String NAME = "app.kubernetes.io/name";
-    static final String ROLE = "paddlejobs.io/role";
+    static final String NAME = LabelKeys.NAME;
+    static final String ROLE = LabelKeys.ROLE;
 
     /** The request the job was planned from (JSON), on the trainer Job: the plan is recovered from it. */
-    static final String SPEC_ANNOTATION = "paddlejobs.io/spec";
+    static final String SPEC_ANNOTATION = LabelKeys.PREFIX + "/spec";
     /** When the job was cancelled (ISO-8601); its presence is what makes a job {@code Cancelled}. */
-    static final String CANCELLED_AT_ANNOTATION = "paddlejobs.io/cancelled-at";
+    static final String CANCELLED_AT_ANNOTATION = LabelKeys.PREFIX + "/cancelled-at";
 
     /** When the service failed the job itself (ISO-8601): a pserver failed, or it was pending too long. */
-    static final String FAILED_AT_ANNOTATION = "paddlejobs.io/failed-at";
+    static final String FAILED_AT_ANNOTATION = LabelKeys.PREFIX + "/failed-at";
     /** The one-word reason of such a failure. */
-    static final String FAILED_REASON_ANNOTATION = "paddlejobs.io/failed-reason";
+    static final String FAILED_REASON_ANNOTATION = LabelKeys.PREFIX + "/failed-reason";
     /** The failure in words. */
-    static final String FAILED_MESSAGE_ANNOTATION = "paddlejobs.io/failed-message";
+    static final String FAILED_MESSAGE_ANNOTATION = LabelKeys.PREFIX + "/failed-message";
 
     /** Set by Kubernetes on every pod of an Indexed Job. */
     static final String COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";

@@ -31,14 +31,14 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
         JobCondition complete = JobStatusMapper.condition(job, "Complete");
         if (complete != null) {
             return new JobOutcome(JobPhase.SUCCEEDED, null, null, job.getStatus().getCompletionTime() != null
-                    ? PodStates.instant(job.getStatus().getCompletionTime())
-                    : PodStates.instant(complete.getLastTransitionTime()));
+                    ? PodFields.instant(job.getStatus().getCompletionTime())
+                    : PodFields.instant(complete.getLastTransitionTime()));
         }
         JobCondition failed = JobStatusMapper.condition(job, "Failed");
         PodStates.Observed failedTrainer = first(replicas, Role.TRAINER);
         if (failed != null || failedTrainer != null) {
             Instant at = failed != null && failed.getLastTransitionTime() != null
-                    ? PodStates.instant(failed.getLastTransitionTime()) : latestFinish(replicas);
+                    ? PodFields.instant(failed.getLastTransitionTime()) : latestFinish(replicas);
             if (failedTrainer != null) {
                 return new JobOutcome(JobPhase.FAILED, failedTrainer.cause(),
                         failedTrainer.status().id() + " failed: " + failedTrainer.status().reason(), at);
@@ -70,7 +70,7 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
         JobCondition failed = observed.pserverJob() == null ? null : JobStatusMapper.condition(observed.pserverJob(), "Failed");
         if (failed != null) {
             return new JobOutcome(JobPhase.FAILED, "PserverFailed", "a pserver failed (" + failed.getReason() + ": "
-                    + failed.getMessage() + ")", PodStates.instant(failed.getLastTransitionTime()));
+                    + failed.getMessage() + ")", PodFields.instant(failed.getLastTransitionTime()));
         }
         return null;
     }

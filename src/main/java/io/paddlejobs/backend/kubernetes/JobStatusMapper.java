@@ -37,10 +37,10 @@ final class JobStatusMapper {
         }
         List<ReplicaStatus> statuses = JobOutcome.statuses(replicas);
         var job = observed.trainerJob();
-        Instant created = PodStates.instant(job.getMetadata().getCreationTimestamp());
+        Instant created = PodFields.instant(job.getMetadata().getCreationTimestamp());
         Instant started = statuses.stream().map(ReplicaStatus::startedAt).filter(Objects::nonNull)
                 .min(Comparator.naturalOrder())
-                .orElse(over && job.getStatus() != null ? PodStates.instant(job.getStatus().getStartTime()) : null);
+                .orElse(over && job.getStatus() != null ? PodFields.instant(job.getStatus().getStartTime()) : null);
         JobOutcome outcome = JobOutcome.of(observed, replicas).explainedBy(observed.explanation());
         return new JobStatus(outcome.phase(), outcome.reason(), outcome.message(), created, started, outcome.finished(), null,
                 RoleCounts.of(plan.pservers().count(), statuses.stream().filter(r -> r.role() == Role.PSERVER).toList()),

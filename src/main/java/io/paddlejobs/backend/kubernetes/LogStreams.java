@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.ContainerResource;
 import io.fabric8.kubernetes.client.dsl.LogWatch;
 import io.fabric8.kubernetes.client.dsl.Loggable;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +52,7 @@ final class LogStreams {
             if (e.getCode() == 404 || e.getCode() == 400) {
                 return; // gone, or not started yet: no log to show
             }
-            throw ApiErrors.translate(e, "read the log of " + role.label() + "-" + index, retryAfter);
+            throw ApiErrors.translate(e, "read the log of " + Replica.idOf(role, index), retryAfter);
         }
         out.flush();
     }

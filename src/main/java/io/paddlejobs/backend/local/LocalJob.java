@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -179,7 +180,7 @@ final class LocalJob {
             return List.of();
         }
         r.state = exitCode == 0 ? ReplicaState.SUCCEEDED : ReplicaState.FAILED;
-        r.reason = ExitReasons.describe(exitCode);
+        r.reason = ExitCodes.describe(exitCode);
         if (phase.isFinished()) {
             publish();
             return List.of();

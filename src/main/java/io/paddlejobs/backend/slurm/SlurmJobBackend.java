@@ -6,6 +6,7 @@ import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import java.io.IOException;
@@ -17,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs each job as one Slurm batch job (heterogeneous when it has pservers: they are one
@@ -29,12 +28,9 @@ import org.slf4j.LoggerFactory;
  */
 final class SlurmJobBackend implements JobBackend, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(SlurmJobBackend.class);
     private static final Comparator<Job> NEWEST_FIRST = Comparator
             .comparing((Job job) -> job.status().createdAt()).reversed()
             .thenComparing(job -> job.plan().name());
-    /** How long a delete waits for Slurm to stop a job's tasks before it removes their files. */
-    private static final long DELETE_WAIT_MILLIS = 20_000;
 
     private final SlurmProperties properties;
     private final SlurmClient slurm;
@@ -42,6 +38,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final Clock clock;
     private final Site site;
     private final ConcurrentHashMap<JobKey, SlurmJob> jobs = new ConcurrentHashMap<>();
+    private final SlurmStops stops;
     private StatusPoller poller;
 
     SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock) {
@@ -50,6 +47,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         this.records = records;
         this.clock = clock;
         this.site = new SlurmSite(properties);
+        this.stops = new SlurmStops(jobs, slurm, records, clock);
     }
 
     /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
@@ -115,72 +113,12 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public Optional<Job> cancel(JobKey key) {
-        SlurmJob job = jobs.get(key);
-        if (job == null || job.slurmId() == 0) {
-            return Optional.empty();
-        }
-        if (job.isFinished()) {
-            return Optional.of(job.toJob());
-        }
-        // Marked first, so that a poll seeing Slurm's CANCELLED knows it was asked for.
-        SlurmJob current = update(key, j -> j.withCancelRequested(true));
-        if (current == null || current.isFinished()) {
-            return Optional.ofNullable(current).map(SlurmJob::toJob);
-        }
-        try {
-            slurm.cancel(job.slurmId());
-        } catch (RuntimeException e) {
-            update(key, j -> j.isFinished() ? j : j.withCancelRequested(false));
-            throw e;
-        }
-        Instant now = clock.instant();
-        SlurmJob cancelled = update(key, j -> j.isFinished() ? j : j.with(j.plan(), j.placed(),
-                SlurmStatusMapper.cancelled(j.tracked(List.of(), records.files(key).marks()), j.status().startedAt(), now)));
-        if (cancelled == null) {
-            return Optional.empty();
-        }
-        records.save(cancelled);
-        return Optional.of(cancelled.toJob());
-    }
-
-    /** Applies a change to the job atomically. @return the job after it, or null when there is none */
-    private SlurmJob update(JobKey key, java.util.function.UnaryOperator<SlurmJob> change) {
-        return jobs.computeIfPresent(key, (k, j) -> change.apply(j));
+        return stops.cancel(key);
     }
 
     @Override
     public boolean delete(JobKey key) {
-        SlurmJob job = jobs.get(key);
-        if (job == null || job.slurmId() == 0) {
-            return false;
-        }
-        if (!job.isFinished() || job.cancelRequested()) {
-            slurm.cancel(job.slurmId());
-            awaitGone(job.slurmId()); // its files go next: nothing of the job may still write them
-        }
-        jobs.remove(key);
-        records.files(key).delete();
-        return true;
-    }
-
-    /** Waits, within a deadline, until Slurm runs nothing of the job, so its files can go. */
-    private void awaitGone(long slurmId) {
-        long deadline = System.currentTimeMillis() + DELETE_WAIT_MILLIS;
-        while (System.currentTimeMillis() < deadline) {
-            boolean active = slurm.jobs().stream()
-                    .anyMatch(info -> info.submittedId() == slurmId && !info.isFinal());
-            if (!active) {
-                return;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        log.warn("Slurm job {} was still running {} ms after it was cancelled; removing its files anyway",
-                slurmId, DELETE_WAIT_MILLIS);
+        return stops.delete(key);
     }
 
     @Override
@@ -190,7 +128,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         if (job == null || job.slurmId() == 0 || index >= job.plan().role(role).count()) {
             return false;
         }
-        String id = role.label() + "-" + index;
+        String id = Replica.idOf(role, index);
         LogTail.write(records.files(key).logFile(id), tail, () -> follow && mayWriteMore(key, id), out);
         return true;
     }

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 
@@ -22,7 +23,7 @@ final class SlurmSite implements Site {
 
     @Override
     public String host(String namespace, String job, Role role, int index) {
-        return token(role.label() + "-" + index);
+        return token(Replica.idOf(role, index));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
@@ -145,7 +146,7 @@ final class SlurmStatusMapper {
                 int code = mark.exitCode();
                 state = code == 0 ? ReplicaState.SUCCEEDED : mark.stopped() ? ReplicaState.STOPPED : ReplicaState.FAILED;
                 reason = code == 0 ? null : mark.stopped() ? "stopped when the job's outcome was decided"
-                        : SlurmWords.exit(code);
+                        : ExitCodes.describe(code);
             } else if (ended) {
                 state = ReplicaState.STOPPED;
                 reason = mark.started() ? stoppedBecause : "never started";

@@ -33,28 +33,6 @@ final class SlurmWords {
         return words + " (Slurm: " + reason + ")";
     }
 
-    /** A replica's exit code (128 + n for signal n, as its launcher's shell reports it), in words. */
-    static String exit(int code) {
-        if (code > 128 && code < 160) {
-            int signal = code - 128;
-            return "was killed by signal " + signal + " (" + switch (signal) {
-                case 9 -> "SIGKILL: killed, often for running out of memory";
-                case 15 -> "SIGTERM: asked to stop";
-                case 11 -> "SIGSEGV: the program crashed";
-                case 6 -> "SIGABRT: the program aborted";
-                case 2 -> "SIGINT: interrupted";
-                default -> "signal " + signal;
-            } + ")";
-        }
-        return "exited with code " + code + switch (code) {
-            case 1 -> " (the program reported an error; see its log)";
-            case 2 -> " (misuse of a command or a syntax error in entry_point)";
-            case 126 -> " (the command is not executable)";
-            case 127 -> " (command not found: check entry_point and PATH)";
-            default -> "";
-        };
-    }
-
     static String minutes(long minutes) {
         return minutes == 1 ? "1 minute" : minutes + " minutes";
     }

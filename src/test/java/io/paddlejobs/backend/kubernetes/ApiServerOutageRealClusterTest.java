@@ -16,11 +16,13 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.health.contributor.Status;
 
 /** kube-apiserver stopped under a running service, then started again: no restart of the service needed. */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class ApiServerOutageRealClusterTest {
 

@@ -16,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /** {@code deploy/} as {@code kubectl kustomize} renders it (skipped where kubectl is not installed). */
+@Tag("cluster")
 class DeployManifestsTest {
 
     private static List<Map<String, Object>> objects;

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a namespace it serves through deploy/'s RoleBinding (as application.yaml lists it), and no
  * other.
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class DeployRbacRealClusterTest {
 

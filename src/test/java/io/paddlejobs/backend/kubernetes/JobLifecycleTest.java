@@ -45,7 +45,7 @@ class JobLifecycleTest {
         var actions = next(trainers, manifests.pserverJob(), created.plusSeconds(60),
                 Pods.failed(pserver(0), 139, "Error"), Pods.ready(Pods.running(pserver(1))));
         assertThat(actions).singleElement().isInstanceOfSatisfying(JobLifecycle.Fail.class, fail ->
-                assertThat(fail.message()).startsWith("pserver-0 failed: exit code 139"));
+                assertThat(fail.message()).startsWith("pserver-0 failed: killed by signal 11"));
     }
 
     @Test

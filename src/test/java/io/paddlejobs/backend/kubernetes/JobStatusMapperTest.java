@@ -125,7 +125,7 @@ class JobStatusMapperTest {
                 Pods.running(trainer(0)), Pods.running(trainer(1)));
         assertThat(status.phase()).isEqualTo(JobPhase.FAILED);
         assertThat(status.reason()).isEqualTo("ReplicaFailed");
-        assertThat(status.message()).startsWith("pserver-0 failed: exit code 139: segmentation fault")
+        assertThat(status.message()).startsWith("pserver-0 failed: killed by signal 11 (SIGSEGV: the program crashed)")
                 .contains("not restarted");
         ReplicaStatus pserver = replica(status, "pserver-0");
         assertThat(pserver.state()).isEqualTo(ReplicaState.FAILED);
@@ -150,7 +150,7 @@ class JobStatusMapperTest {
                 Pods.running(trainer(0)), Pods.failed(trainer(1), 137, "OOMKilled"));
         assertThat(status.phase()).isEqualTo(JobPhase.FAILED);
         assertThat(status.reason()).isEqualTo("OOMKilled");
-        assertThat(status.message()).startsWith("trainer-1 failed: exit code 137").contains("ask for more memory");
+        assertThat(status.message()).startsWith("trainer-1 failed: killed for using more memory than it was given (out of memory, exit code 137)").contains("ask for more memory");
         assertThat(replica(status, "trainer-1").exitCode()).isEqualTo(137);
         assertThat(replica(status, "trainer-0").state()).isEqualTo(ReplicaState.STOPPED);
     }
@@ -160,7 +160,7 @@ class JobStatusMapperTest {
         JobStatus status = map(created, Pods.failed(trainer(0), 1, "Error"));
         assertThat(status.phase()).isEqualTo(JobPhase.FAILED);
         assertThat(status.reason()).isEqualTo("ReplicaFailed");
-        assertThat(status.message()).isEqualTo("trainer-0 failed: exit code 1: the program reported an error; see its log");
+        assertThat(status.message()).isEqualTo("trainer-0 failed: exited with code 1 (the program reported an error; see its log)");
         assertThat(status.finishedAt()).isEqualTo(Instant.parse(Pods.T1));
     }
 

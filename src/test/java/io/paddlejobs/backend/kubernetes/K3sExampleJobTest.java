@@ -10,14 +10,14 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.planning.JobRequest;
-import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.JobRequests;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
@@ -29,6 +29,7 @@ import org.testcontainers.utility.DockerImageName;
  * Security profile: the server's validation, admission and controllers accept what the mock
  * server cannot judge. Needs Docker; skipped without it.
  */
+@Tag("cluster")
 @Testcontainers(disabledWithoutDocker = true)
 class K3sExampleJobTest {
 
@@ -72,9 +73,10 @@ class K3sExampleJobTest {
     @Test
     void theExampleJobIsAdmittedRunsUnderTheRestrictedProfileAndSucceeds() {
         // The pserver listens on its endpoint (readiness, then the trainers' wait) until it is stopped.
-        var request = new JobRequest("example", "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM",
-                "while true; do nc -l -p $PADDLE_PORT >/dev/null; done", "busybox:1.36", null, 1, Memory.parse("128Mi"), 2, null, null,
-                null, 1, null, Memory.parse("64Mi"), null, null, null, null, Map.of(), Map.of("example", "true"), null, null, null);
+        var request = JobRequests.named("example", "echo trainer $PADDLE_TRAINER_ID of $PADDLE_TRAINERS_NUM")
+                .pserverEntryPoint("while true; do nc -l -p $PADDLE_PORT >/dev/null; done")
+                .spec("image=busybox:1.36 num_cpus=1 memory=128Mi trainers=2 pservers=1 pserver_mem=64Mi")
+                .labels(Map.of("example", "true")).build();
         backend.jobs().submit(Plans.plan(request, NS));
 
         await().atMost(Duration.ofMinutes(2)).until(() ->

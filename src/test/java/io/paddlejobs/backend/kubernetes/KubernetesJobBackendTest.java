@@ -176,7 +176,7 @@ class KubernetesJobBackendTest {
 
         Job failed = awaitPhase(JobPhase.FAILED);
         awaitPserversStopped();
-        assertThat(failed.status().message()).startsWith("trainer-1 failed: exit code 137");
+        assertThat(failed.status().message()).startsWith("trainer-1 failed: killed for using more memory");
     }
 
     @Test

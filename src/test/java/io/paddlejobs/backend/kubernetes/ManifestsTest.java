@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobRequests;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -77,9 +78,8 @@ class ManifestsTest {
     @Test
     void maxRunTimeIsTheTrainerJobsActiveDeadlineAndOmittedWhenNotAsked() {
         var r = Plans.request("vision", 1);
-        var limited = new io.paddlejobs.planning.JobRequest(r.name(), r.entryPoint(), null, null, null, 1, null, null,
-                null, null, null, null, null, null, null, null, null, null, Map.of(), Map.of(),
-                null, io.paddlejobs.planning.RunTimeLimit.parse("1h30m"), null);
+        var limited = JobRequests.spec("name=" + r.name() + " num_cpus=1 max_run_time=1h30m")
+                .entryPoint(r.entryPoint()).build();
         assertThat(Manifests.desired(Plans.plan(limited), settings).trainerJob().getSpec().getActiveDeadlineSeconds())
                 .isEqualTo(5400L);
         assertThat(manifests.trainerJob().getSpec().getActiveDeadlineSeconds()).isNull();
@@ -120,9 +120,8 @@ class ManifestsTest {
     @Test
     void everyObjectCarriesTheUserLabelsButOursWin() {
         var request = Plans.gpuRequest("vision", 1);
-        var sneaky = new io.paddlejobs.planning.JobRequest("vision", request.entryPoint(), null, null, 1, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, Map.of(),
-                Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver"), null, null, null);
+        var sneaky = JobRequests.named("vision", request.entryPoint()).numGpus(1)
+                .labels(Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver")).build();
         var objects = Manifests.desired(Plans.plan(sneaky), settings);
         assertThat(objects.inCreationOrder()).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
                 .containsEntry("team", "vision").containsEntry("app.kubernetes.io/name", "vision"));

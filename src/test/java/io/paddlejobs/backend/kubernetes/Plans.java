@@ -4,6 +4,7 @@ import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
 import java.util.Map;
@@ -23,20 +24,18 @@ final class Plans {
 
     /** {@code trainers} trainers and as many pservers, each trainer with one CPU. */
     static JobRequest request(String name, int trainers) {
-        return new JobRequest(name, "python train.py", null, null, null, trainers, null, null, null, null, null,
-                null, null, null, null, null, null, null, Map.of(), Map.of(), null, null, null);
+        return JobRequests.named(name, "python train.py").numCpus(trainers).build();
     }
 
     /** {@code trainers} trainers of one CPU each, and no pservers. */
     static JobRequest collectiveRequest(String name, int trainers) {
-        return new JobRequest(name, "python train.py", null, null, null, trainers, null, null, null, null, null,
-                null, null, null, null, null, null, null, Map.of(), Map.of(), JobMode.COLLECTIVE, null, null);
+        return JobRequests.named(name, "python train.py").numCpus(trainers).mode(JobMode.COLLECTIVE).build();
     }
 
     static JobRequest gpuRequest(String name, int gpus) {
-        return new JobRequest(name, "python train.py", "paddle pserver --port=$PADDLE_PORT", "example/paddle:gpu", gpus,
-                null, Memory.parse("8Gi"), null, null, null, null, null, null, null, null, null, null, null,
-                Map.of("USER_SETTING", "costs $$5 or $(HOME)"), Map.of("team", "vision"), null, null, null);
+        return JobRequests.named(name, "python train.py").pserverEntryPoint("paddle pserver --port=$PADDLE_PORT")
+                .image("example/paddle:gpu").numGpus(gpus).memory("8Gi")
+                .env(Map.of("USER_SETTING", "costs $$5 or $(HOME)")).labels(Map.of("team", "vision")).build();
     }
 
     static JobPlan plan(JobRequest request) {

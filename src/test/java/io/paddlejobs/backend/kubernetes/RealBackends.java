@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -43,8 +44,8 @@ final class RealBackends {
 
     /** A job of {@code trainers} trainers and one pserver, small enough for many on the fake nodes. */
     static JobRequest request(String name, int trainers, String image, Map<String, String> labels) {
-        return new JobRequest(name, "python train.py", "python train.py", image, null, null, null, trainers, null,
-                null, null, 1, null, null, null, null, null, null, Map.of(), labels);
+        return JobRequests.named(name, "python train.py").pserverEntryPoint("python train.py").image(image)
+                .trainers(trainers).pservers(1).labels(labels).build();
     }
 
     /** The same job, its labels joined by more (to steer both roles at once). */
@@ -57,20 +58,20 @@ final class RealBackends {
 
     /** A collective job: {@code trainers} trainers and no pservers. */
     static JobRequest collectiveRequest(String name, int trainers, String image, Map<String, String> labels) {
-        return new JobRequest(name, "python train.py", null, image, null, null, null, trainers, null, null, null,
-                null, null, null, null, null, null, null, Map.of(), labels, JobMode.COLLECTIVE, null, null);
+        return JobRequests.named(name, "python train.py").image(image).trainers(trainers).labels(labels)
+                .mode(JobMode.COLLECTIVE).build();
     }
 
     /** A job whose pserver asks for more CPUs than any fake node has: the scheduler cannot place it. */
     static JobRequest unschedulableRequest(String name) {
-        return new JobRequest(name, "python train.py", "python train.py", "paddlepaddle/paddle:2.6.1", null, null, null,
-                1, null, null, null, 1, 32, null, null, null, null, null, Map.of(), Map.of());
+        return JobRequests.named(name, "python train.py").pserverEntryPoint("python train.py")
+                .image("paddlepaddle/paddle:2.6.1").trainers(1).pservers(1).pserverCpu(32).build();
     }
 
     /** One trainer with {@code gpus} GPUs (on a GPU image) and one pserver. */
     static JobRequest gpuRequest(String name, int gpus, Map<String, String> labels) {
-        return new JobRequest(name, "python train.py", "python train.py",
-                "paddlepaddle/paddle:2.6.1-gpu-cuda12.0-cudnn8.9-trt8.6", gpus, null, null, 1, null, null, null, 1,
-                null, null, null, null, null, null, Map.of(), labels);
+        return JobRequests.named(name, "python train.py").pserverEntryPoint("python train.py")
+                .image("paddlepaddle/paddle:2.6.1-gpu-cuda12.0-cudnn8.9-trt8.6").numGpus(gpus).trainers(1).pservers(1)
+                .labels(labels).build();
     }
 }

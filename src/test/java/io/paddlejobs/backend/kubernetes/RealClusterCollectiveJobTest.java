@@ -18,10 +18,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A collective job (trainers only) on the real control plane: nothing waits for pservers, it runs to the end. */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class RealClusterCollectiveJobTest {
 

@@ -26,6 +26,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.web.ErrorResponseException;
@@ -35,6 +36,7 @@ import org.springframework.web.ErrorResponseException;
  * real Job and garbage-collector controllers, the real scheduler, and fake nodes whose pods
  * kwok moves through their phases. What the mock server cannot judge.
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class RealClusterJobTest {
 

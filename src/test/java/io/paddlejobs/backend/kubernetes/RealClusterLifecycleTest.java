@@ -17,6 +17,7 @@ import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * place, cancel and the TTL, a finished job's TTL, max_run_time, and the resync. Short timers (a resync every second, a
  * TTL of 5 s; one backend with a pending timeout of 3 s, each serving its own namespaces).
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class RealClusterLifecycleTest {
 
@@ -113,7 +116,7 @@ class RealClusterLifecycleTest {
         await().atMost(DEADLINE).until(() -> phase(lifecycle, key) == JobPhase.FAILED);
 
         var status = lifecycle.jobs().find(key).orElseThrow().status();
-        assertThat(status.message()).startsWith("pserver-0 failed: exit code 137");
+        assertThat(status.message()).startsWith("pserver-0 failed: killed by signal 9");
         assertThat(status.reason()).isNotBlank();
         await().atMost(DEADLINE).until(() -> suspended(reads.trainerJob(crash, "lost"))
                 && reads.pods(crash, "lost", Role.TRAINER).isEmpty());
@@ -202,16 +205,11 @@ class RealClusterLifecycleTest {
     }
 
     private static JobRequest withPservers(int pservers, JobRequest r) {
-        return new JobRequest(r.name(), r.entryPoint(), r.pserverEntryPoint(), r.image(), r.numGpus(), r.numCpus(),
-                r.memory(), r.trainers(), r.trainerCpu(), r.trainerGpu(), r.trainerMem(), pservers, r.pserverCpu(),
-                r.pserverMem(), r.port(), r.portsNum(), r.portsNumForSparse(), r.useGpu(), r.env(), r.labels());
+        return JobRequests.Builder.from(r).pservers(pservers).build();
     }
 
     private static JobRequest withMaxRunTime(JobRequest r, Duration limit) {
-        return new JobRequest(r.name(), r.entryPoint(), r.pserverEntryPoint(), r.image(), r.numGpus(), r.numCpus(),
-                r.memory(), r.trainers(), r.trainerCpu(), r.trainerGpu(), r.trainerMem(), r.pservers(), r.pserverCpu(),
-                r.pserverMem(), r.port(), r.portsNum(), r.portsNumForSparse(), r.useGpu(), r.env(), r.labels(),
-                r.mode(), limit, null);
+        return JobRequests.Builder.from(r).maxRunTime(limit).build();
     }
 
     private static void makeReady(String ns, String job, int index) {

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A job's past on the real control plane: what happened while no replica of the service ran, and
  * what a job of the same name left behind before it (its Events outlive it).
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class RealClusterRecoveryTest {
 

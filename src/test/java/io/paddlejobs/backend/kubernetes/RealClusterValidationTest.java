@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * submitting a plan directly): a 400 naming the request field in the server's words, and nothing
  * left behind.
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class RealClusterValidationTest {
 

@@ -3,9 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.paddlejobs.planning.JobMode;
-import io.paddlejobs.planning.JobRequest;
-import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.JobRequests;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +11,11 @@ class SpecCodecTest {
 
     @Test
     void everyFieldSurvivesTheRoundTrip() {
-        var full = new JobRequest("full", "python a.py", "python p.py", "img:1", 4, 8, Memory.parse("16Gi"), 4, 2, 1,
-                Memory.parse("4G"), 2, 3, Memory.parse("512Mi"), 9000, 2, 3, true, Map.of("A", "1", "B", "$x"),
-                Map.of("team", "nlp"), JobMode.COLLECTIVE, java.time.Duration.ofMinutes(90), null);
+        var full = JobRequests.named("full", "python a.py").pserverEntryPoint("python p.py")
+                .spec("image=img:1 num_gpus=4 num_cpus=8 memory=16Gi trainers=4 trainer_cpu=2 trainer_gpu=1 trainer_mem=4G"
+                        + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
+                        + " use_gpu=true mode=collective max_run_time=90m")
+                .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp")).build();
         assertThat(SpecCodec.read(SpecCodec.write(full))).isEqualTo(full);
         assertThat(SpecCodec.write(full)).contains("\"max_run_time\":\"5400s\"");
     }

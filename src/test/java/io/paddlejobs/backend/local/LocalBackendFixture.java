@@ -9,6 +9,7 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
 import java.io.ByteArrayOutputStream;
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.springframework.util.unit.DataSize;
 import io.paddlejobs.planning.Role;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -73,8 +73,7 @@ final class LocalBackendFixture implements AutoCloseable {
     }
 
     static JobRequest request(String name, String entryPoint, int pservers, int trainers) {
-        return new JobRequest(name, entryPoint, null, null, null, null, null, trainers, null, null, null,
-                pservers, null, null, null, null, null, null, Map.of(), Map.of(), null, null, null);
+        return JobRequests.named(name, entryPoint).trainers(trainers).pservers(pservers).build();
     }
 
     JobPlan plan(JobRequest request) {

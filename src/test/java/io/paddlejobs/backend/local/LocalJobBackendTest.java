@@ -8,9 +8,12 @@ import static org.awaitility.Awaitility.await;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,9 +115,8 @@ class LocalJobBackendTest {
     void jobWhoseReplicaCannotStartFailsAndFreesItsSlot() {
         try (var single = new LocalBackendFixture(dataRoot.resolve("single"), 1)) {
             // The kernel refuses a NUL in an environment value, so this process cannot be started.
-            single.backend.submit(single.plan(new io.paddlejobs.planning.JobRequest("broken", "true", null, null,
-                    null, null, null, 1, null, null, null, 1, null, null, null, null, null, null,
-                    java.util.Map.of("BAD", "a\u0000b"), java.util.Map.of(), null, null, null)));
+            single.backend.submit(single.plan(JobRequests.named("broken", "true").trainers(1).pservers(1)
+                    .env(Map.of("BAD", "a\u0000b")).build()));
 
             assertThat(single.job("broken").status().phase()).isEqualTo(JobPhase.FAILED);
             assertThat(single.job("broken").status().reason()).isEqualTo("StartFailed");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
 import io.paddlejobs.planning.Replica;
@@ -21,8 +22,8 @@ class PlacementTest {
 
     /** Two pservers and two trainers, planned with host tokens as the Slurm backend plans them. */
     static JobPlan plan() {
-        JobRequest request = new JobRequest("demo", "python3 train.py", null, null, null, 2, Memory.ofMebibytes(512),
-                null, null, null, null, 2, null, null, 7164, null, null, null, Map.of("NOTE", "@trainer-1@ stays"), Map.of());
+        JobRequest request = JobRequests.named("demo", "python3 train.py").numCpus(2).memory(Memory.ofMebibytes(512))
+                .pservers(2).port(7164).env(Map.of("NOTE", "@trainer-1@ stays")).build();
         PlanningPolicy policy = new PlanningPolicy(
                 new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
                         Memory.parse("1Gi"), 7164, 1, 1),

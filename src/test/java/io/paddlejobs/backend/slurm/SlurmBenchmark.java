@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * part of {@code ./mvnw verify}; run it with
  * {@code ./mvnw test -Dtest=SlurmBenchmark -Dsurefire.failIfNoSpecifiedTests=false -Dslurm.required=true}.
  */
+@Tag("benchmark")
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmBenchmark {

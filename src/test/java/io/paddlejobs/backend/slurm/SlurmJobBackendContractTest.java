@@ -8,6 +8,7 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -81,8 +82,7 @@ class SlurmJobBackendContractTest extends JobBackendContract {
             case TRAINER_PRINTS -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then for i in $(seq " + act.n()
                     + "); do echo line $i; done; exit 0; fi; sleep 600";
         };
-        JobRequest request = new JobRequest(name, run, null, null, null, null, io.paddlejobs.planning.Memory.parse("256Mi"),
-                1, null, null, null, 1, null, null, null, null, null, null, Map.of(), Map.of());
+        JobRequest request = JobRequests.named(name, run).memory("256Mi").trainers(1).pservers(1).build();
         return planner.plan(request, namespace(), backend.site());
     }
 

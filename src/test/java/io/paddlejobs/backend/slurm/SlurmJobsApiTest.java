@@ -3,6 +3,8 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.planning.Replica;
+import io.paddlejobs.planning.Role;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,6 +15,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +31,7 @@ import tools.jackson.databind.JsonNode;
  * (waiting for resources, a time limit). The port's promises themselves are
  * {@link SlurmJobBackendContractTest}'s.
  */
+@Tag("slurm")
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmJobsApiTest {
@@ -118,7 +122,7 @@ class SlurmJobsApiTest {
 
         JsonNode plan = api.json("/jobs/env-dump").path("plan");
         for (JsonNode replica : plan.path("replicas")) {
-            String id = replica.path("role").asString().toLowerCase() + "-" + replica.path("index").asInt();
+            String id = Replica.idOf(Role.fromLabel(replica.path("role").asString()), replica.path("index").asInt());
             Map<String, String> planned = new TreeMap<>();
             replica.path("env").properties().forEach(e -> planned.put(e.getKey(), e.getValue().asString()));
             Map<String, String> seen = new TreeMap<>();

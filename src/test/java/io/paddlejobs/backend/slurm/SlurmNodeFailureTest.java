@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +17,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /** A node daemon killed while a job runs there: Slurm declares the node down, the job fails saying so. */
+@Tag("slurm")
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmNodeFailureTest {

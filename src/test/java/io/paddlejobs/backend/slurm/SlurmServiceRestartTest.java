@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paddlejobs.PaddleJobsApplication;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,6 +18,7 @@ import tools.jackson.databind.JsonNode;
  * The service stopped while a job runs on Slurm: the job runs on, and the next service on the
  * same shared directory picks it back up, to its end.
  */
+@Tag("slurm")
 @ExtendWith(SlurmCluster.class)
 class SlurmServiceRestartTest {
 

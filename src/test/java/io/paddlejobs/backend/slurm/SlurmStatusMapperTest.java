@@ -84,7 +84,7 @@ class SlurmStatusMapperTest {
 
         assertThat(status.phase()).isEqualTo(JobPhase.FAILED);
         assertThat(status.reason()).isEqualTo("TrainerFailed");
-        assertThat(status.message()).isEqualTo("trainer-1 exited with code 127 (command not found: check entry_point and PATH)");
+        assertThat(status.message()).isEqualTo("trainer-1 exited with code 127 (command not found: check entry_point and that PATH or the image holds it)");
         assertThat(status.trainers().failed()).isEqualTo(1);
     }
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ServiceAccount: tenants are ServiceAccounts with Roles in their own namespaces, and their
  * tokens come from the TokenRequest API.
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class ClusterReviewsRealClusterTest {
 

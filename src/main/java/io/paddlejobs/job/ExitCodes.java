@@ -1,0 +1,53 @@
+package io.paddlejobs.job;
+
+/**
+ * What a replica's exit code means, in words a user can act on: the one wording of every backend,
+ * so that the same exit reads the same wherever the job ran. The words follow the replica's id in
+ * a job's message ({@code trainer-1 killed by signal 9 (...)}).
+ */
+public final class ExitCodes {
+
+    /** What the container runtime reports for a kill by the kernel's out-of-memory killer. */
+    public static final String OUT_OF_MEMORY = "OOMKilled";
+
+    private ExitCodes() {
+    }
+
+    /** {@code code} as a shell reports it: 128 + n when the process was killed by signal n. */
+    public static String describe(int code) {
+        if (code > 128 && code < 160) {
+            return "killed by signal " + (code - 128) + " (" + signalMeaning(code - 128) + ")";
+        }
+        return "exited with code " + code + switch (code) {
+            case 0 -> " (finished successfully)";
+            case 1 -> " (the program reported an error; see its log)";
+            case 2 -> " (misuse of a command or a syntax error in entry_point)";
+            case 126 -> " (the command is not executable)";
+            case 127 -> " (command not found: check entry_point and that PATH or the image holds it)";
+            default -> "";
+        };
+    }
+
+    /**
+     * @param terminationReason the container runtime's reason ({@code OOMKilled}, {@code Error}, ...),
+     *                          which tells an out-of-memory kill from another SIGKILL; may be {@code null}
+     */
+    public static String describe(int code, String terminationReason) {
+        if (OUT_OF_MEMORY.equals(terminationReason)) {
+            return "killed for using more memory than it was given (out of memory, exit code " + code
+                    + "); ask for more memory";
+        }
+        return describe(code);
+    }
+
+    private static String signalMeaning(int signal) {
+        return switch (signal) {
+            case 9 -> "SIGKILL: killed, often for running out of memory";
+            case 15 -> "SIGTERM: asked to stop";
+            case 11 -> "SIGSEGV: the program crashed";
+            case 6 -> "SIGABRT: the program aborted";
+            case 2 -> "SIGINT: interrupted";
+            default -> "signal " + signal;
+        };
+    }
+}

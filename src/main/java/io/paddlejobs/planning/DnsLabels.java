@@ -1,0 +1,23 @@
+package io.paddlejobs.planning;
+
+import java.util.regex.Pattern;
+
+/**
+ * The two DNS-label rules of the service's names, written once: every layer (request body,
+ * query parameters, token file) checks a name against these. They live in planning because it
+ * imports nothing, so that every package may use them.
+ */
+public final class DnsLabels {
+
+    /** A namespace: a DNS-1123 label, at most 63 lower-case letters, digits and '-'. */
+    public static final String NAMESPACE = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+    public static final Pattern NAMESPACE_PATTERN = Pattern.compile(NAMESPACE);
+
+    /** A job's name: DNS-1035, not DNS-1123, as it is also the job's Service, whose name may not start with a digit. */
+    public static final String JOB_NAME = "[a-z]([-a-z0-9]*[a-z0-9])?";
+    public static final String JOB_NAME_MESSAGE =
+            "must be lower-case letters, digits and '-', starting with a letter and ending with a letter or digit";
+
+    private DnsLabels() {
+    }
+}

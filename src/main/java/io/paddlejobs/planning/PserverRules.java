@@ -1,0 +1,45 @@
+package io.paddlejobs.planning;
+
+import java.util.List;
+
+/** How many pservers a job gets and what each is given, with the derivations that say why. */
+final class PserverRules {
+
+    private final JobRequest request;
+    private final PlanningPolicy.Defaults defaults;
+    private final List<Derivation> derivations;
+
+    PserverRules(JobRequest request, PlanningPolicy.Defaults defaults, List<Derivation> derivations) {
+        this.request = request;
+        this.defaults = defaults;
+        this.derivations = derivations;
+    }
+
+    /** Collective mode: trainers only. */
+    int none() {
+        derived("pservers", 0, "collective mode: trainers only");
+        return 0;
+    }
+
+    int count(int trainers) {
+        if (request.pservers() != null) {
+            derived("pservers", request.pservers(), "given");
+            return request.pservers();
+        }
+        derived("pservers", trainers, "one pserver per trainer");
+        return trainers;
+    }
+
+    /** What each pserver is given: CPUs and memory, never GPUs. */
+    Resources resources() {
+        int cores = request.pserverCpu() != null ? request.pserverCpu() : defaults.pserverCpu();
+        derived("pserver_cpu", cores, request.pserverCpu() != null ? "given" : "default");
+        Memory memory = request.pserverMem() != null ? request.pserverMem() : defaults.pserverMem();
+        derived("pserver_mem", memory, request.pserverMem() != null ? "given" : "default");
+        return new Resources(Cpu.cores(cores), 0, memory);
+    }
+
+    private void derived(String field, Object value, String rule) {
+        derivations.add(new Derivation(field, String.valueOf(value), rule));
+    }
+}

@@ -1,0 +1,35 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+class ProblemAdviceTest {
+
+    @RestController
+    static class Broken {
+        @GetMapping("/broken")
+        String broken() {
+            return Integer.toString(Integer.parseInt("not a number"));
+        }
+    }
+
+    private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new Broken())
+            .setControllerAdvice(new ProblemAdvice()).build();
+
+    @Test
+    void anInternalIllegalArgumentIsAnInternalErrorThatKeepsItsJavaMessageToItself() throws Exception {
+        MvcResult result = mvc.perform(get("/broken")).andReturn();
+
+        assertThat(result.getResponse().getStatus()).isEqualTo(500);
+        assertThat(result.getResponse().getContentAsString())
+                .contains("The service failed to handle this request")
+                .doesNotContain("not a number", "NumberFormatException");
+    }
+}

@@ -1,0 +1,166 @@
+package io.paddlejobs.planning;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * Requests for tests of any package, by field name instead of 23 positional components. Either
+ * built ({@code JobRequests.named("mnist", "python train.py").trainers(2).build()}) or written
+ * the way users write them, with the JSON field names ({@code JobRequests.spec("num_gpus=4 trainer_mem=2Gi")}).
+ */
+public final class JobRequests {
+
+    /** The name and entry point of a spec that gives none. */
+    public static final String JOB = "job";
+    public static final String ENTRY_POINT = "python train.py";
+
+    private JobRequests() {
+    }
+
+    public static Builder named(String name, String entryPoint) {
+        return new Builder().name(name).entryPoint(entryPoint);
+    }
+
+    /**
+     * Parses {@code "field=value field=value"} (JSON names; values without spaces) into a builder, named
+     * {@value #JOB} and running {@value #ENTRY_POINT} unless the spec says otherwise. An unknown field
+     * fails the test rather than being ignored.
+     */
+    public static Builder spec(String spec) {
+        return named(JOB, ENTRY_POINT).spec(spec);
+    }
+
+    /** Every field of a request, each optional; {@link #build()} makes the record. */
+    public static final class Builder {
+
+        private static final Map<String, BiConsumer<Builder, String>> FIELDS = new LinkedHashMap<>();
+
+        static {
+            FIELDS.put("name", Builder::name);
+            FIELDS.put("pserver_entry_point", Builder::pserverEntryPoint);
+            FIELDS.put("image", Builder::image);
+            FIELDS.put("num_gpus", (b, v) -> b.numGpus(Integer.valueOf(v)));
+            FIELDS.put("num_cpus", (b, v) -> b.numCpus(Integer.valueOf(v)));
+            FIELDS.put("memory", Builder::memory);
+            FIELDS.put("trainers", (b, v) -> b.trainers(Integer.valueOf(v)));
+            FIELDS.put("trainer_cpu", (b, v) -> b.trainerCpu(Integer.valueOf(v)));
+            FIELDS.put("trainer_gpu", (b, v) -> b.trainerGpu(Integer.valueOf(v)));
+            FIELDS.put("trainer_mem", Builder::trainerMem);
+            FIELDS.put("pservers", (b, v) -> b.pservers(Integer.valueOf(v)));
+            FIELDS.put("pserver_cpu", (b, v) -> b.pserverCpu(Integer.valueOf(v)));
+            FIELDS.put("pserver_mem", Builder::pserverMem);
+            FIELDS.put("port", (b, v) -> b.port(Integer.valueOf(v)));
+            FIELDS.put("ports_num", (b, v) -> b.portsNum(Integer.valueOf(v)));
+            FIELDS.put("ports_num_for_sparse", (b, v) -> b.portsNumForSparse(Integer.valueOf(v)));
+            FIELDS.put("use_gpu", (b, v) -> b.useGpu(Boolean.valueOf(v)));
+            FIELDS.put("mode", (b, v) -> b.mode(JobMode.fromLabel(v)));
+            FIELDS.put("max_run_time", (b, v) -> b.maxRunTime(RunTimeLimit.parse(v)));
+            FIELDS.put("package", Builder::codePackage);
+        }
+
+        private String name;
+        private String entryPoint;
+        private String pserverEntryPoint;
+        private String image;
+        private Integer numGpus;
+        private Integer numCpus;
+        private Memory memory;
+        private Integer trainers;
+        private Integer trainerCpu;
+        private Integer trainerGpu;
+        private Memory trainerMem;
+        private Integer pservers;
+        private Integer pserverCpu;
+        private Memory pserverMem;
+        private Integer port;
+        private Integer portsNum;
+        private Integer portsNumForSparse;
+        private Boolean useGpu;
+        private Map<String, String> env = Map.of();
+        private Map<String, String> labels = Map.of();
+        private JobMode mode;
+        private Duration maxRunTime;
+        private String codePackage;
+
+        private Builder() {
+        }
+
+        /** A builder holding every field of {@code request}, to change some of them. */
+        public static Builder from(JobRequest r) {
+            Builder b = new Builder();
+            b.name = r.name();
+            b.entryPoint = r.entryPoint();
+            b.pserverEntryPoint = r.pserverEntryPoint();
+            b.image = r.image();
+            b.numGpus = r.numGpus();
+            b.numCpus = r.numCpus();
+            b.memory = r.memory();
+            b.trainers = r.trainers();
+            b.trainerCpu = r.trainerCpu();
+            b.trainerGpu = r.trainerGpu();
+            b.trainerMem = r.trainerMem();
+            b.pservers = r.pservers();
+            b.pserverCpu = r.pserverCpu();
+            b.pserverMem = r.pserverMem();
+            b.port = r.port();
+            b.portsNum = r.portsNum();
+            b.portsNumForSparse = r.portsNumForSparse();
+            b.useGpu = r.useGpu();
+            b.env = r.env();
+            b.labels = r.labels();
+            b.mode = r.mode();
+            b.maxRunTime = r.maxRunTime();
+            b.codePackage = r.codePackage();
+            return b;
+        }
+
+        /** Sets the fields {@code "field=value field=value"} names, as {@link JobRequests#spec} reads them. */
+        public Builder spec(String spec) {
+            for (String pair : spec.strip().split("\\s+")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                String[] kv = pair.split("=", 2);
+                BiConsumer<Builder, String> setter = kv.length == 2 ? FIELDS.get(kv[0]) : null;
+                if (setter == null) {
+                    throw new IllegalArgumentException("bad field in test spec: " + pair);
+                }
+                setter.accept(this, kv[1]);
+            }
+            return this;
+        }
+
+        public JobRequest build() {
+            return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory, trainers,
+                    trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem, port, portsNum,
+                    portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage);
+        }
+
+        public Builder name(String value) { name = value; return this; }
+        public Builder entryPoint(String value) { entryPoint = value; return this; }
+        public Builder pserverEntryPoint(String value) { pserverEntryPoint = value; return this; }
+        public Builder image(String value) { image = value; return this; }
+        public Builder numGpus(Integer value) { numGpus = value; return this; }
+        public Builder numCpus(Integer value) { numCpus = value; return this; }
+        public Builder memory(Memory value) { memory = value; return this; }
+        public Builder memory(String value) { return memory(Memory.parse(value)); }
+        public Builder trainers(Integer value) { trainers = value; return this; }
+        public Builder trainerCpu(Integer value) { trainerCpu = value; return this; }
+        public Builder trainerGpu(Integer value) { trainerGpu = value; return this; }
+        public Builder trainerMem(String value) { trainerMem = Memory.parse(value); return this; }
+        public Builder pservers(Integer value) { pservers = value; return this; }
+        public Builder pserverCpu(Integer value) { pserverCpu = value; return this; }
+        public Builder pserverMem(String value) { pserverMem = Memory.parse(value); return this; }
+        public Builder port(Integer value) { port = value; return this; }
+        public Builder portsNum(Integer value) { portsNum = value; return this; }
+        public Builder portsNumForSparse(Integer value) { portsNumForSparse = value; return this; }
+        public Builder useGpu(Boolean value) { useGpu = value; return this; }
+        public Builder env(Map<String, String> value) { env = value; return this; }
+        public Builder labels(Map<String, String> value) { labels = value; return this; }
+        public Builder mode(JobMode value) { mode = value; return this; }
+        public Builder maxRunTime(Duration value) { maxRunTime = value; return this; }
+        public Builder codePackage(String value) { codePackage = value; return this; }
+    }
+}
