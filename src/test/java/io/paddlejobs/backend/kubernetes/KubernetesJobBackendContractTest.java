@@ -14,6 +14,7 @@ import io.paddlejobs.planning.JobPlan;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Disabled;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * control plane (API server, Job and garbage-collector controllers, scheduler), whose fake nodes
  * play the replicas as the job's labels tell them (kwok-stages.yaml). A namespace per test.
  */
+@Tag("cluster")
 @ExtendWith(RealCluster.class)
 class KubernetesJobBackendContractTest extends JobBackendContract {
 

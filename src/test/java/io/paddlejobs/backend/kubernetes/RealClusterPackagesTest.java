@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "paddlejobs.backend=kubernetes",
         "paddlejobs.kubernetes.packages.service-url=http://paddle-jobs.tools.svc:8080"})
+@Tag("cluster")
 class RealClusterPackagesTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);

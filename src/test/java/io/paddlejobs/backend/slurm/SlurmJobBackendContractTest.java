@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -28,6 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * the real test cluster: each job one heterogeneous Slurm job, each replica one task. One backend
  * (and shared directory) for the class, as the service has one.
  */
+@Tag("slurm")
 @ExtendWith(SlurmCluster.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SlurmJobBackendContractTest extends JobBackendContract {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,8 @@ import tools.jackson.databind.JsonNode;
  * environment the service injects. Needs the venvs of {@code .ci/prepare-paddle} ({@link PaddleVenvs})
  * as well as the cluster. One job at a time: Paddle processes are heavy, and the machine is small.
  */
+@Tag("slurm")
+@Tag("paddle")
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmPaddleJobsTest {

@@ -1,10 +1,12 @@
 package io.paddlejobs.backend.slurm;
 
+import org.junit.jupiter.api.Tag;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
 /** The port's contract on the Slurm backend with {@code paddlejobs.slurm.client=rest}: slurmrestd with a JWT the service mints. */
+@Tag("slurm")
 class SlurmRestJobBackendContractTest extends SlurmJobBackendContractTest {
 
     @Override
