@@ -172,11 +172,12 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     /**
      * Takes over the jobs of a previous run ({@link RecordedJobs}). Those that were running are
      * marked failed and any process of theirs still alive is stopped, all at once; those still
-     * queued are queued again, in order.
+     * queued are queued again, in order. Returns how many jobs it took over.
      */
-    void recover() {
+    int recover() {
         List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
-        for (LocalJob job : RecordedJobs.readBack(store, planner, site, clock, this::persist)) {
+        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist);
+        for (LocalJob job : recorded) {
             JobRecord record = job.record();
             jobs.put(job.key(), job);
             if (job.phase() == JobPhase.PENDING && record.processes().isEmpty()) {
@@ -189,6 +190,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
         launcher.stopLeftovers(leftovers);
         scheduler.startWhatFits();
+        return recorded.size();
     }
 
     /** On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed. */
