@@ -1,5 +1,6 @@
 package io.paddlejobs.planning;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -27,6 +28,32 @@ public record JobPlan(
         replicas = List.copyOf(replicas);
         derivations = List.copyOf(derivations);
         warnings = List.copyOf(warnings);
+    }
+
+    /** The same plan for another spec (the request as the user gave it, where the plan was made from a changed one). */
+    public JobPlan withSpec(JobRequest newSpec) {
+        return new JobPlan(name, namespace, image, newSpec, pservers, trainers, ports, useGpu, totals, replicas,
+                derivations, warnings);
+    }
+
+    /** The same plan with another image (the one a running job was actually started with). */
+    public JobPlan withImage(String newImage) {
+        return new JobPlan(name, namespace, newImage, spec, pservers, trainers, ports, useGpu, totals, replicas,
+                derivations, warnings);
+    }
+
+    /** The same plan with these replicas in place of its own (the same ones, stored more compactly). */
+    public JobPlan withReplicas(List<Replica> newReplicas) {
+        return new JobPlan(name, namespace, image, spec, pservers, trainers, ports, useGpu, totals, newReplicas,
+                derivations, warnings);
+    }
+
+    /** The same plan with one more reason for a number, decided after planning. */
+    public JobPlan plusDerivation(Derivation derivation) {
+        List<Derivation> more = new ArrayList<>(derivations);
+        more.add(derivation);
+        return new JobPlan(name, namespace, image, spec, pservers, trainers, ports, useGpu, totals, replicas,
+                more, warnings);
     }
 
     public JobMode mode() {

@@ -54,13 +54,10 @@ public final class JobPlanner {
      * machine, two jobs may not share a port). The spec stays as the user gave it.
      */
     public JobPlan onPorts(JobPlan plan, int firstPort, Site site) {
-        JobPlan moved = plan(plan.spec().withPort(firstPort), plan.namespace(), site);
-        List<Derivation> derivations = new ArrayList<>(moved.derivations());
-        derivations.add(new Derivation("port", Integer.toString(firstPort),
-                "allocated by the backend, so that jobs on one machine never share a port"));
-        return new JobPlan(moved.name(), moved.namespace(), moved.image(), plan.spec(), moved.pservers(),
-                moved.trainers(), moved.ports(), moved.useGpu(), moved.totals(), moved.replicas(), derivations,
-                moved.warnings());
+        return plan(plan.spec().withPort(firstPort), plan.namespace(), site)
+                .withSpec(plan.spec())
+                .plusDerivation(new Derivation("port", Integer.toString(firstPort),
+                        "allocated by the backend, so that jobs on one machine never share a port"));
     }
 
     private JobPlan assemble(JobRequest request, String namespace, Site site, Topology t) {

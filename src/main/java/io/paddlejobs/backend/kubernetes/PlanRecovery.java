@@ -59,8 +59,7 @@ final class PlanRecovery {
         }
         JobPlan plan = planner.plan(SpecCodec.read(spec), trainerJob.getMetadata().getNamespace(), site);
         String image = trainerJob.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
-        return new JobPlan(plan.name(), plan.namespace(), image, plan.spec(), plan.pservers(), plan.trainers(),
-                plan.ports(), plan.useGpu(), plan.totals(), compact(plan.replicas()), plan.derivations(), plan.warnings());
+        return plan.withImage(image).withReplicas(compact(plan.replicas()));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.springframework.util.unit.DataSize;
@@ -14,6 +15,8 @@ final class DiskSpace {
 
     private final Path dataRoot;
     private final DataSize floor;
+    /** Found once: looking it up reads the mount table, which is most of a check's cost on Linux. */
+    private volatile FileStore fileStore;
 
     DiskSpace(Path dataRoot, DataSize floor) {
         this.dataRoot = dataRoot;
@@ -39,11 +42,21 @@ final class DiskSpace {
     /** Usable bytes of the data root's file system, or -1 when it cannot be told. */
     private long freeBytes() {
         try {
-            Path existing = dataRoot.toAbsolutePath();
-            while (existing != null && !Files.exists(existing)) {
-                existing = existing.getParent();
+            FileStore found = fileStore;
+            if (found == null) {
+                Path existing = dataRoot.toAbsolutePath();
+                while (existing != null && !Files.exists(existing)) {
+                    existing = existing.getParent();
+                }
+                if (existing == null) {
+                    return -1;
+                }
+                found = Files.getFileStore(existing);
+                if (existing.equals(dataRoot.toAbsolutePath())) {
+                    fileStore = found; // a parent's may not be the data root's, once that is created
+                }
             }
-            return existing == null ? -1 : Files.getFileStore(existing).getUsableSpace();
+            return found.getUsableSpace();
         } catch (IOException e) {
             return -1;
         }

@@ -34,9 +34,11 @@ class LocalBackendConfig {
         sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
         var store = new JobRecordStore(properties.jobsDir(), json);
         var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages);
-        backend.recover();
-        log.info("Local backend: job files under {}, at most {} jobs running at once; replicas {}",
-                properties.dataRoot().toAbsolutePath().normalize(), properties.maxRunningJobs(),
+        long reading = System.nanoTime();
+        int recorded = backend.recover();
+        log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "
+                        + "replicas {}", properties.dataRoot().toAbsolutePath().normalize(), recorded,
+                (System.nanoTime() - reading) / 1_000_000, properties.maxRunningJobs(),
                 sandbox.confinesFiles() ? "sandboxed (bubblewrap: own PID namespace, only their job's files writable)"
                         : sandbox.usesBubblewrap() ? "in their own PID namespace (bubblewrap), sharing this user's files"
                         : "as plain processes of this user, sharing its files");

@@ -5,18 +5,12 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
-import io.paddlejobs.job.RoleCounts;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
-import io.paddlejobs.planning.Role;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -26,10 +20,11 @@ import java.util.function.Consumer;
  */
 final class LocalJob {
 
+    private final JobKey key;
     private final Clock clock;
     private final Consumer<LocalJob> onChange;
-    private final Map<String, ReplicaRecord> replicas = new LinkedHashMap<>();
     private JobPlan plan;
+    private LocalReplicas replicas;
     private JobPhase phase = JobPhase.PENDING;
     private String reason;
     private String message;
@@ -43,28 +38,13 @@ final class LocalJob {
     /** While replicas are being started, changes are published but written once, at the end. */
     private boolean starting;
 
-    /** One replica's mutable record; its process, while it has one. */
-    static final class ReplicaRecord {
-        final Replica replica;
-        ReplicaState state = ReplicaState.PENDING;
-        Integer exitCode;
-        String reason;
-        Instant startedAt;
-        Instant finishedAt;
-        ReplicaProcess process;
-        ReplicaProcess.ProcessRef ref;
-
-        ReplicaRecord(Replica replica) {
-            this.replica = replica;
-        }
-    }
-
     LocalJob(JobPlan plan, Instant createdAt, Clock clock, Consumer<LocalJob> onChange) {
         this.plan = plan;
+        this.key = new JobKey(plan.namespace(), plan.name());
         this.createdAt = createdAt;
         this.clock = clock;
         this.onChange = onChange;
-        resetReplicas(plan);
+        this.replicas = new LocalReplicas(plan);
         publish();
     }
 
@@ -79,24 +59,14 @@ final class LocalJob {
             job.message = status.message();
             job.startedAt = status.startedAt();
             job.finishedAt = status.finishedAt();
-            for (ReplicaStatus replica : status.replicas()) {
-                ReplicaRecord r = job.replicas.get(replica.id());
-                if (r != null) {
-                    r.state = replica.state();
-                    r.exitCode = replica.exitCode();
-                    r.reason = replica.reason();
-                    r.startedAt = replica.startedAt();
-                    r.finishedAt = replica.finishedAt();
-                    r.ref = record.processes().get(replica.id());
-                }
-            }
+            job.replicas.restore(status.replicas(), record.processes());
             job.publish();
         }
         return job;
     }
 
     JobKey key() {
-        return new JobKey(plan.namespace(), plan.name());
+        return key;
     }
 
     Job snapshot() {
@@ -111,27 +81,35 @@ final class LocalJob {
         return plan;
     }
 
-    synchronized void queuedAt(Integer position) {
-        if (phase == JobPhase.PENDING && !java.util.Objects.equals(position, queuePosition)) {
+    /** Where a waiting job stands in the queue, counting from 1. */
+    synchronized void showQueuePosition(int position) {
+        if (phase == JobPhase.PENDING && (queuePosition == null || queuePosition != position)) {
             queuePosition = position;
-            reason = position == null ? null : "Queued";
-            message = position == null ? null
-                    : "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)".formatted(position);
+            reason = "Queued";
+            message = "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)"
+                    .formatted(position);
             // Shown, not written: positions change with every start and cancel, and are worked out again on load.
             publish(false);
         }
     }
 
-    /** Called once the job has its ports: the plan now says where every replica listens. */
-    synchronized void placed(JobPlan placedPlan) {
+    /**
+     * Called once the job has its ports: the plan now says where every replica listens. Returns
+     * false when the job ended meanwhile (cancelled on its way out of the queue): nothing is to start.
+     */
+    synchronized boolean placed(JobPlan placedPlan) {
+        if (phase.isFinished()) {
+            return false;
+        }
         this.plan = placedPlan;
         this.port = placedPlan.ports().first();
         this.starting = true;
-        resetReplicas(placedPlan);
+        replicas = new LocalReplicas(placedPlan);
         queuePosition = null;
         reason = null;
         message = null;
         publish();
+        return true;
     }
 
     /**
@@ -139,25 +117,16 @@ final class LocalJob {
      * started (another replica failed first): the caller must stop it at once.
      */
     synchronized boolean replicaStarted(Replica replica, ReplicaProcess process) {
-        ReplicaRecord r = replicas.get(replica.id());
-        r.ref = process.ref();
-        r.startedAt = clock.instant();
-        if (phase.isFinished()) {
-            r.state = ReplicaState.STOPPED;
-            publish();
-            return false;
-        }
-        r.process = process;
-        r.state = ReplicaState.RUNNING;
+        boolean wanted = !phase.isFinished();
+        Instant now = clock.instant();
+        replicas.get(replica.id()).started(process, now, wanted);
         // A fast replica may already have exited: "started" means none is left pending.
-        if (startedAt == null && replicas.values().stream().noneMatch(x -> x.state == ReplicaState.PENDING)) {
-            startedAt = r.startedAt;
-            if (phase == JobPhase.PENDING) {
-                phase = JobPhase.RUNNING;
-            }
+        if (wanted && startedAt == null && replicas.nonePending()) {
+            startedAt = now;
+            phase = JobPhase.RUNNING;
         }
         publish();
-        return true;
+        return wanted;
     }
 
     /** Every replica has been started (or the start failed): write the record once. */
@@ -171,28 +140,16 @@ final class LocalJob {
      * when this ended it); the caller stops them outside this lock.
      */
     synchronized List<ReplicaProcess> replicaExited(String id, int exitCode) {
-        ReplicaRecord r = replicas.get(id);
-        r.exitCode = exitCode;
-        r.finishedAt = clock.instant();
-        r.process = null;
-        if (r.state == ReplicaState.STOPPED) {
-            publish(); // we stopped it; its exit is no failure
-            return List.of();
-        }
-        r.state = exitCode == 0 ? ReplicaState.SUCCEEDED : ReplicaState.FAILED;
-        r.reason = ExitCodes.describe(exitCode);
-        if (phase.isFinished()) {
-            publish();
+        LocalReplicas.Entry r = replicas.get(id);
+        boolean counts = r.exited(exitCode, clock.instant());
+        if (!counts || phase.isFinished()) {
+            publish(); // we stopped it, so its exit is no failure; or the job has ended already
             return List.of();
         }
         if (exitCode != 0) {
-            return finish(JobPhase.FAILED, r.replica.role() == Role.TRAINER ? "TrainerFailed" : "PserverFailed",
-                    "%s %s; the other replicas were stopped. See its log: role=%s&index=%d"
-                            .formatted(r.replica.id(), r.reason, r.replica.role().label(), r.replica.index()));
+            return finish(JobPhase.FAILED, r.failureReason(), r.failureMessage());
         }
-        boolean allTrainersDone = replicas.values().stream()
-                .filter(x -> x.replica.role() == Role.TRAINER).allMatch(x -> x.state == ReplicaState.SUCCEEDED);
-        if (allTrainersDone) {
+        if (replicas.everyTrainerSucceeded()) {
             return finish(JobPhase.SUCCEEDED, "Completed", "every trainer exited 0");
         }
         publish();
@@ -216,35 +173,15 @@ final class LocalJob {
         queuePosition = null;
         if (startedAt == null) {
             // Replicas start side by side: a fast one can end the job before the others report in.
-            startedAt = replicas.values().stream().map(r -> r.startedAt).filter(java.util.Objects::nonNull)
-                    .min(Instant::compareTo).orElse(null);
+            startedAt = replicas.firstStart();
         }
-        List<ReplicaProcess> toStop = new ArrayList<>();
-        for (ReplicaRecord r : replicas.values()) {
-            if (r.state == ReplicaState.RUNNING || r.state == ReplicaState.PENDING) {
-                r.state = ReplicaState.STOPPED;
-                if (r.process != null) {
-                    toStop.add(r.process);
-                }
-            }
-        }
+        List<ReplicaProcess> toStop = replicas.stopActive();
         publish();
         return toStop;
     }
 
     synchronized JobRecord record() {
-        Map<String, ReplicaProcess.ProcessRef> refs = new LinkedHashMap<>();
-        replicas.forEach((id, r) -> {
-            if (r.ref != null) {
-                refs.put(id, r.ref);
-            }
-        });
-        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), refs);
-    }
-
-    private void resetReplicas(JobPlan newPlan) {
-        replicas.clear();
-        newPlan.replicas().forEach(replica -> replicas.put(replica.id(), new ReplicaRecord(replica)));
+        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), replicas.processRefs());
     }
 
     private void publish() {
@@ -252,13 +189,9 @@ final class LocalJob {
     }
 
     private void publish(boolean write) {
-        List<ReplicaStatus> statuses = replicas.values().stream()
-                .map(r -> new ReplicaStatus(r.replica.id(), r.replica.role(), r.replica.index(), r.replica.host(),
-                        r.state, 0, r.exitCode, r.reason, r.startedAt, r.finishedAt))
-                .toList();
+        List<ReplicaStatus> statuses = replicas.statuses();
         JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
-                RoleCounts.of(plan.pservers().count(), statuses.stream().filter(s -> s.role() == Role.PSERVER).toList()),
-                RoleCounts.of(plan.trainers().count(), statuses.stream().filter(s -> s.role() == Role.TRAINER).toList()),
+                LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
                 statuses);
         snapshot = new Job(plan, status);
         if (write && onChange != null && !starting) {

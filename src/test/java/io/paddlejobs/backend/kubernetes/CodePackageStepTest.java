@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.planning.JobPlan;
-import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import java.net.URI;
 import java.nio.file.Path;
@@ -43,8 +43,7 @@ class CodePackageStepTest {
             URI.create("http://paddle-jobs.tools.svc:8080/"), "registry.example/fetch:1", Duration.ofMinutes(3)), PACKAGES);
 
     static JobPlan packaged(String name, int trainers) {
-        return Plans.plan(new JobRequest(name, "python train.py", null, null, null, trainers, null, null, null, null,
-                null, null, null, null, null, null, null, null, Map.of(), Map.of(), null, null, ID));
+        return Plans.plan(JobRequests.named(name, "python train.py").numCpus(trainers).codePackage(ID).build());
     }
 
     private static PodTemplateSpec template(JobPlan plan, Role role) {

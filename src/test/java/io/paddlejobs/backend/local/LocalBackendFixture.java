@@ -50,7 +50,7 @@ final class LocalBackendFixture implements AutoCloseable {
         this.properties = properties;
         this.planner = new JobPlanner(policy());
         this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(),
-                Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), List.of()));
+                Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), List.of()), NoCodePackages.INSTANCE);
         backend.recover();
     }
 

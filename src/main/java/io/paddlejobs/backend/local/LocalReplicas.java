@@ -1,0 +1,152 @@
+package io.paddlejobs.backend.local;
+
+import io.paddlejobs.job.ExitCodes;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.RoleCounts;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Replica;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.RolePlan;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The replicas of one {@link LocalJob}, in plan order: each one's state, its process while it has one,
+ * and the reference to it that the job's record keeps. Not thread-safe: its job's lock guards it.
+ */
+final class LocalReplicas {
+
+    /** One replica's mutable record. */
+    static final class Entry {
+        final Replica replica;
+        ReplicaState state = ReplicaState.PENDING;
+        Integer exitCode;
+        String reason;
+        Instant startedAt;
+        Instant finishedAt;
+        ReplicaProcess process;
+        ReplicaProcess.ProcessRef ref;
+
+        private Entry(Replica replica) {
+            this.replica = replica;
+        }
+
+        /** Its process runs: as wanted, or (when its job ended while it was started) only until it is stopped. */
+        void started(ReplicaProcess started, Instant at, boolean wanted) {
+            ref = started.ref();
+            startedAt = at;
+            state = wanted ? ReplicaState.RUNNING : ReplicaState.STOPPED;
+            process = wanted ? started : null;
+        }
+
+        /** Its process ended; returns false when it was stopped on purpose, which is no outcome of its own. */
+        boolean exited(int code, Instant at) {
+            exitCode = code;
+            finishedAt = at;
+            process = null;
+            if (state == ReplicaState.STOPPED) {
+                return false;
+            }
+            state = code == 0 ? ReplicaState.SUCCEEDED : ReplicaState.FAILED;
+            reason = ExitCodes.describe(code);
+            return true;
+        }
+
+        String failureReason() {
+            return replica.role() == Role.TRAINER ? "TrainerFailed" : "PserverFailed";
+        }
+
+        /** Why its job failed, as the job's message says it: which replica, how, and where its log is. */
+        String failureMessage() {
+            return "%s %s; the other replicas were stopped. See its log: role=%s&index=%d"
+                    .formatted(replica.id(), reason, replica.role().label(), replica.index());
+        }
+
+        boolean isActive() {
+            return state == ReplicaState.RUNNING || state == ReplicaState.PENDING;
+        }
+    }
+
+    private final Map<String, Entry> byId = new LinkedHashMap<>();
+
+    /** Every replica of the plan, pending. */
+    LocalReplicas(JobPlan plan) {
+        plan.replicas().forEach(replica -> byId.put(replica.id(), new Entry(replica)));
+    }
+
+    Entry get(String id) {
+        return byId.get(id);
+    }
+
+    /** Takes the replicas' states from a record read back from disk. */
+    void restore(List<ReplicaStatus> statuses, Map<String, ReplicaProcess.ProcessRef> processes) {
+        for (ReplicaStatus status : statuses) {
+            Entry entry = byId.get(status.id());
+            if (entry != null) {
+                entry.state = status.state();
+                entry.exitCode = status.exitCode();
+                entry.reason = status.reason();
+                entry.startedAt = status.startedAt();
+                entry.finishedAt = status.finishedAt();
+                entry.ref = processes.get(status.id());
+            }
+        }
+    }
+
+    boolean nonePending() {
+        return byId.values().stream().noneMatch(entry -> entry.state == ReplicaState.PENDING);
+    }
+
+    boolean everyTrainerSucceeded() {
+        return byId.values().stream().filter(entry -> entry.replica.role() == Role.TRAINER)
+                .allMatch(entry -> entry.state == ReplicaState.SUCCEEDED);
+    }
+
+    /** When the first replica started, or {@code null} if none has. */
+    Instant firstStart() {
+        return byId.values().stream().map(entry -> entry.startedAt).filter(Objects::nonNull)
+                .min(Instant::compareTo).orElse(null);
+    }
+
+    /** Marks every replica still running or pending as stopped; returns the processes to stop. */
+    List<ReplicaProcess> stopActive() {
+        List<ReplicaProcess> toStop = new ArrayList<>();
+        for (Entry entry : byId.values()) {
+            if (entry.isActive()) {
+                entry.state = ReplicaState.STOPPED;
+                if (entry.process != null) {
+                    toStop.add(entry.process);
+                }
+            }
+        }
+        return toStop;
+    }
+
+    List<ReplicaStatus> statuses() {
+        return byId.values().stream()
+                .map(e -> new ReplicaStatus(e.replica.id(), e.replica.role(), e.replica.index(), e.replica.host(),
+                        e.state, 0, e.exitCode, e.reason, e.startedAt, e.finishedAt))
+                .toList();
+    }
+
+    /** How the replicas of one role stand, from their statuses. */
+    static RoleCounts counts(RolePlan role, List<ReplicaStatus> statuses) {
+        return RoleCounts.of(role.count(), statuses.stream().filter(s -> s.role() == role.role()).toList());
+    }
+
+    /** By replica id, the processes that were started: what a record keeps to stop leftovers after a crash. */
+    Map<String, ReplicaProcess.ProcessRef> processRefs() {
+        Map<String, ReplicaProcess.ProcessRef> refs = new LinkedHashMap<>();
+        byId.forEach((id, entry) -> {
+            if (entry.ref != null) {
+                refs.put(id, entry.ref);
+            }
+        });
+        return refs;
+    }
+}
