@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
@@ -31,6 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code ./mvnw test -Dtest=LocalScaleBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
  * ({@code -Dbench.jobs=N} for another count).
  */
+@Tag("benchmark")
 class LocalScaleBenchmark {
 
     private static final int JOBS = Integer.getInteger("bench.jobs", 1000);

@@ -7,6 +7,7 @@ import io.paddlejobs.planning.JobPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * take-over. Printed, not asserted. Run {@code ./mvnw test -Dtest=LocalBackendScaleBenchmark
  * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dbench.jobs=N} for another count).
  */
+@Tag("benchmark")
 class LocalBackendScaleBenchmark {
 
     private static final int JOBS = Integer.getInteger("bench.jobs", 1000);
