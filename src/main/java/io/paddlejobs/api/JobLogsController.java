@@ -16,7 +16,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -27,7 +26,6 @@ import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBo
 
 /** A replica's log, whole, its last lines, or followed as the replica writes it. */
 @Tag(name = "jobs")
-@Validated
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
