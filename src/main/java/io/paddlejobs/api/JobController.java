@@ -70,9 +70,11 @@ class JobController {
     private final AuditLog audit;
     private final LogStreams logStreams;
     private final MetricsCollector metrics;
+    private final SerializedJobs serialized;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionLimits limits,
-                  AuditLog audit, LogStreams logStreams, MetricsCollector metrics) {
+                  AuditLog audit, LogStreams logStreams, MetricsCollector metrics, SerializedJobs serialized) {
+        this.serialized = serialized;
         this.logStreams = logStreams;
         this.jobs = jobs;
         this.statusUrls = statusUrls;
@@ -143,7 +145,15 @@ class JobController {
         return ResponseEntity.created(location).headers(headers).body(view);
     }
 
-    @Operation(summary = "List jobs, newest first")
+    @Operation(summary = "List jobs, newest first", description = """
+            With watch=true (and Accept: text/event-stream), a stream of Server-Sent Events instead: a job event \
+            (this list's item) at every change of a job the filters match, deleted ({"name", "namespace"}) when one \
+            went or stopped matching, end when timeout_seconds (optional) have passed; the same access rules.""")
+    @Parameter(name = "watch", in = io.swagger.v3.oas.annotations.enums.ParameterIn.QUERY,
+            description = "Stream changes (text/event-stream) instead of listing", schema = @Schema(type = "boolean"))
+    @Parameter(name = "timeout_seconds", in = io.swagger.v3.oas.annotations.enums.ParameterIn.QUERY,
+            description = "With watch=true: end the stream after this many seconds (1..86400)",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "86400"))
     @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
     JobListView list(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
                      @Parameter(description = "Only jobs in this phase", schema = @Schema(type = "string",
@@ -168,10 +178,17 @@ class JobController {
         return JobView.of(jobs.get(key(name, namespace, Action.READ)), statusUrls);
     }
 
-    @Operation(summary = "A job's status (the status URL)")
+    @Operation(summary = "A job's status (the status URL)", description = """
+            With Accept: text/event-stream, a stream of Server-Sent Events instead: status at once and at every \
+            change, metrics with the points added since the last one, then end (or gone when it was deleted).""")
+    @ApiResponse(responseCode = "200", description = "OK", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+            schema = @Schema(implementation = JobStatus.class)))
     @GetMapping(path = "/{name}/status", produces = MediaType.APPLICATION_JSON_VALUE)
-    JobStatus status(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        return jobs.get(key(name, namespace, Action.READ)).status();
+    ResponseEntity<String> status(@PathVariable String name,
+                                  @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        // Written once per change of the status, however many pages read it (SerializedJobs).
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                .body(serialized.status(jobs.get(key(name, namespace, Action.READ))));
     }
 
     @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica ends")

@@ -55,6 +55,7 @@ class KubernetesBenchmark {
     @DynamicPropertySource
     static void cluster(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.kubernetes.master-url", CLUSTER::url);
+        CLUSTER.provideDataClaim("default");
     }
 
     @AfterAll
