@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
+import java.io.IOException;
 import java.util.concurrent.Semaphore;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -70,6 +71,12 @@ class JobWatchController {
         emitter.onError(error -> stream.stop());
         emitter.onTimeout(stream::stop);
         feed.watchNamespace(query.namespace(), stream);
+        try {
+            // Without a first write the response, and so the client's open, would wait for the first change.
+            emitter.send(SseEmitter.event().comment("watching"));
+        } catch (IOException e) {
+            stream.stop();
+        }
         return emitter;
     }
 }
