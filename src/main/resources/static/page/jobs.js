@@ -1,5 +1,7 @@
 // The job list page: the same query as the JSON list (namespace, phase, label_selector, limit,
-// continue), shown as a table; refreshed while any listed job is still going.
+// continue), shown as a table. It follows the namespace's changes on GET /jobs?watch=true (Server-Sent
+// Events); without that stream (a token, which EventSource cannot send, or a broken stream) it asks
+// again every few seconds while any listed job is still going.
 import { FINISHED_PHASES, badge, el, formatTime, getJson, labelled, laterWhenVisible, showNotice } from './common.js';
 import { ActionButtons, allowedActions } from './actions.js';
 
@@ -16,6 +18,7 @@ for (const [name, value] of query) {
 const buttons = new Map();
 let allowed;
 let generation = 0;
+let watching = false;
 
 async function refresh() {
   const mine = ++generation; // an action's refresh replaces the timer's
@@ -40,7 +43,7 @@ async function refresh() {
   }
   $('jobs').tBodies[0].replaceChildren(...list.items.map(row));
   showNextPage(list.continue);
-  if (list.items.some((job) => !FINISHED_PHASES.has(job.phase))) {
+  if (!watching && list.items.some((job) => !FINISHED_PHASES.has(job.phase))) {
     laterWhenVisible(REFRESH_INTERVAL_MS, () => mine === generation && refresh());
   }
 }
@@ -63,7 +66,7 @@ function actionsOf(job) {
 function row(job) {
   const statusPage = new URL(`jobs/${encodeURIComponent(job.name)}/status`, document.baseURI);
   statusPage.searchParams.set('namespace', job.namespace);
-  return el('tr', {},
+  return el('tr', { attrs: { 'data-job': job.name } },
     el('th', { attrs: { scope: 'row' } }, el('a', { text: job.name, attrs: { href: statusPage } })),
     labelled('Phase', null, badge(job.phase, 'phase')),
     labelled('Reason', job.reason || ''),
@@ -96,5 +99,48 @@ function keepFilterInputs() {
   }
 }
 
+/**
+ * A change of a listed job replaces its row; a new job, or one that went, changes which jobs the
+ * page holds, which the list itself says. Opening (and reopening) the stream asks for the list
+ * once, for what changed before it was open.
+ */
+function watch() {
+  if (!window.EventSource || sessionStorage.getItem('paddlejobs.token') !== null) return false;
+  const watchUrl = new URL(listUrl);
+  watchUrl.searchParams.delete('continue');
+  watchUrl.searchParams.delete('limit');
+  watchUrl.searchParams.set('watch', 'true');
+  const events = new EventSource(watchUrl);
+  events.addEventListener('open', () => refresh());
+  events.addEventListener('job', (event) => onChange(JSON.parse(event.data)));
+  events.addEventListener('deleted', (event) => onChange(null, JSON.parse(event.data).name));
+  events.addEventListener('error', () => {
+    events.close();
+    watching = false;
+    refresh(); // and poll from here on
+  });
+  watching = true;
+  return true;
+}
+
+function onChange(job, name = job.name) {
+  const shown = [...$('jobs').tBodies[0].rows].find((tr) => tr.dataset.job === name);
+  if (job && shown && !buttons.get(name)?.busy) {
+    shown.replaceWith(row(job));
+  } else if (job || shown) {
+    refreshSoon();
+  }
+}
+
+// Many changes at once (a burst of submits) make one request for the list, not one each.
+let pendingRefresh = null;
+function refreshSoon() {
+  if (pendingRefresh !== null) return;
+  pendingRefresh = setTimeout(() => {
+    pendingRefresh = null;
+    refresh();
+  }, 200);
+}
+
 keepFilterInputs();
-refresh();
+if (!watch()) refresh();

@@ -18,6 +18,7 @@ import io.paddlejobs.security.SubmissionRateLimit;
 import io.paddlejobs.security.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.ExampleObject;
@@ -60,9 +61,11 @@ class JobController {
     private final SubmissionRateLimit rate;
     private final AuditLog audit;
     private final SubmitAnswers answers;
+    private final SerializedJobs serialized;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionRateLimit rate,
-                  AuditLog audit, SubmitAnswers answers) {
+                  AuditLog audit, SubmitAnswers answers, SerializedJobs serialized) {
+        this.serialized = serialized;
         this.jobs = jobs;
         this.statusUrls = statusUrls;
         this.access = access;
@@ -133,7 +136,15 @@ class JobController {
         }
     }
 
-    @Operation(summary = "List jobs, newest first")
+    @Operation(summary = "List jobs, newest first", description = """
+            With watch=true (and Accept: text/event-stream), a stream of Server-Sent Events instead: a job event \
+            (this list's item) at every change of a job the filters match, deleted ({"name", "namespace"}) when one \
+            went or stopped matching, end when timeout_seconds (optional) have passed; the same access rules.""")
+    @Parameter(name = "watch", in = ParameterIn.QUERY,
+            description = "Stream changes (text/event-stream) instead of listing", schema = @Schema(type = "boolean"))
+    @Parameter(name = "timeout_seconds", in = ParameterIn.QUERY,
+            description = "With watch=true: end the stream after this many seconds (1..86400)",
+            schema = @Schema(type = "integer", minimum = "1", maximum = "86400"))
     @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
     JobListView list(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
                      @Parameter(description = "Only jobs in this phase", schema = @Schema(type = "string",
@@ -158,10 +169,17 @@ class JobController {
         return JobView.of(jobs.get(key(name, namespace, Action.READ)), statusUrls);
     }
 
-    @Operation(summary = "A job's status (the status URL)")
+    @Operation(summary = "A job's status (the status URL)", description = """
+            With Accept: text/event-stream, a stream of Server-Sent Events instead: status at once and at every \
+            change, metrics with the points added since the last one, then end (or gone when it was deleted).""")
+    @ApiResponse(responseCode = "200", description = "OK", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+            schema = @Schema(implementation = JobStatus.class)))
     @GetMapping(path = "/{name}/status", produces = MediaType.APPLICATION_JSON_VALUE)
-    JobStatus status(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        return jobs.get(key(name, namespace, Action.READ)).status();
+    ResponseEntity<String> status(@PathVariable String name,
+                                  @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+        // Written once per change of the status, however many pages read it (SerializedJobs).
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                .body(serialized.status(jobs.get(key(name, namespace, Action.READ))));
     }
 
     @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled")

@@ -1,19 +1,25 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Function;
 
 /** One line of a job list. */
 record JobSummary(String name, String namespace, JobPhase phase, String reason, Instant createdAt, Instant finishedAt,
                   int pservers, int trainers, Map<String, String> labels, String statusUrl) {
 
     static JobSummary of(Job job, StatusUrls urls) {
+        return of(job, urls::of);
+    }
+
+    static JobSummary of(Job job, Function<JobKey, String> statusUrls) {
         var plan = job.plan();
         var status = job.status();
         return new JobSummary(plan.name(), plan.namespace(), status.phase(), status.reason(), status.createdAt(),
                 status.finishedAt(), plan.pservers().count(), plan.trainers().count(), plan.spec().labels(),
-                urls.of(job.key()));
+                statusUrls.apply(job.key()));
     }
 }

@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.security.SecurityProperties;
+import java.util.function.Function;
 import org.springframework.stereotype.Component;
 import org.springframework.web.util.UriComponentsBuilder;
 import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
@@ -21,9 +22,22 @@ class StatusUrls {
     }
 
     String of(JobKey key) {
-        UriComponentsBuilder base = security.baseUrl() != null
+        return of(base(), key);
+    }
+
+    /** Status URLs as this request would get them, made later off its thread (for a stream's events). */
+    Function<JobKey, String> forLater() {
+        UriComponentsBuilder base = base();
+        return key -> of(base.cloneBuilder(), key);
+    }
+
+    private UriComponentsBuilder base() {
+        return security.baseUrl() != null
                 ? UriComponentsBuilder.fromUri(security.baseUrl())
                 : ServletUriComponentsBuilder.fromCurrentContextPath();
+    }
+
+    private static String of(UriComponentsBuilder base, JobKey key) {
         return base.path("/jobs/{name}/status")
                 .queryParam("namespace", key.namespace())
                 .buildAndExpand(key.name())

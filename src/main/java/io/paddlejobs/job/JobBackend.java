@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Runs planned jobs somewhere and reports how they stand, in terms that do not depend on where.
@@ -51,6 +52,16 @@ public interface JobBackend {
 
     /** The namespace's jobs, newest first. */
     List<Job> list(String namespace);
+
+    /**
+     * Asks to be told the key of every job that may have changed (also when nothing did), on the
+     * backend's own threads: {@code listener} must return at once.
+     *
+     * @return false when this backend cannot tell, and its readers must look again now and then
+     */
+    default boolean onChange(Consumer<JobKey> listener) {
+        return false;
+    }
 
     /** Stops every replica; the job is kept as {@code Cancelled}. A finished job is returned as it is. */
     Optional<Job> cancel(JobKey key);

@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public record JobQuery(String namespace, JobPhase phase, Map<String, String> labels, int limit, String continueToken) {
 
-    boolean matches(Job job) {
+    public boolean matches(Job job) {
         return (phase == null || job.status().phase() == phase)
                 && job.plan().spec().labels().entrySet().containsAll(labels.entrySet());
     }

@@ -82,6 +82,11 @@ public class JobService {
         return backend.find(key);
     }
 
+    /** @see JobBackend#onChange */
+    public boolean onChange(java.util.function.Consumer<JobKey> listener) {
+        return backend.onChange(listener);
+    }
+
     public JobPage list(JobQuery query) {
         List<Job> matching = backend.list(query.namespace()).stream().filter(query::matches)
                 .sorted(ListPosition.ORDER).toList();

@@ -255,6 +255,42 @@ class StatusPageBrowserTests {
         assertThat(browser.driver().findElement(By.tagName("h1")).getText()).isEqualTo("Job listed-newer");
     }
 
+    @Test
+    void jobListPageShowsANewJobAndEachChangeOfItFromTheWatchWithoutPolling() throws IOException {
+        Path release = tmp.resolve("release-live-list");
+        browser.driver().get(jobs.baseUrl() + "/jobs?namespace=live-list");
+        page.await(d -> browser.driver().findElement(By.id("empty")).isDisplayed());
+        browser.driver().executeScript("window.sameDocument = true");
+
+        jobs.submit("""
+                {"name": "appears", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "while [ ! -e '%s' ]; do sleep 0.1; done"}""".formatted(release), "live-list");
+
+        page.await(d -> jobNamesListed().contains("appears"));
+        page.await(d -> phaseListed("appears").equals("Running"));
+        long lists = listFetches();
+        // A page that polled would have asked for the list again within these seconds.
+        await().during(Duration.ofMillis(3000)).atMost(Duration.ofSeconds(6)).until(() -> listFetches() == lists);
+
+        Files.createFile(release);
+
+        page.await(d -> phaseListed("appears").equals("Succeeded"));
+        assertThat(listFetches()).as("the row changed in place, from the event").isEqualTo(lists);
+        assertThat(browser.driver().executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
+    }
+
+    private String phaseListed(String job) {
+        return browser.driver().findElements(By.cssSelector("#jobs tbody tr[data-job='" + job + "'] td")).stream()
+                .findFirst().map(WebElement::getText).orElse("");
+    }
+
+    /** How many times the page has fetched the list JSON (the browser's own resource timing). */
+    private long listFetches() {
+        return (Long) browser.driver().executeScript("""
+                return performance.getEntriesByType('resource')
+                    .filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith('/jobs')).length""");
+    }
+
     private List<String> jobNamesListed() {
         return browser.driver().findElements(By.cssSelector("#jobs tbody th")).stream().map(WebElement::getText).toList();
     }

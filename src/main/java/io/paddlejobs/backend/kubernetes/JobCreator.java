@@ -11,18 +11,33 @@ import io.paddlejobs.planning.JobPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Creates a job's objects, all or nothing. The trainer Job is created first: creating it is
  * what makes a job name taken (the API server decides between two concurrent submits), and its
- * uid is what the other objects name as their owner. If a later create fails, what was created
- * is removed before the error reaches the user.
+ * uid is what the other objects name as their owner. The owned objects are then created side by
+ * side. If one of those creates fails, what was created is removed before the error reaches the user.
  */
 final class JobCreator {
 
     private static final Logger log = LoggerFactory.getLogger(JobCreator.class);
+
+    /**
+     * Runs the owned objects' creates beside the request's thread. Daemon threads that end when
+     * idle: nothing to close, and nothing that keeps a stopping service alive.
+     */
+    private static final Executor THREADS = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, "kubernetes-create");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final KubernetesClient client;
     private final KubernetesProperties settings;
@@ -49,19 +64,48 @@ final class JobCreator {
             }
             throw ApiErrors.translate(e, "create the trainer Job of '" + plan.name() + "'", settings.retryAfter());
         }
-        List<HasMetadata> made = new ArrayList<>(List.of(created));
-        try {
-            for (HasMetadata owned : desired.owned()) {
-                createOwned(Manifests.ownedBy(created, owned), created, made);
-            }
-        } catch (RuntimeException e) {
+        List<HasMetadata> made = new CopyOnWriteArrayList<>(List.of(created));
+        RuntimeException failure = createSideBySide(desired.owned(), created, made);
+        if (failure != null) {
             rollBack(made);
-            if (e instanceof KubernetesClientException api) {
+            if (failure instanceof KubernetesClientException api) {
                 throw ApiErrors.translate(api, "create the objects of '" + plan.name() + "'", settings.retryAfter());
             }
-            throw e;
+            throw failure;
         }
         return created;
+    }
+
+    /**
+     * The owned objects depend on the trainer Job only, not on each other: one round trip for all
+     * of them instead of one each. Every create is awaited, so that a rollback sees all that was made.
+     *
+     * @return the first failure, or null
+     */
+    private RuntimeException createSideBySide(List<HasMetadata> owned, Job owner, List<HasMetadata> made) {
+        if (owned.isEmpty()) {
+            return null;
+        }
+        List<CompletableFuture<Void>> creates = new ArrayList<>();
+        for (HasMetadata object : owned.subList(1, owned.size())) {
+            creates.add(CompletableFuture.runAsync(() -> createOwned(Manifests.ownedBy(owner, object), owner, made),
+                    THREADS));
+        }
+        RuntimeException failure = null;
+        try {
+            createOwned(Manifests.ownedBy(owner, owned.get(0)), owner, made); // this thread would only wait
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        for (CompletableFuture<Void> create : creates) {
+            try {
+                create.join();
+            } catch (CompletionException e) {
+                failure = failure != null ? failure
+                        : e.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(e.getCause());
+            }
+        }
+        return failure;
     }
 
     /** A create that meets its own object (a retry whose first answer was lost) has succeeded. */

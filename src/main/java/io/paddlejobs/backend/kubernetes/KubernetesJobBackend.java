@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -120,6 +121,12 @@ final class KubernetesJobBackend implements JobBackend {
     @Override
     public List<Job> list(String namespace) {
         return cache.list(namespace).stream().map(this::toJob).flatMap(Optional::stream).sorted(NEWEST_FIRST).toList();
+    }
+
+    @Override
+    public boolean onChange(Consumer<JobKey> listener) {
+        cache.addListener(listener);
+        return true;
     }
 
     @Override

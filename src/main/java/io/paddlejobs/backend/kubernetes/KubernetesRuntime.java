@@ -28,7 +28,7 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
         cache.addListener(reconciler);
         KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), workloads,
                 plans, new LogStreams(client, settings.retryAfter()), events,
-                namespace -> DataClaim.check(client, settings, namespace), code, clock);
+                new CheckedClaims(namespace -> DataClaim.check(client, settings, namespace), clock), code, clock);
         cache.start();
         return new KubernetesRuntime(client, cache, reconciler, jobs);
     }

@@ -5,133 +5,38 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.paddlejobs.job.JobBackend;
-import io.paddlejobs.job.JobKey;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * What the service costs on top of the API calls it makes, against the mock API server.
- * Not part of the normal build (its name matches no test pattern, and it needs the flag):
- * {@code ./mvnw -B test -Dtest=KubernetesBenchmark -Dbenchmark=true}.
+ * Heap per job in the informer caches, against the mock API server (the submit and read costs
+ * are {@link MockServerBenchmark}'s). Not part of the normal build (the {@code benchmark} tag):
+ * {@code ./mvnw -B test -Dtest=KubernetesBenchmark -DexcludedGroups=none}.
  */
 @Tag("benchmark")
-@EnabledIfSystemProperty(named = "benchmark", matches = "true")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "paddlejobs.backend=kubernetes", "paddlejobs.kubernetes.request-timeout=30s", "logging.level.root=WARN"})
 class KubernetesBenchmark {
 
     private static final MockCluster CLUSTER = new MockCluster();
-    private static final int WARMUP = 100;
-    private static final int ROUNDS = 400;
-    private static final String JOB = """
-            {"name": "%s", "entry_point": "python train.py", "num_cpus": 2}""";
-
-    @LocalServerPort
-    int port;
-
-    @Autowired
-    JobBackend backend;
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @DynamicPropertySource
     static void cluster(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.kubernetes.master-url", CLUSTER::url);
+        CLUSTER.provideDataClaim("default");
     }
 
     @AfterAll
     static void stopCluster() {
         CLUSTER.close();
-    }
-
-    @Test
-    void submitAndStatusReadCosts() throws Exception {
-        var settings = MockCluster.settings(CLUSTER.url(), List.of());
-        try (KubernetesClient direct = KubernetesClients.create(settings)) {
-            List<Long> viaService = new ArrayList<>();
-            List<Long> viaFabric8 = new ArrayList<>();
-            List<Long> viaBackend = new ArrayList<>();
-            for (int i = 0; i < WARMUP + ROUNDS; i++) {
-                // Alternate, so that all see the same machine load and the same store size.
-                long service = timeSubmit("svc-" + i);
-                long fabric8 = timeDirectCreates(direct, "direct-" + i, settings);
-                long port = timeBackendSubmit("port-" + i);
-                if (i >= WARMUP) {
-                    viaService.add(service);
-                    viaFabric8.add(fabric8);
-                    viaBackend.add(port);
-                }
-            }
-            List<Long> dryRuns = new ArrayList<>();
-            for (int i = 0; i < WARMUP + ROUNDS; i++) {
-                long start = System.nanoTime();
-                assertThat(post("dry-" + i, "?dry_run=true").statusCode()).isEqualTo(200);
-                if (i >= WARMUP) {
-                    dryRuns.add(System.nanoTime() - start);
-                }
-            }
-            report("POST /jobs via the service", viaService);
-            report("POST /jobs?dry_run=true (web, planning, manifests)", dryRuns);
-            report("JobBackend.submit (no HTTP, plan given)", viaBackend);
-            report("the same 3 creates via fabric8", viaFabric8);
-            System.out.printf("median ratio service/fabric8: %.2f%n", median(viaService) / median(viaFabric8));
-
-            int before = CLUSTER.server.getRequestCount();
-            assertThat(post("counted").statusCode()).isEqualTo(201);
-            System.out.printf("API requests per submit: %d%n", CLUSTER.server.getRequestCount() - before);
-
-            await().atMost(Duration.ofSeconds(30)).until(() -> backend.find(new JobKey("default", "counted")).isPresent());
-            List<Long> statusReads = new ArrayList<>();
-            List<Long> fabric8Gets = new ArrayList<>();
-            int beforeReads = CLUSTER.server.getRequestCount();
-            for (int i = 0; i < WARMUP + ROUNDS; i++) {
-                long start = System.nanoTime();
-                assertThat(get("/jobs/counted/status").statusCode()).isEqualTo(200);
-                long read = System.nanoTime() - start;
-                if (i >= WARMUP) {
-                    statusReads.add(read);
-                }
-            }
-            int readRequests = CLUSTER.server.getRequestCount() - beforeReads;
-            for (int i = 0; i < WARMUP + ROUNDS; i++) {
-                long start = System.nanoTime();
-                assertThat(direct.batch().v1().jobs().inNamespace("default").withName("counted-trainer").get()).isNotNull();
-                long read = System.nanoTime() - start;
-                if (i >= WARMUP) {
-                    fabric8Gets.add(read);
-                }
-            }
-            System.out.printf("API requests during %d status reads: %d%n", WARMUP + ROUNDS, readRequests);
-            report("GET /jobs/{name}/status via the service (cache)", statusReads);
-            report("GET of the trainer Job via fabric8", fabric8Gets);
-            assertThat(readRequests).isZero();
-        }
-    }
-
-    private long timeSubmit(String name) throws Exception {
-        long start = System.nanoTime();
-        var response = post(name);
-        long elapsed = System.nanoTime() - start;
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-        return elapsed;
     }
 
     /**
@@ -226,53 +131,5 @@ class KubernetesBenchmark {
             System.gc();
         }
         return memory.getHeapMemoryUsage().getUsed();
-    }
-
-    private long timeBackendSubmit(String name) {
-        var plan = Plans.plan(Plans.request(name, 2), "default");
-        long start = System.nanoTime();
-        backend.submit(plan);
-        return System.nanoTime() - start;
-    }
-
-    private static long timeDirectCreates(KubernetesClient client, String name, KubernetesProperties settings) {
-        var manifests = Manifests.desired(Plans.plan(Plans.request(name, 2), "default"), settings);
-        long start = System.nanoTime();
-        var job = client.resource(manifests.trainerJob()).create();
-        for (HasMetadata owned : manifests.owned()) {
-            client.resource(Manifests.ownedBy(job, owned)).create();
-        }
-        return System.nanoTime() - start;
-    }
-
-    private HttpResponse<String> post(String name) throws IOException, InterruptedException {
-        return post(name, "");
-    }
-
-    private HttpResponse<String> post(String name, String query) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/jobs" + query))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(JOB.formatted(name))).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    static double median(List<Long> nanos) {
-        return percentile(nanos, 50);
-    }
-
-    static double percentile(List<Long> nanos, int p) {
-        List<Long> sorted = new ArrayList<>(nanos);
-        Collections.sort(sorted);
-        int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
-        return sorted.get(Math.max(0, index)) / 1_000_000.0;
-    }
-
-    static void report(String what, List<Long> nanos) {
-        System.out.printf("%-50s median %7.2f ms   p99 %7.2f ms   (n=%d)%n", what, median(nanos), percentile(nanos, 99),
-                nanos.size());
     }
 }

@@ -261,6 +261,22 @@ class KubernetesJobBackendTest {
                 .satisfies(e -> assertThat(((ClusterRefusedException) e).getBody().getDetail()).contains("etcd is sad"));
         assertThat(write.trainerJob(ns, "mnist")).isNull();
         assertThat(cluster.admin.services().inNamespace(ns).withName("mnist").get()).isNull();
+        // Created side by side with the Service, so it was made, and must be gone again.
+        assertThat(write.pserverJob(ns, "mnist")).isNull();
+    }
+
+    @Test
+    void aForeignObjectMetBesideTheServiceRemovesTheServiceAndTheTrainerJob() {
+        cluster.admin.batch().v1().jobs().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder()
+                .withNewMetadata().withName("mnist-pserver").withNamespace(ns).addToLabels("app", "someone-else").endMetadata()
+                .withNewSpec().withNewTemplate().withNewSpec().addNewContainer().withName("c").withImage("busybox")
+                .endContainer().withRestartPolicy("Never").endSpec().endTemplate().endSpec().build()).create();
+
+        assertThatThrownBy(() -> backend.submit(plan)).isInstanceOf(ForeignObjectException.class)
+                .satisfies(e -> assertThat(((ForeignObjectException) e).getBody().getDetail()).contains("Job", "'mnist-pserver'"));
+        assertThat(write.trainerJob(ns, "mnist")).isNull();
+        assertThat(cluster.admin.services().inNamespace(ns).withName("mnist").get()).isNull();
+        assertThat(write.pserverJob(ns, "mnist").getMetadata().getLabels()).containsEntry("app", "someone-else");
     }
 
     @Test

@@ -1,0 +1,82 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobQuery;
+import io.paddlejobs.security.Action;
+import io.paddlejobs.security.NamespaceAccess;
+import io.swagger.v3.oas.annotations.Hidden;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
+import java.io.IOException;
+import java.util.concurrent.Semaphore;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * {@code GET /jobs?watch=true}: the namespace's job changes as Server-Sent Events (see
+ * {@link NamespaceStream}), with the list's access rules and filters. Documented on the list
+ * operation, which it shares a path with.
+ */
+@Hidden
+@Validated
+@RestController
+@RequestMapping(path = "/jobs", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+class JobWatchController {
+
+    static final int MAX_STREAMS = 4096;
+    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
+
+    private final NamespaceAccess access;
+    private final JobFeed feed;
+    private final SerializedJobs serialized;
+    private final StatusUrls statusUrls;
+    private final Semaphore streams = new Semaphore(MAX_STREAMS);
+
+    JobWatchController(NamespaceAccess access, JobFeed feed, SerializedJobs serialized, StatusUrls statusUrls) {
+        this.access = access;
+        this.feed = feed;
+        this.serialized = serialized;
+        this.statusUrls = statusUrls;
+    }
+
+    @GetMapping(params = "watch=true")
+    SseEmitter watch(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+                     @RequestParam(required = false) String phase,
+                     @RequestParam(name = "label_selector", required = false) String labelSelector,
+                     @RequestParam(name = "timeout_seconds", required = false) @Min(1) @Max(86_400) Integer timeoutSeconds) {
+        JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
+                phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
+                InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), 1, null);
+        if (!streams.tryAcquire()) {
+            throw new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, ProblemDetail.forStatusAndDetail(
+                    HttpStatus.SERVICE_UNAVAILABLE, "As many watches as the service serves are open; poll the list instead."),
+                    null);
+        }
+        SseEmitter emitter = new SseEmitter(0L);
+        NamespaceStream stream = new NamespaceStream(query, emitter, serialized, statusUrls.forLater(), timeoutSeconds,
+                ended -> {
+                    feed.unwatchNamespace(query.namespace(), ended);
+                    streams.release();
+                });
+        emitter.onCompletion(stream::stop);
+        emitter.onError(error -> stream.stop());
+        emitter.onTimeout(stream::stop);
+        feed.watchNamespace(query.namespace(), stream);
+        try {
+            // Without a first write the response, and so the client's open, would wait for the first change.
+            emitter.send(SseEmitter.event().comment("watching"));
+        } catch (IOException e) {
+            stream.stop();
+        }
+        return emitter;
+    }
+}

@@ -1,0 +1,119 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** {@code GET /jobs?watch=true} on the local backend, over real HTTP, with real processes. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class JobWatchApiTest {
+
+    @TempDir
+    static Path dataRoot;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> dataRoot.resolve("data").toString());
+    }
+
+    @LocalServerPort
+    int port;
+
+    ServiceClient client;
+    final JsonMapper json = JsonMapper.builder().build();
+    final HttpClient http = HttpClient.newHttpClient();
+
+    /** One server-sent event: its name and its data. */
+    record Event(String name, String data) {
+
+        JsonNode json(JsonMapper mapper) {
+            return mapper.readTree(data);
+        }
+    }
+
+    @BeforeEach
+    void client() {
+        client = new ServiceClient(port);
+    }
+
+    @Test
+    void watchSendsEachChangeOfTheMatchingJobsAsTheirListLineAndEndsWhenItsTimeIsUp() throws Exception {
+        var stream = open("/jobs?watch=true&namespace=watched&label_selector=team%3Da&timeout_seconds=4");
+        assertThat(stream.statusCode()).isEqualTo(200);
+        assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+
+        client.submit("""
+                {"name": "ours", "entry_point": "sleep 0.3", "labels": {"team": "a"}}""", "watched");
+        client.submit("""
+                {"name": "theirs", "entry_point": "sleep 0.3", "labels": {"team": "b"}}""", "watched");
+        List<Event> events = events(stream.body());
+
+        assertThat(events).last().isEqualTo(new Event("end", "timeout"));
+        List<JsonNode> lines = events.stream().filter(e -> e.name().equals("job")).map(e -> e.json(json)).toList();
+        assertThat(lines).extracting(line -> line.get("name").asString()).containsOnly("ours");
+        assertThat(lines).extracting(line -> line.get("phase").asString()).endsWith("Succeeded");
+        assertThat(lines.get(0).get("status_url").asString())
+                .isEqualTo(client.baseUrl() + "/jobs/ours/status?namespace=watched");
+        // theirs does not match, so it is only ever said to be out of the watch
+        assertThat(events).filteredOn(e -> e.name().equals("deleted"))
+                .allSatisfy(e -> assertThat(e.json(json).get("name").asString()).isEqualTo("theirs"));
+    }
+
+    @Test
+    void watchSaysWhenAJobWasDeleted() throws Exception {
+        client.submit("""
+                {"name": "short-lived", "entry_point": "sleep 30"}""", "deleting");
+        var stream = open("/jobs?watch=true&namespace=deleting&timeout_seconds=3");
+
+        assertThat(client.delete("/jobs/short-lived?namespace=deleting").statusCode()).isEqualTo(204);
+
+        assertThat(events(stream.body())).filteredOn(e -> e.name().equals("deleted"))
+                .extracting(e -> e.json(json).get("name").asString()).containsExactly("short-lived");
+    }
+
+    @Test
+    void watchWithABadFilterIsAProblemNamingTheParameter() {
+        var response = client.get("/jobs?watch=true&phase=Sleeping", "text/event-stream");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(response.body()).contains("phase");
+    }
+
+    private HttpResponse<Stream<String>> open(String path) throws Exception {
+        return http.sendAsync(HttpRequest.newBuilder(URI.create(client.baseUrl() + path))
+                .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofLines()).get(30, TimeUnit.SECONDS);
+    }
+
+    private static List<Event> events(Stream<String> lines) {
+        List<Event> events = new ArrayList<>();
+        String name = null;
+        for (String line : (Iterable<String>) lines::iterator) {
+            if (line.startsWith("event:")) {
+                name = line.substring("event:".length());
+            } else if (line.startsWith("data:") && name != null) {
+                events.add(new Event(name, line.substring("data:".length())));
+                name = null;
+            }
+        }
+        return events;
+    }
+}

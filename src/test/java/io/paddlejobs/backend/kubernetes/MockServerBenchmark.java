@@ -1,0 +1,77 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * {@link SubmitAndReadBenchmark} against fabric8's mock API server (CRUD mode). Run with
+ * {@code ./mvnw -B test -Dtest='*Benchmark' -DexcludedGroups=none}.
+ * API calls are counted from the server's own request log: every GET whose path names the namespace.
+ */
+@Tag("benchmark")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "paddlejobs.backend=kubernetes", "paddlejobs.kubernetes.request-timeout=30s", "logging.level.root=WARN"})
+class MockServerBenchmark extends SubmitAndReadBenchmark {
+
+    private static final String NS = "bench";
+    private static final String READS = "reads";
+    private static final MockCluster CLUSTER = new MockCluster();
+    private static final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> REQUESTS =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    @DynamicPropertySource
+    static void cluster(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.kubernetes.master-url", CLUSTER::url);
+        CLUSTER.provideDataClaim(NS);
+        CLUSTER.provideDataClaim(READS);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        CLUSTER.close();
+    }
+
+    @Override
+    String namespace() {
+        return NS;
+    }
+
+    @Override
+    String readNamespace() {
+        return READS;
+    }
+
+    @Override
+    KubernetesClient direct() {
+        return CLUSTER.admin;
+    }
+
+    @Override
+    long requestsAbout(String namespace) {
+        // The mock keeps every request it served, in order; count those that named the namespace.
+        long count = 0;
+        try {
+            for (var request = CLUSTER.server.takeRequest(0, java.util.concurrent.TimeUnit.MILLISECONDS); request != null;
+                 request = CLUSTER.server.takeRequest(0, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                String path = request.getPath();
+                if (request.getMethod().equals("GET") && path.contains("/namespaces/" + namespace + "/")
+                        && !path.contains("/events")) {
+                    REQUESTS.computeIfAbsent(namespace, ns -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return REQUESTS.getOrDefault(namespace, new java.util.concurrent.atomic.AtomicLong()).get() + count;
+    }
+
+    @Override
+    String where() {
+        return "fabric8 mock API server (CRUD)";
+    }
+}

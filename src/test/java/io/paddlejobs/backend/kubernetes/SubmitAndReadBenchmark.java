@@ -1,0 +1,203 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.bench.Figures;
+import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.job.JobKey;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The issue's submit and read targets, measured side by side in one run: the service against the
+ * same API calls made directly by fabric8, alternating so that both see the same load and the
+ * same store size. Printed as ratios; subclasses say which API server.
+ */
+abstract class SubmitAndReadBenchmark {
+
+    static final int WARMUP = Integer.getInteger("benchmark.warmup", 50);
+    static final int ROUNDS = Integer.getInteger("benchmark.rounds", 200);
+    static final int CLIENTS = 8;
+    private static final String JOB = """
+            {"name": "%s", "entry_point": "python train.py", "num_cpus": 2}""";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    JobBackend backend;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    /** Where to create jobs; its data claim exists. */
+    abstract String namespace();
+
+    /** Where the job that is read lives, alone; its data claim exists. */
+    abstract String readNamespace();
+
+    /** A client with rights to create the job's objects directly. */
+    abstract KubernetesClient direct();
+
+    /**
+     * How many reads (GETs, events aside) the API server has served about {@code namespace}, or -1
+     * when it cannot say. Events are left out: the reconciler lists them now and then for a job
+     * that is pending for no reason its pods give, which the job read here is (no kubelet).
+     */
+    abstract long requestsAbout(String namespace);
+
+    abstract String where();
+
+    @Test
+    void measure() throws Exception {
+        Figures figures = new Figures("Kubernetes backend, " + where());
+        try {
+            submitLatency(figures);
+            submitThroughput(figures);
+            reads(figures);
+        } finally {
+            figures.print();
+        }
+    }
+
+    private void submitLatency(Figures figures) throws Exception {
+        List<Long> service = new ArrayList<>();
+        List<Long> fabric8 = new ArrayList<>();
+        for (int i = 0; i < WARMUP + ROUNDS; i++) {
+            int n = i;
+            long viaService = timed(() -> submit("svc-" + n));
+            long viaFabric8 = timed(() -> directCreates("direct-" + n));
+            if (i >= WARMUP) {
+                service.add(viaService);
+                fabric8.add(viaFabric8);
+            }
+        }
+        figures.latency("POST /jobs", service);
+        figures.latency("the same creates, one after another, by fabric8", fabric8);
+        figures.ratio("submit p50 / fabric8 sequential p50", Figures.p(service, 50) / Figures.p(fabric8, 50), "<= 1.0");
+        figures.ratio("submit p99 / fabric8 sequential p99", Figures.p(service, 99) / Figures.p(fabric8, 99), "<= 1.3");
+    }
+
+    private void submitThroughput(Figures figures) throws Exception {
+        int each = ROUNDS / CLIENTS;
+        double service = perSecond(each, (client, i) -> submit("par-svc-" + client + "-" + i));
+        double fabric8 = perSecond(each, (client, i) -> directCreates("par-direct-" + client + "-" + i));
+        figures.rate("POST /jobs, " + CLIENTS + " clients", service);
+        figures.rate("fabric8, " + CLIENTS + " threads", fabric8);
+        figures.ratio("submits/s, 8 clients / fabric8 8 threads", service / fabric8, ">= 0.9");
+    }
+
+    private void reads(Figures figures) throws Exception {
+        String ns = readNamespace();
+        submit("counted", ns);
+        JobKey key = new JobKey(ns, "counted");
+        await().atMost(Duration.ofSeconds(60)).until(() -> backend.find(key).isPresent());
+        List<Long> status = new ArrayList<>();
+        List<Long> direct = new ArrayList<>();
+        List<Long> list = new ArrayList<>();
+        long before = requestsAbout(ns);
+        for (int i = 0; i < WARMUP + ROUNDS; i++) {
+            long read = timed(() -> expect(200, get("/jobs/counted/status?namespace=" + ns)));
+            long get = timed(() -> assertThat(direct().batch().v1().jobs().inNamespace(ns)
+                    .withName(ObjectNames.trainerJob("counted")).get()).isNotNull());
+            long listed = timed(() -> expect(200, get("/jobs?limit=50&namespace=" + ns)));
+            if (i >= WARMUP) {
+                status.add(read);
+                direct.add(get);
+                list.add(listed);
+            }
+        }
+        long calls = requestsAbout(ns) - before - (WARMUP + ROUNDS); // less the direct GETs
+        figures.latency("GET /jobs/{name}/status", status);
+        figures.latency("GET of the trainer Job by fabric8", direct);
+        figures.latency("GET /jobs?limit=50 (" + backend.list(ns).size() + " jobs)", list);
+        figures.ratio("status read p50 / direct GET p50", Figures.p(status, 50) / Figures.p(direct, 50), "<= 0.5");
+        if (before >= 0) {
+            figures.count("API calls in the namespace for " + 2 * (WARMUP + ROUNDS) + " status and list reads", calls, "0");
+            assertThat(calls).isZero();
+        }
+    }
+
+    private double perSecond(int each, Work work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+        try {
+            AtomicInteger done = new AtomicInteger();
+            long start = System.nanoTime();
+            List<Future<?>> clients = new ArrayList<>();
+            for (int c = 0; c < CLIENTS; c++) {
+                int client = c;
+                clients.add(pool.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        work.run(client, i);
+                        done.incrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> client : clients) {
+                client.get();
+            }
+            return done.get() / ((System.nanoTime() - start) / 1e9);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private interface Work {
+        void run(int client, int i) throws Exception;
+    }
+
+    private interface Timed {
+        void run() throws Exception;
+    }
+
+    private static long timed(Timed what) throws Exception {
+        long start = System.nanoTime();
+        what.run();
+        return System.nanoTime() - start;
+    }
+
+    private void submit(String name) throws Exception {
+        submit(name, namespace());
+    }
+
+    private void submit(String name, String namespace) throws Exception {
+        var response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/jobs?namespace=" + namespace))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(JOB.formatted(name)))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        expect(201, response);
+    }
+
+    /** The objects the service would create, created one after another as a plain client would. */
+    private void directCreates(String name) {
+        var manifests = Manifests.desired(Plans.plan(Plans.request(name, 2), namespace()), KubernetesProperties.defaults());
+        var job = direct().resource(manifests.trainerJob()).create();
+        for (HasMetadata owned : manifests.owned()) {
+            direct().resource(Manifests.ownedBy(job, owned)).create();
+        }
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void expect(int status, HttpResponse<String> response) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    }
+
+}
