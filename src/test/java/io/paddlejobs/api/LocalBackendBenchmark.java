@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Figures for the local backend, printed rather than asserted (timings belong in a benchmark,
  * not in a unit test). Not part of {@code ./mvnw verify}; run it with
- * {@code ./mvnw test -Dtest=LocalBackendBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ * {@code ./mvnw test -Dtest=LocalBackendBenchmark -DexcludedGroups=none}.
  */
 @Tag("benchmark")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)

@@ -29,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * through the service and queued behind the running ones (submit p99 <= 50 ms), then the service
  * restarted over their 1,000 records until it is ready (<= 5 s), next to a start on an empty data
  * root. The services are separate JVMs, as a user runs them. Not part of {@code ./mvnw verify}; run
- * {@code ./mvnw test -Dtest=LocalScaleBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
+ * {@code ./mvnw test -Dtest=LocalScaleBenchmark -DexcludedGroups=none}
  * ({@code -Dbench.jobs=N} for another count).
  */
 @Tag("benchmark")

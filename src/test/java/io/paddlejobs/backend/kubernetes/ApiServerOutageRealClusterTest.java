@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
-import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import java.time.Duration;
@@ -35,12 +34,11 @@ class ApiServerOutageRealClusterTest {
     @BeforeAll
     static void start() {
         plane = RealCluster.plane();
-        ns = RestrictedNamespaces.create(plane.admin(), "outage", RealBackends.settings(plane).dataClaim());
+        ns = RealBackends.namespace(plane, "outage");
         // The shipped timeouts, as a user waiting on a submit meets them.
         var shipped = KubernetesProperties.defaults();
         var settings = shipped.withApiServer(plane.masterUrl(), shipped.requestTimeout(), List.of());
-        running = RealBackends.start(plane, plane.adminToken(), settings);
-        await().atMost(DEADLINE).until(() -> running.cache().synced());
+        running = RealBackends.startSynced(plane, plane.adminToken(), settings);
     }
 
     @AfterAll

@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
-import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.cluster.ServiceAccounts;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -48,14 +47,13 @@ class DeployRbacRealClusterTest {
         plane = RealCluster.plane();
         admin = plane.admin();
         String token = ServiceAccounts.deployedServiceToken(admin);
-        ns = RestrictedNamespaces.create(admin, "rbac", RealBackends.settings(plane).dataClaim());
-        quoted = RestrictedNamespaces.create(admin, "rbac-quota", RealBackends.settings(plane).dataClaim());
+        ns = RealBackends.namespace(plane, "rbac");
+        quoted = RealBackends.namespace(plane, "rbac-quota");
         admin.resourceQuotas().inNamespace(quoted).resource(new ResourceQuotaBuilder().withNewMetadata().withName("tight")
                 .endMetadata().withNewSpec().addToHard("requests.cpu", new Quantity("100m")).endSpec().build()).create();
         ServiceAccounts.serve(admin, ns);
         ServiceAccounts.serve(admin, quoted);
-        running = RealBackends.start(plane, token, RealBackends.settings(plane, List.of(ns, quoted)));
-        await().atMost(DEADLINE).until(() -> running.cache().synced());
+        running = RealBackends.startSynced(plane, token, RealBackends.settings(plane, List.of(ns, quoted)));
     }
 
     @AfterAll
@@ -104,7 +102,7 @@ class DeployRbacRealClusterTest {
 
     @Test
     void theDeployedServiceAccountMayNotTouchJobsInANamespaceItDoesNotServe() {
-        String other = RestrictedNamespaces.create(admin, "unserved", RealBackends.settings(plane).dataClaim());
+        String other = RealBackends.namespace(plane, "unserved");
 
         assertThatThrownBy(() -> running.client().batch().v1().jobs().inNamespace(other).list())
                 .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(403));

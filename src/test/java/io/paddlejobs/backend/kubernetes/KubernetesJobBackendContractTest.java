@@ -1,12 +1,10 @@
 package io.paddlejobs.backend.kubernetes;
 
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
-import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobBackendContract;
 import io.paddlejobs.job.JobKey;
@@ -42,8 +40,7 @@ class KubernetesJobBackendContractTest extends JobBackendContract {
     static void connect() {
         plane = RealCluster.plane();
         admin = plane.admin();
-        running = RealBackends.start(plane, plane.adminToken());
-        await().atMost(DEADLINE).until(() -> running.cache().synced());
+        running = RealBackends.startSynced(plane, plane.adminToken());
     }
 
     @AfterAll
@@ -55,7 +52,7 @@ class KubernetesJobBackendContractTest extends JobBackendContract {
 
     @BeforeEach
     void createNamespace() {
-        ns = RestrictedNamespaces.create(admin, "contract", RealBackends.settings(plane).dataClaim());
+        ns = RealBackends.namespace(plane, "contract");
     }
 
     @Override

@@ -1,13 +1,17 @@
 package io.paddlejobs.backend.kubernetes;
 
+import static org.awaitility.Awaitility.await;
+
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.paddlejobs.cluster.ControlPlane;
+import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +22,8 @@ import java.util.Map;
  * of a bearer token.
  */
 final class RealBackends {
+
+    private static final Duration SYNC_DEADLINE = Duration.ofSeconds(60);
 
     private RealBackends() {
     }
@@ -33,6 +39,27 @@ final class RealBackends {
 
     static MockCluster.Backend start(ControlPlane plane, String token) {
         return start(plane, token, settings(plane));
+    }
+
+    /** Started, and once its informers have listed what is there (as the service is when ready). */
+    static MockCluster.Backend startSynced(ControlPlane plane, String token) {
+        return startSynced(plane, token, settings(plane));
+    }
+
+    static MockCluster.Backend startSynced(ControlPlane plane, String token, KubernetesProperties settings) {
+        MockCluster.Backend backend = start(plane, token, settings);
+        try {
+            await().atMost(SYNC_DEADLINE).until(() -> backend.cache().synced());
+            return backend;
+        } catch (RuntimeException e) {
+            backend.close();
+            throw e;
+        }
+    }
+
+    /** A new namespace under Pod Security {@code restricted}, with the data claim the shipped settings mount. */
+    static String namespace(ControlPlane plane, String prefix) {
+        return RestrictedNamespaces.create(plane.admin(), prefix, settings(plane).dataClaim());
     }
 
     static MockCluster.Backend start(ControlPlane plane, String token, KubernetesProperties settings) {

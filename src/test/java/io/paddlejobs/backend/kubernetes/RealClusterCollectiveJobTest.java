@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.RealCluster;
-import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -37,9 +36,8 @@ class RealClusterCollectiveJobTest {
     static void connect() {
         ControlPlane plane = RealCluster.plane();
         admin = plane.admin();
-        ns = RestrictedNamespaces.create(admin, "collective", RealBackends.settings(plane).dataClaim());
-        running = RealBackends.start(plane, plane.adminToken());
-        await().atMost(DEADLINE).until(() -> running.cache().synced());
+        ns = RealBackends.namespace(plane, "collective");
+        running = RealBackends.startSynced(plane, plane.adminToken());
     }
 
     @AfterAll

@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
-import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -53,9 +52,8 @@ class RealClusterJobTest {
     static void connect() {
         plane = RealCluster.plane();
         admin = plane.admin();
-        running = RealBackends.start(plane, plane.adminToken());
+        running = RealBackends.startSynced(plane, plane.adminToken());
         backend = running.jobs();
-        await().atMost(DEADLINE).until(() -> running.cache().synced());
     }
 
     @AfterAll
@@ -67,7 +65,7 @@ class RealClusterJobTest {
 
     @BeforeEach
     void namespace() {
-        ns = RestrictedNamespaces.create(admin, "jobs", RealBackends.settings(plane).dataClaim());
+        ns = RealBackends.namespace(plane, "jobs");
     }
 
     @Test

@@ -88,9 +88,8 @@ class RealClusterRecoveryTest {
     void aPserverThatFailedWhileNoReplicaOfTheServiceRanFailsTheJobWhenOneStarts() {
         JobKey key = new JobKey(restart, "orphan");
         var settings = RealBackends.settings(plane, List.of(restart)).withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 3600);
-        MockCluster.Backend first = RealBackends.start(plane, plane.adminToken(), settings);
+        MockCluster.Backend first = RealBackends.startSynced(plane, plane.adminToken(), settings);
         try {
-            await().atMost(DEADLINE).until(() -> first.cache().synced());
             first.jobs().submit(Plans.plan(RealBackends.request("orphan", 1, IMAGE,
                     FakeKubelet.pserversCrashWith(1), FakeKubelet.trainersKeepRunning()), restart));
             await().atMost(DEADLINE).until(() -> !suspended(reads.trainerJob(restart, "orphan")));

@@ -2,13 +2,10 @@ package io.paddlejobs.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.RealCluster;
-import io.paddlejobs.cluster.RestrictedNamespaces;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -26,7 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(RealCluster.class)
 class RealClusterValidationTest {
 
-    private static final Duration DEADLINE = Duration.ofSeconds(60);
 
     private static KubernetesClient admin;
     private static MockCluster.Backend running;
@@ -36,9 +32,8 @@ class RealClusterValidationTest {
     static void connect() {
         ControlPlane plane = RealCluster.plane();
         admin = plane.admin();
-        ns = RestrictedNamespaces.create(admin, "invalid", RealBackends.settings(plane).dataClaim());
-        running = RealBackends.start(plane, plane.adminToken(), RealBackends.settings(plane, List.of(ns)));
-        await().atMost(DEADLINE).until(() -> running.cache().synced());
+        ns = RealBackends.namespace(plane, "invalid");
+        running = RealBackends.startSynced(plane, plane.adminToken(), RealBackends.settings(plane, List.of(ns)));
     }
 
     @AfterAll

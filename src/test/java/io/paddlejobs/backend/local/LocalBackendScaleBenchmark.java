@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code LocalScaleBenchmark} measures them through the service): 1,000 submits queued behind 4
  * running jobs, then a restart over their records, split into reading, planning and the whole
  * take-over. Printed, not asserted. Run {@code ./mvnw test -Dtest=LocalBackendScaleBenchmark
- * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dbench.jobs=N} for another count).
+ * -DexcludedGroups=none} ({@code -Dbench.jobs=N} for another count).
  */
 @Tag("benchmark")
 class LocalBackendScaleBenchmark {

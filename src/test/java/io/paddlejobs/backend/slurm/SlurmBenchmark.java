@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * Slurm (sbatch and scontrol, as the default client makes them; slurmrestd with a JWT), and the
  * test cluster's start and stop times, in one run on the test cluster. Printed, not asserted. Not
  * part of {@code ./mvnw verify}; run it with
- * {@code ./mvnw test -Dtest=SlurmBenchmark -Dsurefire.failIfNoSpecifiedTests=false -Dslurm.required=true}.
+ * {@code ./mvnw test -Dtest=SlurmBenchmark -DexcludedGroups=none -Dslurm.required=true}.
  */
 @Tag("benchmark")
 @ExtendWith(SlurmCluster.class)

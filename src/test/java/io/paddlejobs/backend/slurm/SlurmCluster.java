@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.springframework.test.context.DynamicPropertyRegistry;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -39,6 +40,17 @@ final class SlurmCluster implements BeforeAllCallback {
             throw new IllegalStateException("the Slurm cluster is not running: add @ExtendWith(SlurmCluster.class)");
         }
         return current;
+    }
+
+    /**
+     * Points a service under test at this cluster: the Slurm backend, its shared directory, the
+     * cluster's configuration, and a quick status poll (so tests see changes soon).
+     */
+    static void serve(DynamicPropertyRegistry registry, Path sharedDir) {
+        registry.add("paddlejobs.backend", () -> "slurm");
+        registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
+        registry.add("paddlejobs.slurm.slurm-conf", () -> current().slurmConf());
+        registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
     }
 
     static boolean required() {

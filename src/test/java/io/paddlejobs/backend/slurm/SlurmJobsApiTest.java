@@ -46,10 +46,7 @@ class SlurmJobsApiTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("paddlejobs.backend", () -> "slurm");
-        registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
-        registry.add("paddlejobs.slurm.slurm-conf", () -> SlurmCluster.current().slurmConf());
-        registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
+        SlurmCluster.serve(registry, sharedDir);
         registry.add("paddlejobs.slurm.time-limit", () -> "5m");
         // The test nodes are small: per-GPU floors meant for real GPU machines would not fit on them.
         registry.add("paddlejobs.defaults.trainer-cpu-per-gpu", () -> "0");

@@ -39,10 +39,7 @@ class SlurmPaddleJobsTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("paddlejobs.backend", () -> "slurm");
-        registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
-        registry.add("paddlejobs.slurm.slurm-conf", () -> SlurmCluster.current().slurmConf());
-        registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
+        SlurmCluster.serve(registry, sharedDir);
         registry.add("paddlejobs.slurm.time-limit", () -> "10m");
     }
 
