@@ -4,10 +4,14 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
@@ -22,7 +26,14 @@ public final class MetricsCollector implements AutoCloseable {
     private final JobBackend jobs;
     private final MetricsProperties limits;
     private final Clock clock;
+    private static final Duration PENDING_CHECK = Duration.ofMillis(500);
+
     private final SimpleAsyncTaskExecutor followers = new SimpleAsyncTaskExecutor("metrics-");
+    private final ScheduledExecutorService waiting = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "metrics-waiting");
+        thread.setDaemon(true);
+        return thread;
+    });
     // Access order: the eldest is the least recently read, the first to go when too many are kept.
     private final Map<JobKey, Watched> watched = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -64,17 +75,27 @@ public final class MetricsCollector implements AutoCloseable {
             dropFinishedBeyondLimit();
         }
         for (int index = 0; index < trainers; index++) {
-            TrainerFollower follower = new TrainerFollower(jobs, key, index, started.metrics(), limits.retryInterval(),
-                    clock, () -> forget(key, started));
-            followers.execute(() -> {
-                try {
-                    follower.run();
-                } finally {
-                    started.following().decrementAndGet();
-                }
-            });
+            follow(new TrainerFollower(jobs, key, index, started.metrics(), limits.retryInterval(),
+                    clock, () -> forget(key, started)), started);
         }
         return started.metrics();
+    }
+
+    // A follower takes a thread for as long as its trainer runs; one whose trainer has not started
+    // (a job queued behind others, a pod being scheduled) waits here instead, so that a thousand
+    // queued jobs cost a few look-ups a second rather than a thousand threads.
+    private void follow(TrainerFollower follower, Watched started) {
+        if (follower.trainerPending()) {
+            waiting.schedule(() -> follow(follower, started), PENDING_CHECK.toMillis(), TimeUnit.MILLISECONDS);
+            return;
+        }
+        followers.execute(() -> {
+            try {
+                follower.run();
+            } finally {
+                started.following().decrementAndGet();
+            }
+        });
     }
 
     private void forget(JobKey key, Watched which) {
@@ -98,6 +119,7 @@ public final class MetricsCollector implements AutoCloseable {
 
     @Override
     public void close() {
+        waiting.shutdownNow();
         followers.close();
     }
 }

@@ -80,6 +80,11 @@ final class TrainerFollower implements Runnable {
         }
     }
 
+    /** Whether the trainer has yet to start; false once it has, or when the job is gone. */
+    boolean trainerPending() {
+        return state().filter(s -> s == ReplicaState.PENDING).isPresent();
+    }
+
     /** The trainer's state; empty when the job is gone, or is another one now under the same name. */
     private Optional<ReplicaState> state() {
         return jobs.find(key)
