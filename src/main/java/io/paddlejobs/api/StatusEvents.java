@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.metrics.MetricsCollector;
 import java.util.Optional;
@@ -32,7 +33,8 @@ class StatusEvents {
     }
 
     /** @return empty when as many streams as allowed are open */
-    Optional<SseEmitter> stream(JobKey key) {
+    Optional<SseEmitter> stream(Job job) {
+        JobKey key = job.key();
         if (!streams.tryAcquire()) {
             return Optional.empty();
         }
@@ -44,6 +46,11 @@ class StatusEvents {
         emitter.onCompletion(stream::stop);
         emitter.onError(error -> stream.stop());
         emitter.onTimeout(stream::stop);
+        // The first event is sent here, on the request's thread, before the emitter is returned: the
+        // response's headers are then written while the request thread still owns it. Sent first
+        // from the feed's thread, it raced the filters still writing headers on the request thread
+        // (Tomcat's headers are not thread-safe: a stream now and then failed with a 500).
+        stream.changed(key, job);
         feed.watchJob(key, stream);
         return Optional.of(emitter);
     }

@@ -43,8 +43,7 @@ class StatusEventsController {
     SseEmitter statusEvents(@PathVariable String name,
                             @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
         JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
-        jobs.get(key);
-        return events.stream(key).orElseThrow(() -> new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE,
+        return events.stream(jobs.get(key)).orElseThrow(() -> new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE,
                 ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
                         "As many status streams as the service serves are open; poll the status URL instead."), null));
     }

@@ -44,6 +44,9 @@ final class StatusStream implements JobFeed.Watcher {
                 return;
             }
             boolean first = job == null;
+            if (!first && now.status().equals(job.status())) {
+                return; // the feed's first look at a job this stream has just sent
+            }
             job = now;
             emitter.send(SseEmitter.event().name("status").data(serialized.status(now), MediaType.APPLICATION_JSON));
             if (first) {

@@ -2,7 +2,11 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -25,6 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
 /** {@code GET /jobs?watch=true} on the local backend, over real HTTP, with real processes. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class JobWatchApiTest {
+
+    private static final int STREAMS = 300;
 
     @TempDir
     static Path dataRoot;
@@ -96,6 +102,34 @@ class JobWatchApiTest {
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(response.body()).contains("phase");
+    }
+
+    @Test
+    void everyStatusStreamOpensWithTheJobsStatusHoweverManyAreOpenedOneAfterAnother() throws Exception {
+        client.submit("""
+                {"name": "streamed", "entry_point": "sleep 600", "trainers": 1, "pservers": 1}""", "streams");
+        int failed = 0;
+        for (int i = 0; i < STREAMS; i++) {
+            try (Socket socket = new Socket("127.0.0.1", port)) {
+                socket.getOutputStream().write(("GET /jobs/streamed/status?namespace=streams HTTP/1.1\r\nHost: 127.0.0.1:"
+                        + port + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                var in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+                String status = in.readLine();
+                String line = status;
+                while (line != null && !line.equals("event:status")) {
+                    line = in.readLine();
+                }
+                if (status == null || !status.contains(" 200") || line == null) {
+                    failed++;
+                }
+            }
+        }
+        client.delete("/jobs/streamed?namespace=streams");
+
+        // The first event is sent on the request's thread (StatusEvents); from the feed's thread it
+        // raced the filters writing headers, which failed a stream now and then under load (seen
+        // with 1,000 streams in LocalPushBenchmark; too rare to reproduce here on demand).
+        assertThat(failed).as("streams that did not open with a status event, of " + STREAMS).isZero();
     }
 
     private HttpResponse<Stream<String>> open(String path) throws Exception {

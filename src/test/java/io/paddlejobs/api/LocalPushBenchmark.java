@@ -62,11 +62,14 @@ class LocalPushBenchmark {
     void measure() throws Exception {
         ServiceClient client = new ServiceClient(port);
         Figures figures = new Figures("local backend, " + JOBS + " jobs (1 running, the rest queued)");
-        submitAll(client);
-        listReads(client, figures);
-        changeReachesAStream(figures);
-        heapOfOpenStreams(figures);
-        figures.print();
+        try {
+            submitAll(client);
+            listReads(client, figures);
+            changeReachesAStream(figures);
+            heapOfOpenStreams(figures);
+        } finally {
+            figures.print();
+        }
     }
 
     private void submitAll(ServiceClient client) throws Exception {
@@ -127,14 +130,21 @@ class LocalPushBenchmark {
     private void heapOfOpenStreams(Figures figures) throws IOException {
         long before = liveHeap();
         List<Stream> streams = new ArrayList<>();
+        int broken = 0;
         try {
             for (int i = 0; i < WATCHERS; i++) {
                 Stream stream = Stream.open(port, "job-" + (1 + i));
-                stream.awaitEvent("status", "");
-                streams.add(stream);
+                try {
+                    stream.awaitEvent("status", "");
+                    streams.add(stream);
+                } catch (IOException e) {
+                    broken++; // counted, not hidden: see the figure below
+                    stream.close();
+                }
             }
             long open = liveHeap();
-            figures.value(WATCHERS + " open status streams: heap", (open - before) / 1024.0 / 1024.0, "MiB", "<= 20 MiB");
+            figures.value(streams.size() + " open status streams: heap", (open - before) / 1024.0 / 1024.0, "MiB", "<= 20 MiB");
+            figures.count("streams that ended before their first status event", broken, "0");
         } finally {
             for (Stream stream : streams) {
                 stream.close();
