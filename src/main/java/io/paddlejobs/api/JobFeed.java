@@ -15,24 +15,25 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
  * Tells watchers of a job, or of a namespace, when a job's status changed, or the job went. One
- * thread serves every watcher: it looks every {@link #TICK} at the jobs the backend said may have
- * changed (Kubernetes: every informer event), or, for a backend that cannot say, at every watched
- * job. So a change costs one look however many watch it, and a quiet watcher costs no thread.
- * Watchers are called on that thread, and must not block for long.
+ * thread serves every watcher. A backend that says which jobs may have changed (local: each change;
+ * Kubernetes: each informer event) is looked at once it says so; one that cannot (Slurm) is polled,
+ * every {@link #POLL}, for the watched jobs. So a change costs one look however many watch it, and
+ * a quiet watcher costs no thread. Watchers are called on that thread, and must not block for long.
  */
 @Component
 class JobFeed implements AutoCloseable {
 
-    static final Duration TICK = Duration.ofMillis(50);
-    private static final int TICKS_A_SECOND = (int) (1000 / TICK.toMillis());
+    static final Duration POLL = Duration.ofMillis(50);
     private static final Logger log = LoggerFactory.getLogger(JobFeed.class);
 
     /** Called on the feed's thread. */
@@ -57,27 +58,41 @@ class JobFeed implements AutoCloseable {
     });
     private final boolean pushed;
     private final Set<JobKey> maybeChanged = ConcurrentHashMap.newKeySet();
+    /** Whether a look at {@link #maybeChanged} is on the thread's queue: a burst of changes costs one. */
+    private final AtomicBoolean lookQueued = new AtomicBoolean();
     // Only the feed's thread touches these.
     private final Map<JobKey, List<Watcher>> jobWatchers = new HashMap<>();
     private final Map<String, List<Watcher>> namespaceWatchers = new HashMap<>();
-    private final Map<String, Map<String, JobStatus>> seen = new HashMap<>();
-    private long ticks;
+    private final LastToldStatuses told = new LastToldStatuses();
 
     JobFeed(JobService jobs) {
         this.jobs = jobs;
-        this.pushed = jobs.onChange(key -> {
-            if (!thread.isShutdown()) {
-                maybeChanged.add(key);
+        this.pushed = jobs.onChange(this::mayHaveChanged);
+        if (!pushed) {
+            thread.scheduleWithFixedDelay(guarded(this::lookAtEveryWatchedJob),
+                    POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
+        }
+        thread.scheduleWithFixedDelay(guarded(() -> everyWatcher().forEach(Watcher::everySecond)),
+                1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Called on the backend's threads, often under its locks: queues a look and returns. */
+    private void mayHaveChanged(JobKey key) {
+        maybeChanged.add(key);
+        if (lookQueued.compareAndSet(false, true)) {
+            try {
+                thread.execute(guarded(this::lookAtWhatMayHaveChanged));
+            } catch (RejectedExecutionException stopping) {
+                lookQueued.set(false);
             }
-        });
-        thread.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Starts with the job as it is now (null if there is none), then each change. */
     void watchJob(JobKey key, Watcher watcher) {
         thread.execute(() -> {
             Job now = jobs.find(key).orElse(null);
-            remember(key, now == null ? null : now.status());
+            told.told(key, now == null ? null : now.status());
             jobWatchers.computeIfAbsent(key, k -> new ArrayList<>()).add(watcher);
             watcher.changed(key, now);
         });
@@ -87,8 +102,7 @@ class JobFeed implements AutoCloseable {
     void watchNamespace(String namespace, Watcher watcher) {
         thread.execute(() -> {
             if (!namespaceWatchers.containsKey(namespace)) {
-                Map<String, JobStatus> known = seen.computeIfAbsent(namespace, ns -> new HashMap<>());
-                allOf(namespace).forEach(job -> known.putIfAbsent(job.plan().name(), job.status()));
+                allOf(namespace).forEach(job -> told.toldIfNew(job.key(), job.status()));
             }
             namespaceWatchers.computeIfAbsent(namespace, ns -> new ArrayList<>()).add(watcher);
         });
@@ -98,7 +112,7 @@ class JobFeed implements AutoCloseable {
         thread.execute(() -> {
             remove(jobWatchers, key, watcher);
             if (!jobWatchers.containsKey(key) && !namespaceWatchers.containsKey(key.namespace())) {
-                forget(key.namespace(), key.name());
+                told.forget(key);
             }
         });
     }
@@ -107,35 +121,32 @@ class JobFeed implements AutoCloseable {
         thread.execute(() -> {
             remove(namespaceWatchers, namespace, watcher);
             if (!namespaceWatchers.containsKey(namespace)) {
-                Map<String, JobStatus> known = seen.getOrDefault(namespace, Map.of());
-                known.keySet().removeIf(name -> !jobWatchers.containsKey(new JobKey(namespace, name)));
-                if (known.isEmpty()) {
-                    seen.remove(namespace);
-                }
+                told.keepOnly(namespace, name -> jobWatchers.containsKey(new JobKey(namespace, name)));
             }
         });
     }
 
-    private void tick() {
-        try {
-            if (pushed) {
-                List<JobKey> keys = new ArrayList<>(maybeChanged);
-                maybeChanged.removeAll(keys);
-                keys.stream().filter(this::watched).forEach(key -> look(key, jobs.find(key).orElse(null)));
-            } else {
-                lookAtEveryWatchedJob();
+    private void lookAtWhatMayHaveChanged() {
+        lookQueued.set(false); // before taking the keys: one told after this queues another look
+        List<JobKey> keys = new ArrayList<>(maybeChanged);
+        maybeChanged.removeAll(keys);
+        keys.stream().filter(this::watched).forEach(key -> look(key, jobs.find(key).orElse(null)));
+    }
+
+    /** A failed look is logged and tried again at the next change or poll; it must not end the thread's schedule. */
+    private static Runnable guarded(Runnable look) {
+        return () -> {
+            try {
+                look.run();
+            } catch (RuntimeException e) {
+                log.warn("Could not tell the watchers of jobs what changed: {}", e.toString());
             }
-            if (++ticks % TICKS_A_SECOND == 0) {
-                everyWatcher().forEach(Watcher::everySecond);
-            }
-        } catch (RuntimeException e) {
-            log.warn("Could not tell the watchers of jobs what changed: {}", e.toString()); // and try again next tick
-        }
+        };
     }
 
     private void lookAtEveryWatchedJob() {
         for (String namespace : List.copyOf(namespaceWatchers.keySet())) {
-            Set<String> gone = new HashSet<>(seen.getOrDefault(namespace, Map.of()).keySet());
+            Set<String> gone = new HashSet<>(told.names(namespace));
             for (Job job : allOf(namespace)) {
                 gone.remove(job.plan().name());
                 look(job.key(), job);
@@ -150,35 +161,16 @@ class JobFeed implements AutoCloseable {
     }
 
     private void look(JobKey key, Job now) {
-        JobStatus before = seen.getOrDefault(key.namespace(), Map.of()).get(key.name());
         JobStatus status = now == null ? null : now.status();
-        if (Objects.equals(before, status)) {
+        if (Objects.equals(told.of(key), status)) {
             return;
         }
-        remember(key, status);
+        told.told(key, status);
         for (Watcher watcher : List.copyOf(jobWatchers.getOrDefault(key, List.of()))) {
             watcher.changed(key, now);
         }
         for (Watcher watcher : List.copyOf(namespaceWatchers.getOrDefault(key.namespace(), List.of()))) {
             watcher.changed(key, now);
-        }
-    }
-
-    private void remember(JobKey key, JobStatus status) {
-        if (status == null) {
-            forget(key.namespace(), key.name());
-        } else {
-            seen.computeIfAbsent(key.namespace(), ns -> new HashMap<>()).put(key.name(), status);
-        }
-    }
-
-    private void forget(String namespace, String name) {
-        Map<String, JobStatus> known = seen.get(namespace);
-        if (known != null) {
-            known.remove(name);
-            if (known.isEmpty()) {
-                seen.remove(namespace);
-            }
         }
     }
 

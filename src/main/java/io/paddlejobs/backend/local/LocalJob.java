@@ -16,13 +16,17 @@ import java.util.function.Consumer;
 /**
  * One job's state on this machine, and the rules that move it: every trainer exits 0 ->
  * {@code Succeeded}; any replica fails -> {@code Failed}, naming it; cancel -> {@code Cancelled}.
- * All changes go through this object's lock; readers get an immutable snapshot.
+ * All changes go through this object's lock; readers get an immutable snapshot. Both listeners are
+ * called under that lock, so they must return at once.
  */
 final class LocalJob {
 
     private final JobKey key;
     private final Clock clock;
+    /** Told of each change the job's record must keep. */
     private final Consumer<LocalJob> onChange;
+    /** Told of each change a reader can see, kept or not (a queue position is shown, not written). */
+    private final Consumer<JobKey> onShown;
     private JobPlan plan;
     private LocalReplicas replicas;
     private JobPhase phase = JobPhase.PENDING;
@@ -38,20 +42,22 @@ final class LocalJob {
     /** While replicas are being started, changes are published but written once, at the end. */
     private boolean starting;
 
-    LocalJob(JobPlan plan, Instant createdAt, Clock clock, Consumer<LocalJob> onChange) {
+    LocalJob(JobPlan plan, Instant createdAt, Clock clock, Consumer<LocalJob> onChange, Consumer<JobKey> onShown) {
         this.plan = plan;
         this.key = new JobKey(plan.namespace(), plan.name());
         this.createdAt = createdAt;
         this.clock = clock;
         this.onChange = onChange;
+        this.onShown = onShown;
         this.replicas = new LocalReplicas(plan);
         publish();
     }
 
     /** A job read back from its record, with its plan worked out again from the record's request. */
-    static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Consumer<LocalJob> onChange) {
+    static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Consumer<LocalJob> onChange,
+                            Consumer<JobKey> onShown) {
         JobStatus status = record.status();
-        LocalJob job = new LocalJob(plan, status.createdAt(), clock, onChange);
+        LocalJob job = new LocalJob(plan, status.createdAt(), clock, onChange, onShown);
         synchronized (job) {
             job.port = record.port();
             job.phase = status.phase();
@@ -194,8 +200,9 @@ final class LocalJob {
                 LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
                 statuses);
         snapshot = new Job(plan, status);
-        if (write && onChange != null && !starting) {
+        if (write && !starting) {
             onChange.accept(this);
         }
+        onShown.accept(key);
     }
 }

@@ -20,6 +20,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ConcurrentHashMap<JobKey, LocalJob> jobs = new ConcurrentHashMap<>();
     private final ReplicaLauncher launcher;
     private final LocalScheduler scheduler;
+    private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
 
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
                     CodePackages packages) {
@@ -70,7 +73,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public Job submit(JobPlan plan) {
-        LocalJob job = new LocalJob(plan, clock.instant(), clock, this::persist);
+        LocalJob job = new LocalJob(plan, clock.instant(), clock, this::persist, this::shown);
         if (jobs.putIfAbsent(job.key(), job) != null) {
             throw new JobAlreadyExistsException(job.key());
         }
@@ -99,6 +102,17 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 .sorted(NEWEST_FIRST).toList();
     }
 
+    /** Every change of a job's snapshot, and its removal, is told as it happens. */
+    @Override
+    public boolean onChange(Consumer<JobKey> listener) {
+        listeners.add(listener);
+        return true;
+    }
+
+    private void shown(JobKey key) {
+        listeners.forEach(listener -> listener.accept(key));
+    }
+
     @Override
     public Optional<Job> cancel(JobKey key) {
         return Optional.ofNullable(jobs.get(key)).map(job -> {
@@ -120,6 +134,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 return true; // a concurrent delete did it
             }
         }
+        shown(key);
         store.delete(key);
         return true;
     }
@@ -176,7 +191,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
      */
     int recover() {
         List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
-        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist);
+        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist, this::shown);
         for (LocalJob job : recorded) {
             JobRecord record = job.record();
             jobs.put(job.key(), job);

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.Site;
@@ -24,23 +25,24 @@ final class RecordedJobs {
      * Planning is pure, so records are planned side by side.
      */
     static List<LocalJob> readBack(JobRecordStore store, JobPlanner planner, Site site, Clock clock,
-                                   Consumer<LocalJob> onChange) {
+                                   Consumer<LocalJob> onChange, Consumer<JobKey> onShown) {
         return store.loadAll().parallelStream()
-                .map(stored -> restore(stored, store, planner, site, clock, onChange))
+                .map(stored -> restore(stored, store, planner, site, clock, onChange, onShown))
                 .flatMap(Optional::stream)
                 .sorted(Comparator.comparing((LocalJob job) -> job.snapshot().status().createdAt()))
                 .toList();
     }
 
     private static Optional<LocalJob> restore(JobRecordStore.Stored stored, JobRecordStore store, JobPlanner planner,
-                                              Site site, Clock clock, Consumer<LocalJob> onChange) {
+                                              Site site, Clock clock, Consumer<LocalJob> onChange,
+                                              Consumer<JobKey> onShown) {
         JobRecord record = stored.record();
         try {
             JobPlan plan = planner.plan(record.request(), record.namespace(), site);
             if (record.port() != null) {
                 plan = planner.onPorts(plan, record.port(), site);
             }
-            return Optional.of(LocalJob.restore(plan, record, clock, onChange));
+            return Optional.of(LocalJob.restore(plan, record, clock, onChange, onShown));
         } catch (RuntimeException e) {
             store.quarantine(stored.dir(), "its request no longer plans: " + e.getMessage());
             return Optional.empty();

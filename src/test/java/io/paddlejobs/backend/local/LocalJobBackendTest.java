@@ -13,7 +13,10 @@ import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +49,22 @@ class LocalJobBackendTest {
         String endpoints = "127.0.0.1:%d,127.0.0.2:%d".formatted(port, port);
         assertThat(local.log("env", Role.TRAINER, 1)).isEqualTo("TRAINER 1 127.1.0.2 " + endpoints + "\n");
         assertThat(local.log("env", Role.PSERVER, 1)).isEqualTo("PSERVER  127.0.0.2 " + endpoints + "\n");
+    }
+
+    @Test
+    void everyChangeReadersCanSeeIsToldAsItHappensAndSoIsTheDelete() {
+        List<Optional<JobPhase>> told = new CopyOnWriteArrayList<>();
+        assertThat(local.backend.onChange(key -> told.add(local.backend.find(key).map(job -> job.status().phase()))))
+                .as("the local backend pushes").isTrue();
+
+        local.submit("told", "true", 1, 1);
+        local.awaitPhase("told", JobPhase.SUCCEEDED);
+
+        // Told under the job's lock, right after its snapshot changed: each look sees that change.
+        assertThat(told.stream().flatMap(Optional::stream).toList())
+                .containsSubsequence(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUCCEEDED);
+        local.backend.delete(new JobKey(LocalBackendFixture.NAMESPACE, "told"));
+        assertThat(told.get(told.size() - 1)).as("the last thing told: it is gone").isEmpty();
     }
 
     @Test

@@ -30,8 +30,20 @@ final class JobsApi {
     }
 
     HttpResponse<String> send(String method, String path, String json) {
+        return send(method, path, json, null);
+    }
+
+    /** A stream of Server-Sent Events, read until the service ends it. */
+    HttpResponse<String> events(String path) {
+        return send("GET", path, null, "text/event-stream");
+    }
+
+    private HttpResponse<String> send(String method, String path, String json, String accept) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(path.startsWith("/") ? baseUrl + path : path))
                 .timeout(Duration.ofSeconds(60));
+        if (accept != null) {
+            request.header("Accept", accept);
+        }
         if (json != null) {
             request.header("Content-Type", "application/json");
         }

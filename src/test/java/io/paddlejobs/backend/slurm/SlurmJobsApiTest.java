@@ -154,6 +154,22 @@ class SlurmJobsApiTest {
     }
 
     @Test
+    void theStatusStreamFollowsAJobThatSlurmRunsUntilItEnds() {
+        api.submit(job("streamed", "sleep 1"));
+
+        HttpResponse<String> stream = api.events("/jobs/streamed/status");
+
+        assertThat(stream.statusCode()).isEqualTo(200);
+        List<String> lines = stream.body().lines().toList();
+        List<String> events = lines.stream().filter(line -> line.startsWith("event:")).toList();
+        assertThat(events).first().isEqualTo("event:status");
+        assertThat(events).as("the stream ends once the job has").last().isEqualTo("event:end");
+        List<String> phases = lines.stream().filter(line -> line.startsWith("data:{\"") && line.contains("\"phase\""))
+                .map(line -> JobsApi.parse(line.substring("data:".length())).path("phase").asString()).toList();
+        assertThat(phases).as("Slurm is polled: its changes still reach the stream").contains("Running").endsWith("Succeeded");
+    }
+
+    @Test
     void deleteStopsTheJobAndRemovesItAndItsFiles() {
         api.submit(job("to-delete", "sleep 300"));
         api.awaitPhase("to-delete", "Running", RUN);
