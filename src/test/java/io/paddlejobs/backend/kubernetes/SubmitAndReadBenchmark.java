@@ -74,22 +74,37 @@ abstract class SubmitAndReadBenchmark {
         }
     }
 
+    /**
+     * Besides the two the targets compare, two that split the service's time: the backend's own
+     * submit (no HTTP: the plan's objects, the trainer Job, then the rest side by side), and a dry
+     * run through HTTP (the web layer, the checks and the plan, no API call).
+     */
     private void submitLatency(Figures figures) throws Exception {
         List<Long> service = new ArrayList<>();
         List<Long> fabric8 = new ArrayList<>();
+        List<Long> backendAlone = new ArrayList<>();
+        List<Long> dryRun = new ArrayList<>();
         for (int i = 0; i < WARMUP + ROUNDS; i++) {
             int n = i;
             long viaService = timed(() -> submit("svc-" + n));
             long viaFabric8 = timed(() -> directCreates("direct-" + n));
+            long viaBackend = timed(() -> backend.submit(Plans.plan(Plans.request("backend-" + n, 2), namespace())));
+            long dry = timed(() -> expect(200, post("/jobs?dry_run=true&namespace=" + namespace(), "dry-" + n)));
             if (i >= WARMUP) {
                 service.add(viaService);
                 fabric8.add(viaFabric8);
+                backendAlone.add(viaBackend);
+                dryRun.add(dry);
             }
         }
         figures.latency("POST /jobs", service);
         figures.latency("the same creates, one after another, by fabric8", fabric8);
+        figures.latency("  backend submit alone (no HTTP)", backendAlone);
+        figures.latency("  POST /jobs?dry_run=true (no API call)", dryRun);
         figures.ratio("submit p50 / fabric8 sequential p50", Figures.p(service, 50) / Figures.p(fabric8, 50), "<= 1.0");
         figures.ratio("submit p99 / fabric8 sequential p99", Figures.p(service, 99) / Figures.p(fabric8, 99), "<= 1.3");
+        figures.ratio("  backend submit alone p50 / fabric8 sequential p50",
+                Figures.p(backendAlone, 50) / Figures.p(fabric8, 50), "< 1.0: side by side beats the sequence");
     }
 
     private void submitThroughput(Figures figures) throws Exception {
@@ -176,10 +191,13 @@ abstract class SubmitAndReadBenchmark {
     }
 
     private void submit(String name, String namespace) throws Exception {
-        var response = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/jobs?namespace=" + namespace))
+        expect(201, post("/jobs?namespace=" + namespace, name));
+    }
+
+    private HttpResponse<String> post(String path, String name) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(JOB.formatted(name)))
                 .build(), HttpResponse.BodyHandlers.ofString());
-        expect(201, response);
     }
 
     /** The objects the service would create, created one after another as a plain client would. */
