@@ -53,9 +53,13 @@ public record SecurityProperties(
         NONE, TOKEN, KUBERNETES
     }
 
-    /** The mode as these properties bind it, for what must know it before they are bound (conditions). */
+    /**
+     * The mode as these properties bind it, for what must know it before they are bound (conditions).
+     * Only the one key is bound, with the same default as {@link #mode}: binding the whole record here
+     * cost every {@link ConditionalOnSecurityMode} at start-up a full, validated bind.
+     */
     static Mode modeOf(Binder binder) {
-        return binder.bindOrCreate("paddlejobs.security", SecurityProperties.class).mode();
+        return binder.bind("paddlejobs.security.mode", Mode.class).orElse(Mode.NONE);
     }
 
     /**
