@@ -1,0 +1,77 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The connection's buffers are cut for open event streams ({@link LeanConnections}); what callers may
+ * send and get back is not: request headers up to 8 KiB, bodies up to the 64 KiB limit, responses of
+ * any size, each many times larger than a socket buffer.
+ */
+class ConnectionBuffersTest extends ApiTest {
+
+    private static final int HEADER_LIMIT = 8 * 1024;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Test
+    void requestHeadersJustUnderTheLimitAreRead() throws Exception {
+        HttpResponse<String> response = getWithHeaderOf(HEADER_LIMIT - 1024);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    }
+
+    @Test
+    void requestHeadersOverTheLimitAreRefused() throws Exception {
+        HttpResponse<String> response = getWithHeaderOf(HEADER_LIMIT + 1024);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void bodyJustUnderTheSizeLimitIsReadWhole() throws Exception {
+        StringBuilder env = new StringBuilder();
+        for (int i = 0; i < 15; i++) {
+            env.append(i == 0 ? "" : ",").append("'V").append(i).append("':'").append("x".repeat(4000)).append("'");
+        }
+        String body = json("{'entry_point':'true','env':{" + env + "}}");
+
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri("/jobs?dry_run=true"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(body.length()).isBetween(56 * 1024, 64 * 1024);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.body()).contains("x".repeat(4000));
+    }
+
+    @Test
+    void responseLargerThanEveryBufferArrivesWhole() throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri("/v3/api-docs")).build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body().length()).isGreaterThan(4 * LeanHttp11Protocol.RESPONSE_BUFFER_BYTES);
+        JsonNode contract = json.readTree(response.body());
+        assertThat(contract.path("paths").has("/jobs")).isTrue();
+    }
+
+    private HttpResponse<String> getWithHeaderOf(int bytes) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri("/jobs")).header("X-Filler", "a".repeat(bytes)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+}
