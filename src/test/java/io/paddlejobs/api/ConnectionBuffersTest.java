@@ -2,18 +2,20 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The connection's buffers are cut for open event streams ({@link LeanConnections}); what callers may
- * send and get back is not: request headers up to 8 KiB, bodies up to the 64 KiB limit, responses of
- * any size, each many times larger than a socket buffer.
+ * send and get back is not: request headers up to 8 KiB, bodies up to the 64 KiB limit (chunked too,
+ * with a trailer), responses of any size, each many times larger than a socket buffer.
  */
 class ConnectionBuffersTest extends ApiTest {
 
@@ -53,6 +55,22 @@ class ConnectionBuffersTest extends ApiTest {
         assertThat(body.length()).isBetween(56 * 1024, 64 * 1024);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         assertThat(response.body()).contains("x".repeat(4000));
+    }
+
+    @Test
+    void chunkedBodyWithATrailerIsRead() throws Exception {
+        String body = json("{'entry_point':'true'}");
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            String request = "POST /jobs?dry_run=true HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                    + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\nX-Checksum: "
+                    + "c".repeat(LeanConnections.TRAILER_BYTES / 2) + "\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            assertThat(answer).startsWith("HTTP/1.1 200");
+        }
     }
 
     @Test
