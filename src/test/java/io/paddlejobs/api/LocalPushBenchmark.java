@@ -143,9 +143,14 @@ class LocalPushBenchmark {
             for (int i = 0; i < WATCHERS; i++) {
                 statusPaths.add("/jobs/job-" + i + "/status");
             }
-            OpenStreams.measure(service, figures, "status streams", statusPaths, "event:status");
-            OpenStreams.measure(service, figures, "namespace watches",
-                    Collections.nCopies(WATCHERS, "/jobs?watch=true"), ":watching");
+            try {
+                OpenStreams.measure(service, figures, "status streams", statusPaths, "event:status");
+                OpenStreams.measure(service, figures, "namespace watches",
+                        Collections.nCopies(WATCHERS, "/jobs?watch=true"), ":watching");
+            } finally {
+                // The running job's processes would outlive the service (a restart adopts them).
+                client.send("POST", "/jobs/job-0/cancel", null);
+            }
         }
     }
 }
