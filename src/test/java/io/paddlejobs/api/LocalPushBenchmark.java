@@ -5,14 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paddlejobs.bench.Figures;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,8 +25,9 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The issue's list and push targets on the local backend: {@code GET /jobs?limit=50} with 10,000
- * jobs held, a status change reaching a status stream, and the heap of 1,000 open streams. One job
- * runs, the rest wait in the queue (one slot), so that jobs cost no processes. Run with
+ * jobs held, a status change reaching a status stream, and the heap of 1,000 open streams (measured
+ * in a service of its own: see {@link OpenStreams}). One job runs, the rest wait in the queue (one
+ * slot), so that jobs cost no processes. Run with
  * {@code ./mvnw -B test -Dtest='*Benchmark' -DexcludedGroups=none}.
  */
 @Tag("benchmark")
@@ -44,6 +41,9 @@ class LocalPushBenchmark {
 
     @TempDir
     static Path dataRoot;
+
+    @TempDir
+    static Path heapRoot;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -114,7 +114,7 @@ class LocalPushBenchmark {
         List<Long> latencies = new ArrayList<>();
         for (int i = 0; i < CHANGES; i++) {
             String name = "job-" + (JOBS - 1 - i);
-            try (Stream stream = Stream.open(port, name)) {
+            try (EventStreamSocket stream = EventStreamSocket.open(port, "/jobs/" + name + "/status")) {
                 stream.awaitEvent("status", "");
                 long start = System.nanoTime();
                 backend.cancel(new JobKey("default", name));
@@ -126,67 +126,31 @@ class LocalPushBenchmark {
         figures.value("  p99", Figures.p(latencies, 99), "ms", "<= 100 ms");
     }
 
-    /** Live heap with {@value #WATCHERS} streams open, less before; the clients' sockets (this JVM) count too. */
-    private void heapOfOpenStreams(Figures figures) throws IOException {
-        long before = liveHeap();
-        List<Stream> streams = new ArrayList<>();
-        int broken = 0;
-        try {
+    /**
+     * The service's live heap with {@value #WATCHERS} status streams open, less with none, then the
+     * same for namespace watches. The service runs in a JVM of its own (its data root holds
+     * {@value #WATCHERS} queued jobs) and the clients' sockets are held here, so only what the service
+     * pays is counted; each figure is a class histogram after a full collection in its JVM.
+     */
+    private void heapOfOpenStreams(Figures figures) throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(heapRoot, "--paddlejobs.local.max-running-jobs=1")) {
+            ServiceClient client = new ServiceClient(service.port());
             for (int i = 0; i < WATCHERS; i++) {
-                Stream stream = Stream.open(port, "job-" + (1 + i));
-                try {
-                    stream.awaitEvent("status", "");
-                    streams.add(stream);
-                } catch (IOException e) {
-                    broken++; // counted, not hidden: see the figure below
-                    stream.close();
-                }
+                client.submit("""
+                        {"name": "job-%d", "entry_point": "sleep 600"}""".formatted(i));
             }
-            long open = liveHeap();
-            figures.value(streams.size() + " open status streams: heap", (open - before) / 1024.0 / 1024.0, "MiB", "<= 20 MiB");
-            figures.count("streams that ended before their first status event", broken, "0");
-        } finally {
-            for (Stream stream : streams) {
-                stream.close();
+            List<String> statusPaths = new ArrayList<>();
+            for (int i = 0; i < WATCHERS; i++) {
+                statusPaths.add("/jobs/job-" + i + "/status");
             }
-        }
-    }
-
-    private static long liveHeap() {
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-        }
-        return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    /** A status stream read over a plain socket: the least a client can hold. */
-    private record Stream(Socket socket, BufferedReader in) implements AutoCloseable {
-
-        static Stream open(int port, String job) throws IOException {
-            Socket socket = new Socket("127.0.0.1", port);
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET /jobs/" + job + "/status HTTP/1.1\r\nHost: 127.0.0.1:" + port
-                    + "\r\nAccept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            return new Stream(socket, new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8)));
-        }
-
-        /** Reads until an event of that name whose data holds {@code containing}. */
-        void awaitEvent(String name, String containing) throws IOException {
-            String event = null;
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.startsWith("event:")) {
-                    event = line.substring("event:".length());
-                } else if (line.startsWith("data:") && name.equals(event) && line.contains(containing)) {
-                    return;
-                }
+            try {
+                OpenStreams.measure(service, figures, "status streams", statusPaths, "event:status");
+                OpenStreams.measure(service, figures, "namespace watches",
+                        Collections.nCopies(WATCHERS, "/jobs?watch=true"), ":watching");
+            } finally {
+                // The running job's processes would outlive the service (a restart adopts them).
+                client.send("POST", "/jobs/job-0/cancel", null);
             }
-            throw new IOException("the stream ended before a " + name + " event with " + containing);
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
         }
     }
 }

@@ -34,6 +34,11 @@ public final class Figures {
         lines.add(String.format("%-62s %8.2f %s   (target %s)", what, value, unit, target));
     }
 
+    /** A line of its own under the figure before it. */
+    public void note(String line) {
+        lines.add(line);
+    }
+
     public void print() {
         System.out.println();
         System.out.println("=== " + title + " ===");

@@ -1,0 +1,104 @@
+package io.paddlejobs.api;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The service in a JVM of its own on a data root, as a user starts it (so that what it holds can be
+ * measured apart from its clients'); stopped with SIGTERM on close. {@code -Dbench.jvm-args=...}
+ * passes options to its JVM (a profiler, another collector).
+ */
+final class ServiceProcess implements AutoCloseable {
+
+    private static final Duration READY_DEADLINE = Duration.ofSeconds(120);
+    private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
+    private static final List<String> JVM_ARGS = System.getProperty("bench.jvm-args", "").isBlank() ? List.of()
+            : List.of(System.getProperty("bench.jvm-args").trim().split("\\s+"));
+
+    private final Process process;
+    private final int port;
+    private final StringBuilder output;
+
+    private ServiceProcess(Process process, int port, StringBuilder output) {
+        this.process = process;
+        this.port = port;
+        this.output = output;
+    }
+
+    /** Starts it with {@code --name=value} arguments beside the data root, and waits until it is ready. */
+    static ServiceProcess start(Path root, String... arguments) throws IOException {
+        Files.createDirectories(root);
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(JVM_ARGS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.paddlejobs.PaddleJobsApplication",
+                "--server.port=0", "--paddlejobs.local.data-root=" + root, "--spring.main.banner-mode=off"));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        AtomicReference<Integer> port = new AtomicReference<>();
+        StringBuilder output = new StringBuilder();
+        Thread reader = new Thread(() -> read(process, port, output));
+        reader.setDaemon(true);
+        reader.start();
+        await().atMost(READY_DEADLINE).until(() -> port.get() != null || !process.isAlive());
+        if (!process.isAlive()) {
+            throw new IllegalStateException("the service did not start:\n" + output);
+        }
+        ServiceClient client = new ServiceClient(port.get());
+        await().atMost(READY_DEADLINE).pollInterval(Duration.ofMillis(10))
+                .until(() -> client.get("/actuator/health/readiness").statusCode() == 200);
+        return new ServiceProcess(process, port.get(), output);
+    }
+
+    int port() {
+        return port;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** What it printed so far. */
+    String output() {
+        synchronized (output) {
+            return output.toString();
+        }
+    }
+
+    private static void read(Process process, AtomicReference<Integer> port, StringBuilder output) {
+        try (var in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                synchronized (output) {
+                    output.append(line).append('\n');
+                }
+                Matcher matcher = STARTED.matcher(line);
+                if (matcher.find()) {
+                    port.set(Integer.parseInt(matcher.group(1)));
+                }
+            }
+        } catch (IOException e) {
+            // the service ended
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
