@@ -9,14 +9,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -28,27 +31,17 @@ import org.springframework.stereotype.Component;
  * thread serves every watcher. A backend that says which jobs may have changed (local: each change;
  * Kubernetes: each informer event) is looked at once it says so; one that cannot (Slurm) is polled,
  * every {@link #POLL}, for the watched jobs. So a change costs one look however many watch it, and
- * a quiet watcher costs no thread. Watchers are called on that thread, and must not block for long.
+ * a quiet watcher costs no thread. Watchers are called on a small shared pool, each in order and
+ * one call at a time ({@link SerialWatcher}), so one that blocks (a client that stopped reading)
+ * delays no other.
  */
 @Component
 class JobFeed implements AutoCloseable {
 
     static final Duration POLL = Duration.ofMillis(50);
+    /** At most this many watchers' calls run at once; more clients that stopped reading make the rest wait. */
+    private static final int CALLERS = 32;
     private static final Logger log = LoggerFactory.getLogger(JobFeed.class);
-
-    /** Called on the feed's thread. */
-    interface Watcher {
-
-        /** @param job as it is now; null when it was deleted */
-        void changed(JobKey key, Job job);
-
-        /** Once a second: for what is read rather than pushed (metrics), and keep-alives. */
-        default void everySecond() {
-        }
-
-        /** The service stops. */
-        void closed();
-    }
 
     private final JobService jobs;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(task -> {
@@ -56,23 +49,32 @@ class JobFeed implements AutoCloseable {
         feed.setDaemon(true);
         return feed;
     });
+    /** Threads only while a watcher's call runs: a few when sends are quick, one per client that stopped reading. */
+    private final ThreadPoolExecutor callers = new ThreadPoolExecutor(CALLERS, CALLERS, 30, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), task -> {
+                Thread caller = new Thread(task, "job-feed-call");
+                caller.setDaemon(true);
+                return caller;
+            });
     private final boolean pushed;
     private final Set<JobKey> maybeChanged = ConcurrentHashMap.newKeySet();
     /** Whether a look at {@link #maybeChanged} is on the thread's queue: a burst of changes costs one. */
     private final AtomicBoolean lookQueued = new AtomicBoolean();
     // Only the feed's thread touches these.
-    private final Map<JobKey, List<Watcher>> jobWatchers = new HashMap<>();
-    private final Map<String, List<Watcher>> namespaceWatchers = new HashMap<>();
+    private final Map<JobKey, List<JobWatcher>> jobWatchers = new HashMap<>();
+    private final Map<String, List<JobWatcher>> namespaceWatchers = new HashMap<>();
     private final LastToldStatuses told = new LastToldStatuses();
+    private final Map<JobWatcher, SerialWatcher> serial = new IdentityHashMap<>();
 
     JobFeed(JobService jobs) {
         this.jobs = jobs;
+        callers.allowCoreThreadTimeOut(true);
         this.pushed = jobs.onChange(this::mayHaveChanged);
         if (!pushed) {
             thread.scheduleWithFixedDelay(guarded(this::lookAtEveryWatchedJob),
                     POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
         }
-        thread.scheduleWithFixedDelay(guarded(() -> everyWatcher().forEach(Watcher::everySecond)),
+        thread.scheduleWithFixedDelay(guarded(() -> everyWatcher().forEach(JobWatcher::everySecond)),
                 1, 1, TimeUnit.SECONDS);
     }
 
@@ -89,37 +91,39 @@ class JobFeed implements AutoCloseable {
     }
 
     /** Starts with the job as it is now (null if there is none), then each change. */
-    void watchJob(JobKey key, Watcher watcher) {
+    void watchJob(JobKey key, JobWatcher watcher) {
         thread.execute(() -> {
             Job now = jobs.find(key).orElse(null);
             told.told(key, now == null ? null : now.status());
-            jobWatchers.computeIfAbsent(key, k -> new ArrayList<>()).add(watcher);
-            watcher.changed(key, now);
+            JobWatcher queued = serial.computeIfAbsent(watcher, w -> new SerialWatcher(w, callers));
+            jobWatchers.computeIfAbsent(key, k -> new ArrayList<>()).add(queued);
+            queued.changed(key, now);
         });
     }
 
     /** Each change of the namespace's jobs from now on. */
-    void watchNamespace(String namespace, Watcher watcher) {
+    void watchNamespace(String namespace, JobWatcher watcher) {
         thread.execute(() -> {
             if (!namespaceWatchers.containsKey(namespace)) {
                 allOf(namespace).forEach(job -> told.toldIfNew(job.key(), job.status()));
             }
-            namespaceWatchers.computeIfAbsent(namespace, ns -> new ArrayList<>()).add(watcher);
+            namespaceWatchers.computeIfAbsent(namespace, ns -> new ArrayList<>())
+                    .add(serial.computeIfAbsent(watcher, w -> new SerialWatcher(w, callers)));
         });
     }
 
-    void unwatchJob(JobKey key, Watcher watcher) {
+    void unwatchJob(JobKey key, JobWatcher watcher) {
         thread.execute(() -> {
-            remove(jobWatchers, key, watcher);
+            remove(jobWatchers, key, serial.remove(watcher));
             if (!jobWatchers.containsKey(key) && !namespaceWatchers.containsKey(key.namespace())) {
                 told.forget(key);
             }
         });
     }
 
-    void unwatchNamespace(String namespace, Watcher watcher) {
+    void unwatchNamespace(String namespace, JobWatcher watcher) {
         thread.execute(() -> {
-            remove(namespaceWatchers, namespace, watcher);
+            remove(namespaceWatchers, namespace, serial.remove(watcher));
             if (!namespaceWatchers.containsKey(namespace)) {
                 told.keepOnly(namespace, name -> jobWatchers.containsKey(new JobKey(namespace, name)));
             }
@@ -166,10 +170,10 @@ class JobFeed implements AutoCloseable {
             return;
         }
         told.told(key, status);
-        for (Watcher watcher : List.copyOf(jobWatchers.getOrDefault(key, List.of()))) {
+        for (JobWatcher watcher : List.copyOf(jobWatchers.getOrDefault(key, List.of()))) {
             watcher.changed(key, now);
         }
-        for (Watcher watcher : List.copyOf(namespaceWatchers.getOrDefault(key.namespace(), List.of()))) {
+        for (JobWatcher watcher : List.copyOf(namespaceWatchers.getOrDefault(key.namespace(), List.of()))) {
             watcher.changed(key, now);
         }
     }
@@ -182,15 +186,15 @@ class JobFeed implements AutoCloseable {
         return jobs.list(new JobQuery(namespace, null, Map.of(), Integer.MAX_VALUE, null)).items();
     }
 
-    private List<Watcher> everyWatcher() {
-        List<Watcher> all = new ArrayList<>();
+    private List<JobWatcher> everyWatcher() {
+        List<JobWatcher> all = new ArrayList<>();
         jobWatchers.values().forEach(all::addAll);
         namespaceWatchers.values().forEach(all::addAll);
         return all;
     }
 
-    private static <K> void remove(Map<K, List<Watcher>> watchers, K key, Watcher watcher) {
-        List<Watcher> list = watchers.get(key);
+    private static <K> void remove(Map<K, List<JobWatcher>> watchers, K key, JobWatcher watcher) {
+        List<JobWatcher> list = watchers.get(key);
         if (list != null && list.remove(watcher) && list.isEmpty()) {
             watchers.remove(key);
         }
@@ -198,8 +202,10 @@ class JobFeed implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        thread.execute(() -> everyWatcher().forEach(Watcher::closed));
+        thread.execute(() -> everyWatcher().forEach(JobWatcher::closed));
         thread.shutdown();
         thread.awaitTermination(2, TimeUnit.SECONDS);
+        callers.shutdown();
+        callers.awaitTermination(2, TimeUnit.SECONDS);
     }
 }

@@ -70,13 +70,16 @@ class JobWatchController {
         emitter.onCompletion(stream::stop);
         emitter.onError(error -> stream.stop());
         emitter.onTimeout(stream::stop);
-        feed.watchNamespace(query.namespace(), stream);
         try {
-            // Without a first write the response, and so the client's open, would wait for the first change.
+            // Without a first write the response, and so the client's open, would wait for the first
+            // change. Written here, on the request's thread, before any other thread may send (see StatusEvents).
             emitter.send(SseEmitter.event().comment("watching"));
         } catch (IOException e) {
-            stream.stop();
+            stream.stop(); // the client went already
+            return emitter;
         }
+        // The container calls back (stop) only once this method has returned: never before the watch.
+        feed.watchNamespace(query.namespace(), stream);
         return emitter;
     }
 }

@@ -15,9 +15,9 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * One {@code GET /jobs?watch=true} stream: a {@code job} event (the list's line for it) for every
  * change of a job the query matches, {@code deleted} when a job went or stopped matching, a comment
  * every 15 seconds while nothing happens, and {@code end} when its time is up. Called on the
- * {@link JobFeed}'s thread.
+ * {@link JobFeed}'s pool, one call at a time.
  */
-final class NamespaceStream implements JobFeed.Watcher {
+final class NamespaceStream implements JobWatcher {
 
     private static final int KEEP_ALIVE_EVERY_SECONDS = 15;
 

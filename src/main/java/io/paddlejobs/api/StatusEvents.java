@@ -48,10 +48,12 @@ class StatusEvents {
         emitter.onTimeout(stream::stop);
         // The first event is sent here, on the request's thread, before the emitter is returned: the
         // response's headers are then written while the request thread still owns it. Sent first
-        // from the feed's thread, it raced the filters still writing headers on the request thread
+        // from another thread, it raced the filters still writing headers on the request thread
         // (Tomcat's headers are not thread-safe: a stream now and then failed with a 500).
         stream.changed(key, job);
-        feed.watchJob(key, stream);
+        if (!stream.ended()) { // a first send that failed has ended it: nothing to watch for
+            feed.watchJob(key, stream);
+        }
         return Optional.of(emitter);
     }
 }

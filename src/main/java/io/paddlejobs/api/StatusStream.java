@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
-/** One page's status stream (see {@link StatusEvents}); called on the {@link JobFeed}'s thread. */
-final class StatusStream implements JobFeed.Watcher {
+/** One page's status stream (see {@link StatusEvents}); called on the {@link JobFeed}'s pool, one call at a time. */
+final class StatusStream implements JobWatcher {
 
     // A comment now and then finds out that a page went away while the job was quiet.
     private static final int KEEP_ALIVE_EVERY_SECONDS = 15;
@@ -78,6 +78,10 @@ final class StatusStream implements JobFeed.Watcher {
     @Override
     public void closed() {
         end();
+    }
+
+    boolean ended() {
+        return ended.get();
     }
 
     /** The page went away (or the container gave up on it). */

@@ -1,6 +1,11 @@
 package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -14,11 +19,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -42,6 +50,9 @@ class JobWatchApiTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    JobFeed feed;
 
     ServiceClient client;
     final JsonMapper json = JsonMapper.builder().build();
@@ -81,6 +92,56 @@ class JobWatchApiTest {
         // theirs does not match, so it is only ever said to be out of the watch
         assertThat(events).filteredOn(e -> e.name().equals("deleted"))
                 .allSatisfy(e -> assertThat(e.json(json).get("name").asString()).isEqualTo("theirs"));
+    }
+
+    @Test
+    void aWatcherThatBlocksDelaysNoOtherWatcher() throws Exception {
+        JobKey key = new JobKey("blocked", "quick");
+        CountDownLatch release = new CountDownLatch(1);
+        JobWatcher stuck = new JobWatcher() { // as a stream whose client stopped reading: its send waits
+            @Override
+            public void changed(JobKey changed, Job job) {
+                awaitQuietly(release);
+            }
+
+            @Override
+            public void closed() {
+            }
+        };
+        List<JobPhase> seen = new CopyOnWriteArrayList<>();
+        JobWatcher other = new JobWatcher() {
+            @Override
+            public void changed(JobKey changed, Job job) {
+                if (job != null) {
+                    seen.add(job.status().phase());
+                }
+            }
+
+            @Override
+            public void closed() {
+            }
+        };
+        feed.watchNamespace("blocked", stuck);
+        feed.watchJob(key, other);
+        try {
+            client.submit("""
+                    {"name": "quick", "entry_point": "true"}""", "blocked");
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains(JobPhase.SUCCEEDED));
+            assertThat(release.getCount()).as("the stuck watcher is still stuck").isOne();
+        } finally {
+            release.countDown();
+            feed.unwatchNamespace("blocked", stuck);
+            feed.unwatchJob(key, other);
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

@@ -1,0 +1,18 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+
+/** Told by the {@link JobFeed} of a job's changes, on the feed's pool, one call at a time. */
+interface JobWatcher {
+
+    /** @param job as it is now; null when it was deleted */
+    void changed(JobKey key, Job job);
+
+    /** Once a second: for what is read rather than pushed (metrics), and keep-alives. */
+    default void everySecond() {
+    }
+
+    /** The service stops. */
+    void closed();
+}
