@@ -1,22 +1,13 @@
 package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.MatchResult;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -37,7 +28,8 @@ class LocalScaleBenchmark {
 
     private static final int JOBS = Integer.getInteger("bench.jobs", 1000);
     private static final int RUNNING = 4;
-    private static final Duration READY_DEADLINE = Duration.ofSeconds(120);
+    /** The service's own account of its start: how long reading the records took, and the whole start. */
+    private static final Pattern RECOVERED = Pattern.compile("Local backend: .*|Started PaddleJobsApplication.*");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     @TempDir
@@ -48,8 +40,8 @@ class LocalScaleBenchmark {
 
     @Test
     void thousandJobsQueuedAndARestartOverTheirRecords() throws Exception {
-        try (Service service = Service.start(dataRoot)) {
-            ServiceClient client = new ServiceClient(service.port);
+        try (ServiceProcess service = start(dataRoot)) {
+            ServiceClient client = new ServiceClient(service.port());
             List<Long> dryRuns = new ArrayList<>();
             for (int i = 0; i < 300; i++) { // warms the web layer and the planner up; starts nothing
                 String body = job("warm-" + i);
@@ -91,14 +83,18 @@ class LocalScaleBenchmark {
                         - empty.stream().mapToLong(Long::longValue).min().orElseThrow());
     }
 
+    private static ServiceProcess start(Path root) throws IOException {
+        return ServiceProcess.start(root, "--paddlejobs.local.max-running-jobs=" + RUNNING);
+    }
+
     /** From starting the service's JVM until it answers ready with every job back; in ms. */
     private static long untilReady(Path root, int jobs) throws Exception {
         long start = System.nanoTime();
-        try (Service service = Service.start(root)) {
+        try (ServiceProcess service = start(root)) {
             long ready = (System.nanoTime() - start) / 1_000_000;
-            System.out.println("BENCH   " + service.recoveryLine());
+            System.out.println("BENCH   " + RECOVERED.matcher(service.output()).results().map(MatchResult::group).toList());
             if (jobs > 0) {
-                JsonNode last = new ServiceClient(service.port).getJson("/jobs/job-" + (jobs - 1) + "/status");
+                JsonNode last = new ServiceClient(service.port()).getJson("/jobs/job-" + (jobs - 1) + "/status");
                 assertThat(last.get("phase").asString()).as("still queued after the restart").isEqualTo("Pending");
             }
             return ready;
@@ -152,78 +148,4 @@ class LocalScaleBenchmark {
     }
 
     /** The service in its own JVM on a data root, as a user starts it; stopped (SIGTERM) on close. */
-    private static final class Service implements AutoCloseable {
-
-        private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
-        private static final Pattern RECOVERED = Pattern.compile("Local backend: .*|Started PaddleJobsApplication.*");
-        /** {@code -Dbench.jvm-args="-XX:StartFlightRecording=..."}: to profile the service. */
-        private static final List<String> JVM_ARGS = System.getProperty("bench.jvm-args", "").isBlank() ? List.of()
-                : List.of(System.getProperty("bench.jvm-args").trim().split("\\s+"));
-
-        final Process process;
-        final int port;
-        private final StringBuilder output;
-
-        private Service(Process process, int port, StringBuilder output) {
-            this.process = process;
-            this.port = port;
-            this.output = output;
-        }
-
-        static Service start(Path root) throws IOException {
-            Files.createDirectories(root);
-            List<String> command = new ArrayList<>(List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-            command.addAll(JVM_ARGS);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.paddlejobs.PaddleJobsApplication",
-                    "--server.port=0", "--paddlejobs.local.data-root=" + root,
-                    "--paddlejobs.local.max-running-jobs=" + RUNNING, "--spring.main.banner-mode=off"));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            AtomicReference<Integer> port = new AtomicReference<>();
-            StringBuilder output = new StringBuilder();
-            Thread reader = new Thread(() -> read(process, port, output));
-            reader.setDaemon(true);
-            reader.start();
-            await().atMost(READY_DEADLINE).until(() -> port.get() != null || !process.isAlive());
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the service did not start:\n" + output);
-            }
-            ServiceClient client = new ServiceClient(port.get());
-            await().atMost(READY_DEADLINE).pollInterval(Duration.ofMillis(10))
-                    .until(() -> client.get("/actuator/health/readiness").statusCode() == 200);
-            return new Service(process, port.get(), output);
-        }
-
-        /** The service's own account of its start: how long reading the records took, and the whole start. */
-        String recoveryLine() {
-            synchronized (output) {
-                return RECOVERED.matcher(output).results().map(MatchResult::group).toList().toString();
-            }
-        }
-
-        private static void read(Process process, AtomicReference<Integer> port, StringBuilder output) {
-            try (var in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    synchronized (output) {
-                        output.append(line).append('\n');
-                    }
-                    Matcher matcher = STARTED.matcher(line);
-                    if (matcher.find()) {
-                        port.set(Integer.parseInt(matcher.group(1)));
-                    }
-                }
-            } catch (IOException e) {
-                // the service ended
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
-        }
-    }
 }
