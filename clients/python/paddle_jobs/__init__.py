@@ -6,13 +6,17 @@
         ...  # runs in every replica, with the cluster wiring in PADDLE_* variables
 
     job = paddle_jobs.dist_train(train, paddle_job=paddle_jobs.PaddleJob(num_cpus=2, memory="2Gi"))
-    print("view job status at:", job.status_url())
+    print("view job status at:", job.status_url())  # only here: in a replica, dist_train ends the process
+    job.wait()
 """
 
 from .client import Client, Job
+from .contract import JobPhase, JobRequest
 from .errors import PaddleJobsError, ProblemError
 from .job import PaddleJob
 from .metrics import report
-from .dist import dist_train, in_replica
+from .dist import dist_train
+from .replica import in_replica
 
-__all__ = ["Client", "Job", "PaddleJob", "PaddleJobsError", "ProblemError", "dist_train", "in_replica", "report"]
+__all__ = ["Client", "Job", "JobPhase", "JobRequest", "PaddleJob", "PaddleJobsError", "ProblemError", "dist_train",
+           "in_replica", "report"]

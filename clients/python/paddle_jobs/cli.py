@@ -3,13 +3,15 @@
 import argparse
 import json
 import sys
+from typing import Any, Dict, List, Optional
 
-from .client import Client
+from .client import Client, Job
+from .contract import JobPhase
 from .dist import package
 from .errors import PaddleJobsError, ProblemError
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     args = _parser().parse_args(argv)
     client = Client(url=args.url, token=args.token, namespace=args.namespace)
     try:
@@ -26,7 +28,7 @@ def main(argv=None):
         return 130
 
 
-def _submit(client, args):
+def _submit(client: Client, args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
     try:
         request = json.loads(text)
@@ -50,47 +52,47 @@ def _submit(client, args):
     return 0
 
 
-def _finished(job, status):
+def _finished(job: Job, status: Dict[str, Any]) -> int:
     why = " (%s)" % status.get("message") if status.get("message") else ""
     print("job %s %s%s" % (job.name, status["phase"], why))
-    return 0 if status["phase"] == "Succeeded" else 1
+    return 0 if status["phase"] == JobPhase.SUCCEEDED else 1
 
 
-def _status(client, args):
+def _status(client: Client, args: argparse.Namespace) -> None:
     _print_json(client.status(args.name))
 
 
-def _logs(client, args):
+def _logs(client: Client, args: argparse.Namespace) -> None:
     text = client.logs(args.name, role=args.role, index=args.index, follow=args.follow, tail=args.tail)
     for line in ([text] if isinstance(text, str) else text):
         sys.stdout.write(line)
         sys.stdout.flush()
 
 
-def _list(client, args):
+def _list(client: Client, args: argparse.Namespace) -> None:
     jobs = client.list(phase=args.phase, label_selector=args.selector, limit=args.limit)
     print("%-40s %-10s %-8s %-8s %s" % ("NAME", "PHASE", "PSERVERS", "TRAINERS", "CREATED"))
     for job in jobs:
-        s = job.summary
+        s = job.summary or {}
         print("%-40s %-10s %-8s %-8s %s" % (s["name"], s["phase"], s.get("pservers", ""), s.get("trainers", ""),
                                             s.get("created_at", "")))
 
 
-def _cancel(client, args):
+def _cancel(client: Client, args: argparse.Namespace) -> None:
     job = client.cancel(args.name)
-    print("job %s %s" % (job.name, job.data["status"]["phase"]))
+    print("job %s %s" % (job.name, (job.data or {})["status"]["phase"]))
 
 
-def _delete(client, args):
+def _delete(client: Client, args: argparse.Namespace) -> None:
     client.delete(args.name)
     print("job %s deleted" % args.name)
 
 
-def _print_json(document):
+def _print_json(document: Any) -> None:
     print(json.dumps(document, indent=2, sort_keys=False))
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="paddle-jobs", description="Submit and watch PaddlePaddle training jobs.")
     parser.add_argument("--url", help="the service (default: $PADDLE_JOBS_URL, else http://127.0.0.1:8080)")
     parser.add_argument("--token", help="bearer token (default: $PADDLE_JOBS_TOKEN)")
@@ -122,7 +124,7 @@ def _parser():
     logs.set_defaults(run=_logs)
 
     listing = commands.add_parser("list", help="jobs, newest first")
-    listing.add_argument("--phase", choices=("Pending", "Running", "Succeeded", "Failed", "Cancelled"))
+    listing.add_argument("--phase", choices=[phase.value for phase in JobPhase])
     listing.add_argument("--selector", "-l", help="labels: key=value[,key=value]")
     listing.add_argument("--limit", type=int)
     listing.set_defaults(run=_list)

@@ -2,16 +2,18 @@
 
 import json
 import os
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
 
+from .contract import JobPhase, JobRequest
 from .errors import PaddleJobsError, ProblemError
+from .events import EventStream
 from .job import PaddleJob
+from .waiting import Document, until_finished
 
 DEFAULT_URL = "http://127.0.0.1:8080"
-FINISHED = ("Succeeded", "Failed", "Cancelled")
 
 
 class Client:
@@ -22,13 +24,15 @@ class Client:
     ``USER_NAMESPACE`` (else the service picks the caller's namespace).
     """
 
-    def __init__(self, url=None, token=None, namespace=None, timeout=30.0):
+    def __init__(self, url: Optional[str] = None, token: Optional[str] = None, namespace: Optional[str] = None,
+                 timeout: float = 30.0) -> None:
         self.url = (url or os.environ.get("PADDLE_JOBS_URL") or DEFAULT_URL).rstrip("/")
         self.token = token if token is not None else os.environ.get("PADDLE_JOBS_TOKEN") or None
         self.namespace = namespace if namespace is not None else os.environ.get("USER_NAMESPACE") or None
         self.timeout = timeout
 
-    def submit(self, job, dry_run=False, namespace=None):
+    def submit(self, job: Union[PaddleJob, JobRequest, Mapping[str, Any]], dry_run: bool = False,
+               namespace: Optional[str] = None) -> Any:
         """Submit a PaddleJob (or a request dict). Returns a Job; with dry_run, the plan as a dict."""
         request = job.to_request() if isinstance(job, PaddleJob) else dict(job)
         namespace = namespace or (job.namespace if isinstance(job, PaddleJob) else None)
@@ -38,14 +42,16 @@ class Client:
             return answer
         return Job(self, answer["name"], answer.get("namespace"), answer)
 
-    def get(self, name, namespace=None):
+    def get(self, name: str, namespace: Optional[str] = None) -> "Job":
         """The job by name, with its plan and status."""
         answer = self._json("GET", "/jobs/" + _quote(name), namespace=namespace)
         return Job(self, answer["name"], answer.get("namespace"), answer)
 
-    def list(self, phase=None, label_selector=None, limit=None, namespace=None):
+    def list(self, phase: Optional[str] = None, label_selector: Optional[str] = None, limit: Optional[int] = None,
+             namespace: Optional[str] = None) -> List["Job"]:
         """Jobs, newest first (every page, or the first ``limit``), as Job handles with their summary."""
-        jobs, token = [], None
+        jobs = []  # type: List[Job]
+        token = None
         while True:
             query = {"phase": phase, "label_selector": label_selector, "continue": token,
                      "limit": str(min(limit - len(jobs), 500)) if limit else None}
@@ -55,17 +61,24 @@ class Client:
             if not token or (limit and len(jobs) >= limit):
                 return jobs
 
-    def cancel(self, name, namespace=None):
+    def cancel(self, name: str, namespace: Optional[str] = None) -> "Job":
         answer = self._json("POST", "/jobs/%s/cancel" % _quote(name), namespace=namespace)
         return Job(self, answer["name"], answer.get("namespace"), answer)
 
-    def delete(self, name, namespace=None):
+    def delete(self, name: str, namespace: Optional[str] = None) -> None:
         self._request("DELETE", "/jobs/" + _quote(name), namespace=namespace).close()
 
-    def status(self, name, namespace=None):
+    def status(self, name: str, namespace: Optional[str] = None) -> Document:
         return self._json("GET", "/jobs/%s/status" % _quote(name), namespace=namespace)
 
-    def logs(self, name, role="trainer", index=0, follow=False, tail=None, namespace=None):
+    def status_events(self, name: str, namespace: Optional[str] = None,
+                      deadline: Optional[float] = None) -> EventStream:
+        """The status URL as a stream (see events.py); raises StreamUnavailable where it is not one."""
+        url = self._url("/jobs/%s/status" % _quote(name), None, namespace)
+        return EventStream(url, self._headers("text/event-stream"), self.timeout, deadline)
+
+    def logs(self, name: str, role: str = "trainer", index: int = 0, follow: bool = False, tail: Optional[int] = None,
+             namespace: Optional[str] = None) -> Union[str, Iterator[str]]:
         """One replica's log: the text so far, or with ``follow`` an iterator of lines until it ends."""
         query = {"role": role, "index": str(index), "tail": None if tail is None else str(tail),
                  "follow": "true" if follow else None}
@@ -76,33 +89,28 @@ class Client:
                 return response.read().decode("utf-8", "replace")
         return _lines(response)
 
-    def upload(self, archive, namespace=None):
+    def upload(self, archive: bytes, namespace: Optional[str] = None) -> str:
         """Upload a code package (gzipped tar bytes); returns its id, ``sha256:...``."""
         answer = self._json("POST", "/packages", raw=archive, content_type="application/gzip", namespace=namespace)
         return answer["package"]
 
-    def _json(self, method, path, **options):
+    def _json(self, method: str, path: str, **options: Any) -> Any:
         with self._request(method, path, **options) as response:
             text = response.read().decode("utf-8")
         return json.loads(text) if text else None
 
-    def _request(self, method, path, query=None, body=None, raw=None, content_type=None, namespace=None,
-                 accept="application/json", timeout=0):
-        query = {k: v for k, v in (query or {}).items() if v is not None}
-        namespace = namespace or self.namespace
-        if namespace:
-            query["namespace"] = namespace
-        url = self.url + path + ("?" + urllib.parse.urlencode(query) if query else "")
+    def _request(self, method: str, path: str, query: Optional[Mapping[str, Optional[str]]] = None,
+                 body: Any = None, raw: Optional[bytes] = None, content_type: Optional[str] = None,
+                 namespace: Optional[str] = None, accept: str = "application/json",
+                 timeout: Optional[float] = 0) -> Any:
         data = raw
-        headers = {"Accept": accept + ", application/problem+json"}
+        headers = self._headers(accept)
         if body is not None:
             data = json.dumps(body).encode("utf-8")
             content_type = "application/json"
         if content_type:
             headers["Content-Type"] = content_type
-        if self.token:
-            headers["Authorization"] = "Bearer " + self.token
-        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        request = urllib.request.Request(self._url(path, query, namespace), data=data, method=method, headers=headers)
         try:
             return urllib.request.urlopen(request, timeout=self.timeout if timeout == 0 else timeout)
         except urllib.error.HTTPError as e:
@@ -110,18 +118,32 @@ class Client:
         except urllib.error.URLError as e:
             raise PaddleJobsError("cannot reach the paddle-jobs service at %s: %s" % (self.url, e.reason)) from None
 
+    def _url(self, path: str, query: Optional[Mapping[str, Optional[str]]], namespace: Optional[str]) -> str:
+        given = {k: v for k, v in (query or {}).items() if v is not None}
+        namespace = namespace or self.namespace
+        if namespace:
+            given["namespace"] = namespace
+        return self.url + path + ("?" + urllib.parse.urlencode(given) if given else "")
+
+    def _headers(self, accept: str) -> Dict[str, str]:
+        headers = {"Accept": accept + ", application/problem+json"}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
+        return headers
+
 
 class Job:
     """A submitted job: where to watch it, how it stands, its logs, and how to stop or remove it."""
 
-    def __init__(self, client, name, namespace=None, data=None, summary=None):
+    def __init__(self, client: Client, name: str, namespace: Optional[str] = None, data: Optional[Document] = None,
+                 summary: Optional[Document] = None) -> None:
         self.client = client
         self.name = name
         self.namespace = namespace
         self.data = data
         self.summary = summary
 
-    def status_url(self):
+    def status_url(self) -> str:
         """The page (and JSON) that shows the job: open it in a browser."""
         for known in (self.data, self.summary):
             if known and known.get("status_url"):
@@ -130,64 +152,61 @@ class Job:
         return "%s/jobs/%s/status%s" % (self.client.url, _quote(self.name), query)
 
     @property
-    def plan(self):
+    def plan(self) -> Document:
         """What the service planned: topology, resources, every replica's environment, and why."""
         if self.data is None:
             self.refresh()
-        return self.data["plan"]
+        return self.data["plan"]  # type: ignore[index]
 
-    def refresh(self):
+    def refresh(self) -> "Job":
         self.data = self.client.get(self.name, self.namespace).data
         return self
 
-    def status(self):
+    def status(self) -> Document:
         """The status now: phase, reason, message, per-role counts and replicas."""
         return self.client.status(self.name, self.namespace)
 
-    def phase(self):
-        return self.status()["phase"]
+    def phase(self) -> JobPhase:
+        return JobPhase(self.status()["phase"])
 
-    def wait(self, timeout=None, poll=1.0):
+    def wait(self, timeout: Optional[float] = None, poll: float = 1.0) -> Document:
         """Wait until the job ends (Succeeded, Failed or Cancelled) and return its final status.
 
-        Raises TimeoutError when ``timeout`` seconds pass first.
+        Follows the status stream, and polls every ``poll`` seconds where the service will not
+        stream or the stream breaks. Raises TimeoutError when ``timeout`` seconds pass first, and
+        PaddleJobsError at once when called from one of this job's own replicas, which it would
+        wait for forever.
         """
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            status = self.status()
-            if status["phase"] in FINISHED:
-                return status
-            if deadline is not None and time.monotonic() >= deadline:
-                raise TimeoutError("job %s is still %s after %s s" % (self.name, status["phase"], timeout))
-            time.sleep(poll if deadline is None else max(0.0, min(poll, deadline - time.monotonic())))
+        return until_finished(self, timeout, poll)
 
-    def logs(self, role="trainer", index=0, follow=False, tail=None):
+    def logs(self, role: str = "trainer", index: int = 0, follow: bool = False,
+             tail: Optional[int] = None) -> Union[str, Iterator[str]]:
         """The replica's log (``role`` trainer or pserver, ``index`` from 0); ``follow`` yields lines as they come."""
         return self.client.logs(self.name, role, index, follow, tail, self.namespace)
 
-    def cancel(self):
+    def cancel(self) -> "Job":
         cancelled = self.client.cancel(self.name, self.namespace)
         self.data = cancelled.data
         return self
 
-    def delete(self):
+    def delete(self) -> None:
         self.client.delete(self.name, self.namespace)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Job(%r, namespace=%r)" % (self.name, self.namespace)
 
 
-def _lines(response):
+def _lines(response: Any) -> Iterator[str]:
     with response:
         for line in response:
             yield line.decode("utf-8", "replace")
 
 
-def _quote(name):
+def _quote(name: str) -> str:
     return urllib.parse.quote(name, safe="")
 
 
-def _problem(error):
+def _problem(error: urllib.error.HTTPError) -> ProblemError:
     try:
         problem = json.loads(error.read().decode("utf-8"))
     except (ValueError, OSError):

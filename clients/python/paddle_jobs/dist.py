@@ -7,40 +7,36 @@ import os
 import shlex
 import sys
 import tarfile
+import traceback
+from typing import Any, Callable, Dict, NoReturn, Optional, Set
 
 from .client import Client, Job
 from .errors import PaddleJobsError
 from .job import PaddleJob
+from .replica import in_replica
 
-# Injected by the service into every replica, never set on a user's machine.
-REPLICA_MARKER = "PADDLE_JOB_NAME"
 _SKIPPED = {"__pycache__", ".git", ".hg", ".svn", ".venv", "venv", ".tox", ".mypy_cache", ".pytest_cache",
             "node_modules"}
 
 
-def in_replica():
-    """Whether this process is one of a job's replicas (the service's injected environment is present)."""
-    return bool(os.environ.get(REPLICA_MARKER))
-
-
-def dist_train(train_fn, paddle_job=None, client=None, script=None):
+def dist_train(train_fn: Callable[[], Any], paddle_job: Optional[PaddleJob] = None, client: Optional[Client] = None,
+               script: Optional[str] = None) -> Job:
     """Train on the cluster with one call, from the script that defines ``train_fn``.
 
     Outside a replica: packages the script's directory, together with this client (so that the
     script imports ``paddle_jobs`` unchanged in the replicas), uploads it, submits ``paddle_job``
     with an entry point that runs the same script with the same arguments, and returns the Job.
-    Inside a replica: calls ``train_fn()`` and returns a Job for the job it belongs to, with the
-    function's result as ``job.result``.
+    Inside a replica: calls ``train_fn()`` and ends the process with its outcome, so that the
+    script's code after the call (printing the status URL, waiting for the job) runs only where
+    the job was submitted: exit status 0 when it returns, 1 with the traceback on standard error
+    when it raises, and the status it asks for when it calls ``sys.exit``.
     """
     if in_replica():
-        result = train_fn()
-        job = Job(Client(), os.environ[REPLICA_MARKER], os.environ.get("USER_NAMESPACE") or None)
-        job.result = result
-        return job
+        _train_and_exit(train_fn)
     client = client or Client()
     paddle_job = paddle_job or PaddleJob()
     namespace = paddle_job.namespace or client.namespace
-    fields = {}
+    fields: Dict[str, Any] = {}
     if paddle_job.package is None:
         script = _script(script)
         fields["package"] = client.upload(package(os.path.dirname(script)), namespace=namespace)
@@ -58,14 +54,27 @@ def dist_train(train_fn, paddle_job=None, client=None, script=None):
     return client.submit(paddle_job.with_fields(**fields), namespace=namespace)
 
 
-def package(directory, with_client=True):
+def _train_and_exit(train_fn: Callable[[], Any]) -> NoReturn:
+    # SystemExit rather than os._exit: atexit handlers and buffered output still run. And not the
+    # exception itself: a script that wraps dist_train in "except Exception" to report a refused
+    # submission would swallow it, and the replica would go on as if it had trained.
+    try:
+        train_fn()
+    except Exception:
+        traceback.print_exc()
+        sys.stderr.flush()
+        raise SystemExit(1) from None
+    raise SystemExit(0)
+
+
+def package(directory: str, with_client: bool = True) -> bytes:
     """A gzipped tar of ``directory`` (caches and version-control folders left out), plus this client.
 
     The same files make the same bytes (no times, owners or order in them), so the service
     answers the same package id and keeps one copy.
     """
     buffer = io.BytesIO()
-    names = set()
+    names: Set[str] = set()
     with gzip.GzipFile(fileobj=buffer, mode="wb", mtime=0) as gz:
         with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
             _add_tree(tar, directory, "", names)
@@ -75,7 +84,7 @@ def package(directory, with_client=True):
     return buffer.getvalue()
 
 
-def _add_tree(tar, directory, prefix, names):
+def _add_tree(tar: tarfile.TarFile, directory: str, prefix: str, names: Set[str]) -> None:
     if prefix:
         _add(tar, directory, prefix, names)
     for entry in sorted(os.listdir(directory)):
@@ -91,7 +100,7 @@ def _add_tree(tar, directory, prefix, names):
             _add(tar, path, name, names)
 
 
-def _add(tar, path, name, names):
+def _add(tar: tarfile.TarFile, path: str, name: str, names: Set[str]) -> None:
     if name in names:
         return  # the script's folder has its own copy of this client: that one wins
     names.add(name)
@@ -105,7 +114,7 @@ def _add(tar, path, name, names):
         tar.addfile(info)
 
 
-def _script(script):
+def _script(script: Optional[str]) -> str:
     if script is None:
         main = sys.modules.get("__main__")
         script = getattr(main, "__file__", None)

@@ -1,32 +1,23 @@
 """PaddleJob: a job request with the seed's names."""
 
-# Python name -> the request document's field. Most are the same; the seed's job_name and
-# base_image are the request's name and image.
-_FIELDS = {
-    "job_name": "name",
-    "entry_point": "entry_point",
-    "pserver_entry_point": "pserver_entry_point",
-    "image": "image",
-    "mode": "mode",
-    "package": "package",
-    "num_gpus": "num_gpus",
-    "num_cpus": "num_cpus",
-    "memory": "memory",
-    "trainers": "trainers",
-    "trainer_cpu": "trainer_cpu",
-    "trainer_gpu": "trainer_gpu",
-    "trainer_mem": "trainer_mem",
-    "pservers": "pservers",
-    "pserver_cpu": "pserver_cpu",
-    "pserver_mem": "pserver_mem",
-    "port": "port",
-    "ports_num": "ports_num",
-    "ports_num_for_sparse": "ports_num_for_sparse",
-    "use_gpu": "use_gpu",
-    "env": "env",
-    "labels": "labels",
-}
-_ALIASES = {"base_image": "image", "name": "job_name"}
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, cast
+
+from .contract import JobRequest
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+# Every field of the contract's request (contract.py is generated from it), under its own name.
+FIELDS: Tuple[str, ...] = tuple(JobRequest.__annotations__)
+# The seed's names for two of them; each wire name is accepted too.
+SEED_NAMES: Mapping[str, str] = {"job_name": "name", "base_image": "image"}
+
+
+class PaddleJobFields(JobRequest, total=False):
+    """PaddleJob's keywords: the request's fields, and the seed's names for two of them."""
+
+    job_name: str
+    base_image: str
 
 
 class PaddleJob:
@@ -34,34 +25,38 @@ class PaddleJob:
 
         PaddleJob(job_name="word2vec", num_cpus=4, memory="8Gi", entry_point="python train.py")
 
-    Only what is given is sent; the service derives the rest (trainers, pservers, per-replica
-    shares) and shows why in the plan. ``namespace`` is where the job goes (else the client's).
+    Takes exactly the request's fields (``JobRequest``); ``job_name`` and ``base_image`` are the
+    seed's names for ``name`` and ``image``. Only what is given is sent; the service derives the
+    rest (trainers, pservers, per-replica shares) and shows why in the plan. ``namespace`` is where
+    the job goes (else the client's).
     """
 
-    def __init__(self, namespace=None, **fields):
+    def __init__(self, namespace: Optional[str] = None, **fields: "Unpack[PaddleJobFields]") -> None:
         self.namespace = namespace
-        self.fields = {}
+        self.fields: Dict[str, Any] = {}
         for key, value in fields.items():
-            key = _ALIASES.get(key, key)
-            if key not in _FIELDS:
-                raise TypeError("PaddleJob() got an unknown field %r; known: %s" % (key, ", ".join(sorted(_FIELDS))))
+            wire = SEED_NAMES.get(key, key)
+            if wire not in FIELDS:
+                known = ", ".join(FIELDS + tuple(SEED_NAMES))
+                raise TypeError("PaddleJob() got an unknown field %r; known: %s" % (key, known))
             if value is not None:
-                self.fields[key] = value
+                self.fields[wire] = value
 
-    def __getattr__(self, name):
-        if name in _FIELDS:
-            return self.__dict__.get("fields", {}).get(name)
+    def __getattr__(self, name: str) -> Any:
+        wire = SEED_NAMES.get(name, name)
+        if wire in FIELDS:
+            return self.__dict__.get("fields", {}).get(wire)
         raise AttributeError(name)
 
-    def with_fields(self, **fields):
+    def with_fields(self, **fields: Any) -> "PaddleJob":
         """A copy with some fields set (or changed)."""
         merged = dict(self.fields)
         merged.update(fields)
         return PaddleJob(namespace=self.namespace, **merged)
 
-    def to_request(self):
+    def to_request(self) -> JobRequest:
         """The request document (JSON object) for POST /jobs."""
-        return {_FIELDS[key]: value for key, value in self.fields.items()}
+        return cast(JobRequest, dict(self.fields))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "PaddleJob(%s)" % ", ".join("%s=%r" % item for item in sorted(self.fields.items()))

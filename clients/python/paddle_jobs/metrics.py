@@ -5,12 +5,13 @@ import math
 import numbers
 import re
 import sys
+from typing import Union
 
 MARKER = "PADDLEJOBS_METRICS"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
 
 
-def report(step, **values):
+def report(step: int, **values: Union[int, float]) -> str:
     """Print one metrics line: ``PADDLEJOBS_METRICS {"step": 3, "loss": 0.35}``, flushed.
 
     ``step`` is an integer >= 0; each value a finite number named ``[A-Za-z_][A-Za-z0-9_.]*``.

@@ -1,3 +1,5 @@
+import time
+
 import pytest
 
 import paddle_jobs
@@ -58,11 +60,40 @@ def test_a_refused_request_raises_the_problem_with_its_fields(client):
     assert "num_cpus" in str(refused.value)
 
 
-def test_wait_gives_up_at_its_timeout(client):
+def test_wait_gives_up_at_its_timeout_while_the_stream_is_quiet(client):
     job = client.submit(paddle_jobs.PaddleJob(job_name="py-slow", entry_point="sleep 300"))
+    started = time.monotonic()
     try:
-        with pytest.raises(TimeoutError):
-            job.wait(timeout=0.5, poll=0.1)
+        with pytest.raises(TimeoutError, match="py-slow"):
+            job.wait(timeout=1.5, poll=0.1)
+        assert time.monotonic() - started < 5
     finally:
         job.cancel()
         job.delete()
+
+
+def test_wait_follows_the_status_stream_instead_of_polling(client):
+    job = client.submit(paddle_jobs.PaddleJob(job_name="py-stream", entry_point="sleep 1"))
+    started = time.monotonic()
+
+    final = job.wait(timeout=60, poll=3600)  # polling would look again only at the timeout
+
+    assert final["phase"] == paddle_jobs.JobPhase.SUCCEEDED
+    assert time.monotonic() - started < 30
+    job.delete()
+
+
+class NoStreams(paddle_jobs.Client):
+    """As a service that will not stream (an older one, or every stream slot taken) answers."""
+
+    def status_events(self, name, namespace=None, deadline=None):
+        raise paddle_jobs.events.StreamUnavailable("HTTP 503")
+
+
+def test_wait_polls_where_the_service_will_not_stream(service):
+    job = NoStreams(url=service, token="", namespace="").submit(
+        paddle_jobs.PaddleJob(job_name="py-poll", entry_point="true"))
+
+    assert job.wait(timeout=60, poll=0.1)["phase"] == "Succeeded"
+    assert job.phase() is paddle_jobs.JobPhase.SUCCEEDED
+    job.delete()

@@ -4,6 +4,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import paddle_jobs
 
 SCRIPT = textwrap.dedent("""
@@ -60,11 +62,83 @@ def test_the_same_folder_packs_to_the_same_bytes(tmp_path):
     assert paddle_jobs.dist.package(str(tmp_path)) == first
 
 
-def test_inside_a_replica_dist_train_trains_and_names_its_job(monkeypatch):
+SEED_STYLE = textwrap.dedent("""
+    import os
+    import paddle_jobs
+    from paddle_jobs import PaddleJob, dist_train
+
+    def train():
+        print("trained as", os.environ["TRAINING_ROLE"])
+        try:
+            paddle_jobs.Job(paddle_jobs.Client(), os.environ["PADDLE_JOB_NAME"]).wait()
+        except paddle_jobs.PaddleJobsError as e:
+            print("waiting for itself:", e)
+
+    job = dist_train(train, paddle_job=PaddleJob(job_name="seed-style", num_cpus=2, max_run_time="10m"))
+    print("view job status at:", job.status_url())
+    print("finished:", job.wait()["phase"])
+""")
+
+
+def test_the_seed_style_script_prints_its_status_url_once_and_waits_for_success(service, tmp_path):
+    (tmp_path / "train.py").write_text(SEED_STYLE)
+    env = dict(os.environ, PADDLE_JOBS_URL=service, PADDLE_JOBS_TOKEN="", USER_NAMESPACE="")
+    env.pop("PADDLE_JOB_NAME", None)
+
+    submitted = subprocess.run([sys.executable, "train.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                               timeout=120)
+
+    assert submitted.returncode == 0, submitted.stderr
+    assert submitted.stdout.splitlines() == ["view job status at: %s/jobs/seed-style/status?namespace=default" % service,
+                                             "finished: Succeeded"]
+    job = paddle_jobs.Client(url=service, token="", namespace="").get("seed-style")
+    logs = [job.logs(role=role, index=index) for role in ("trainer", "pserver")
+            for index in range(job.plan[role + "s"]["count"])]
+    assert len(logs) == 4
+    for log in logs:
+        assert "trained as" in log
+        assert "waiting for itself: job seed-style cannot be waited for from one of its own replicas" in log
+        assert "view job status at" not in log
+    job.delete()
+
+
+def _raises():
+    raise RuntimeError("diverged")
+
+
+@pytest.mark.parametrize("train, status, says", [
+    (lambda: 42, 0, ""),
+    (_raises, 1, "RuntimeError: diverged"),
+    (lambda: sys.exit(3), 3, ""),
+])
+def test_inside_a_replica_dist_train_trains_then_ends_the_process_with_the_outcome(train, status, says, monkeypatch,
+                                                                                  capsys):
     monkeypatch.setenv("PADDLE_JOB_NAME", "in-replica")
-    calls = []
 
-    job = paddle_jobs.dist_train(lambda: calls.append("trained") or 42)
+    with pytest.raises(SystemExit) as ended:
+        paddle_jobs.dist_train(train, paddle_job=paddle_jobs.PaddleJob(job_name="in-replica"))
 
-    assert calls == ["trained"]
-    assert job.name == "in-replica" and job.result == 42
+    assert ended.value.code == status
+    assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("job_namespace, replica_namespace, refused", [
+    (None, None, True),
+    ("team-a", None, True),
+    ("team-a", "team-a", True),
+    ("team-a", "team-b", False),
+])
+def test_waiting_for_its_own_job_from_a_replica_is_refused_at_once(job_namespace, replica_namespace, refused,
+                                                                   monkeypatch):
+    monkeypatch.setenv("PADDLE_JOB_NAME", "itself")
+    if replica_namespace:
+        monkeypatch.setenv("USER_NAMESPACE", replica_namespace)
+    else:
+        monkeypatch.delenv("USER_NAMESPACE", raising=False)
+    nowhere = paddle_jobs.Client(url="http://127.0.0.1:9", token="", namespace="")
+
+    with pytest.raises(paddle_jobs.PaddleJobsError) as error:
+        paddle_jobs.Job(nowhere, "itself", job_namespace).wait(timeout=5)
+
+    assert ("own replicas" in str(error.value)) == refused
+    assert ("cannot reach" in str(error.value)) == (not refused)

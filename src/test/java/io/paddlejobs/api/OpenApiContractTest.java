@@ -34,9 +34,27 @@ class OpenApiContractTest extends ApiTest {
         if (!served.equals(committed)) {
             fail("""
                     The served /v3/api-docs.yaml differs from the committed %s (%s).
-                    If the API change is intended, regenerate the file and commit it:
+                    If the API change is intended, regenerate it (and the Python client's %s) and commit both:
                         ./mvnw test -Dtest=OpenApiContractTest -D%s=true"""
-                    .formatted(CONTRACT, firstDifference(committed, served), UPDATE_PROPERTY));
+                    .formatted(CONTRACT, firstDifference(committed, served), PythonClientModule.FILE, UPDATE_PROPERTY));
+        }
+    }
+
+    @Test
+    void pythonClientsModuleIsGeneratedFromTheServedContract() throws Exception {
+        String generated = PythonClientModule.render(schemas());
+        if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+            Files.writeString(PythonClientModule.FILE, generated, StandardCharsets.UTF_8);
+        }
+
+        String committed = Files.exists(PythonClientModule.FILE)
+                ? Files.readString(PythonClientModule.FILE, StandardCharsets.UTF_8) : "";
+        if (!generated.equals(committed)) {
+            fail("""
+                    The Python client's %s is not what the served contract generates (%s).
+                    Regenerate it with the contract, and commit both:
+                        ./mvnw test -Dtest=OpenApiContractTest -D%s=true"""
+                    .formatted(PythonClientModule.FILE, firstDifference(committed, generated), UPDATE_PROPERTY));
         }
     }
 

@@ -1,0 +1,98 @@
+"""The job request's fields and the job phases, as the contract (openapi/openapi.yaml) has them.
+
+Generated from the served contract: do not edit. After an API change, regenerate it with the
+contract and commit both:
+
+    ./mvnw -B test -Dtest=OpenApiContractTest -Dopenapi.update=true
+"""
+
+from enum import Enum
+from typing import Dict, Literal, TypedDict
+
+
+class JobRequest(TypedDict, total=False):
+    """The body of POST /jobs. The service requires entry_point."""
+
+    #: Shell command run in each replica
+    entry_point: str
+
+    #: Extra environment variables; may not set an injected name
+    env: Dict[str, str]
+
+    #: Container image (kubernetes backend); defaults to paddlejobs.defaults.image
+    image: str
+
+    #: User labels, Kubernetes label syntax
+    labels: Dict[str, str]
+
+    #: How long the trainers may run before the job is stopped and fails, such as 90m, 2h or 1h30m
+    #: (kubernetes backend: the trainer Job's activeDeadlineSeconds, counted from when the trainers
+    #: start); no limit when omitted
+    max_run_time: str
+
+    #: Memory for the job (beginner), Kubernetes quantity
+    memory: str
+
+    #: ps (default): pservers and trainers (Paddle 2.x fleet, Paddle v2); collective: trainers only,
+    #: which all-reduce gradients (Paddle 3.x); pserver fields are then an error
+    mode: Literal["ps", "collective"]
+
+    #: DNS-1035 label (starts with a letter: it names a Service), 1..40 characters; generated
+    #: (job-xxxxx) when omitted
+    name: str
+
+    #: CPUs for the job (beginner)
+    num_cpus: int
+
+    #: GPUs for the job (beginner)
+    num_gpus: int
+
+    #: An uploaded code package (POST /packages) of this namespace; replicas start in its unpacked
+    #: directory
+    package: str
+
+    #: First pserver port, 1024 or above (replicas run without privileges)
+    port: int
+
+    #: Dense-parameter ports per pserver
+    ports_num: int
+
+    #: Sparse-parameter ports per pserver
+    ports_num_for_sparse: int
+
+    #: CPUs per pserver (advanced)
+    pserver_cpu: int
+
+    #: Shell command for pservers, if they start differently; defaults to entry_point
+    pserver_entry_point: str
+
+    #: Memory per pserver (advanced), Kubernetes quantity
+    pserver_mem: str
+
+    #: Pserver count (advanced); defaults to one per trainer
+    pservers: int
+
+    #: CPUs per trainer (advanced)
+    trainer_cpu: int
+
+    #: GPUs per trainer (advanced)
+    trainer_gpu: int
+
+    #: Memory per trainer (advanced), Kubernetes quantity
+    trainer_mem: str
+
+    #: Trainer count (advanced)
+    trainers: int
+
+    #: Defaults to whether GPUs are asked for; a contradicting value is a warning
+    use_gpu: bool
+
+
+class JobPhase(str, Enum):
+    """Where a job stands: JobStatus's phase."""
+
+    PENDING = "Pending"
+    RUNNING = "Running"
+    SUCCEEDED = "Succeeded"
+    FAILED = "Failed"
+    CANCELLED = "Cancelled"

@@ -1,0 +1,66 @@
+"""Job.wait(): follow the status stream to the job's end, polling where the service will not stream."""
+
+import http.client
+import json
+import os
+import socket
+import time
+from typing import TYPE_CHECKING, Any, Dict, Optional
+
+from .contract import JobPhase
+from .errors import PaddleJobsError
+from .events import StreamUnavailable
+from .replica import own_job
+
+if TYPE_CHECKING:
+    from .client import Job
+
+FINISHED = (JobPhase.SUCCEEDED, JobPhase.FAILED, JobPhase.CANCELLED)
+
+Document = Dict[str, Any]
+
+
+def until_finished(job: "Job", timeout: Optional[float], poll: float) -> Document:
+    """The job's final status. A broken or refused stream (an older service, every stream slot
+    taken, the job deleted) leaves the rest to polling, whose first look surfaces any refusal."""
+    if _waits_for_itself(job):
+        raise PaddleJobsError("job %s cannot be waited for from one of its own replicas: it ends only when they do"
+                              % job.name)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    status = _follow(job, deadline, timeout)
+    while status is None or status["phase"] not in FINISHED:
+        if status is not None:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise _timed_out(job, status, timeout)
+            time.sleep(poll if deadline is None else max(0.0, min(poll, deadline - time.monotonic())))
+        status = job.status()
+    return status
+
+
+def _follow(job: "Job", deadline: Optional[float], timeout: Optional[float]) -> Optional[Document]:
+    """The last status the stream sent: the final one, unless the stream ended or broke first."""
+    status = None  # type: Optional[Document]
+    try:
+        with job.client.status_events(job.name, job.namespace, deadline) as stream:
+            for event in stream.events():
+                if event.name == "status":
+                    status = json.loads(event.data)
+                    if status["phase"] in FINISHED:
+                        return status
+    except socket.timeout:
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _timed_out(job, status, timeout) from None
+    except (StreamUnavailable, OSError, http.client.HTTPException, ValueError, KeyError):
+        pass
+    return status
+
+
+def _waits_for_itself(job: "Job") -> bool:
+    # The service names a replica's job but not its namespace; dist_train passes USER_NAMESPACE on.
+    mine = os.environ.get("USER_NAMESPACE")
+    return own_job() == job.name and not (mine and job.namespace and mine != job.namespace)
+
+
+def _timed_out(job: "Job", status: Optional[Document], timeout: Optional[float]) -> TimeoutError:
+    phase = "unknown" if status is None else status["phase"]
+    return TimeoutError("job %s is still %s after %s s" % (job.name, phase, timeout))
