@@ -18,6 +18,7 @@ def test_the_seeds_example_runs_from_any_directory_and_its_trainers_converge(ser
 
     assert submitted.returncode == 0, submitted.stderr
     assert "view job status at: %s/jobs/seed-example/status" % service in submitted.stdout
+    assert "finished: Succeeded" in submitted.stdout
     job = paddle_jobs.Client(url=service, token="", namespace="").get("seed-example")
     final = job.wait(timeout=120)
     assert final["phase"] == "Succeeded", (final, job.logs())
