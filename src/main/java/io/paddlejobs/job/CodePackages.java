@@ -15,6 +15,9 @@ public interface CodePackages {
     /**
      * Unpacks the namespace's package into a directory, which must exist. Nothing is written
      * outside it: the archive was checked when uploaded and is checked again while unpacking.
+     *
+     * @throws IOException when it cannot: its message is one bounded sentence for the job's status,
+     *                     naming the package and why, and no path of the service's host
      */
     void unpackInto(String namespace, String id, Path directory) throws IOException;
 

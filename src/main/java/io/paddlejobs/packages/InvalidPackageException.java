@@ -6,8 +6,8 @@ import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
-/** An upload that is not a safe gzipped tar, or a request naming a package its namespace does not have: 400. */
-public class InvalidPackageException extends ErrorResponseException {
+/** An upload that is not a safe gzipped tar: 400. */
+class InvalidPackageException extends ErrorResponseException {
 
     InvalidPackageException(String field, String detail) {
         super(HttpStatus.BAD_REQUEST);
@@ -19,10 +19,5 @@ public class InvalidPackageException extends ErrorResponseException {
 
     static InvalidPackageException badArchive(String why) {
         return new InvalidPackageException("body", "The package is not a safe gzipped tar: " + why + ".");
-    }
-
-    public static InvalidPackageException unknown(String namespace, String id) {
-        return new InvalidPackageException("package",
-                "Namespace '" + namespace + "' has no package " + id + "; upload it with POST /packages first.");
     }
 }

@@ -4,6 +4,7 @@ import io.paddlejobs.job.CodePackages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -101,9 +102,16 @@ public final class PackageStore implements CodePackages {
 
     @Override
     public void unpackInto(String namespace, String id, Path directory) throws IOException {
-        Path stored = find(namespace, id).orElseThrow(() -> InvalidPackageException.unknown(namespace, id));
+        Path stored = find(namespace, id).orElseThrow(() -> new IOException(
+                "package " + id + " is no longer in namespace '" + namespace + "' (deleted or expired)"));
         try (InputStream in = Files.newInputStream(stored)) {
             archive.unpack(in, directory);
+        } catch (InvalidPackageException e) {
+            throw new IOException("package " + id + " did not unpack: " + e.getBody().getDetail());
+        } catch (FileSystemException e) {
+            // Its message names the host's path; the reason ("No space left on device") is what the user can act on.
+            throw new IOException("package " + id + " did not unpack: "
+                    + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName()));
         }
     }
 

@@ -6,10 +6,22 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 import io.paddlejobs.packages.Archives;
+import io.paddlejobs.packages.Bombs;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
@@ -106,6 +118,59 @@ class PackagesApiTest extends ApiTest {
                 .path("phase").asString(), "Succeeded"::equals);
         String log = new ServiceClient(port).get("/jobs/shipped/logs").body();
         assertThat(log).contains("shipped with the job");
+    }
+
+    /** The report's header bombs, scaled to build quickly; the first two would still be read whole without the caps. */
+    static Stream<Arguments> headerBombs() {
+        return Stream.of(
+                Arguments.of("pax-keys 100k", (Supplier<InputStream>) () -> Bombs.paxKeys(100_000), "PAX header holds"),
+                Arguments.of("longname 64 MiB", (Supplier<InputStream>) () -> Bombs.longName(64), "long-name header holds"),
+                Arguments.of("chain of 200k L", (Supplier<InputStream>) () -> Bombs.chain(200_000, 'L'),
+                        "more than 4 long-name or PAX headers precede one entry"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("headerBombs")
+    void aHeaderBombIsA400NamingTheRuleAndTheServiceStillAnswers(String bomb, Supplier<InputStream> archive, String rule) {
+        ServiceClient client = new ServiceClient(port);
+        byte[] bytes = Bombs.bytes(archive.get());
+        long started = System.nanoTime();
+
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(client.baseUrl() + "/packages"))
+                .header("Content-Type", "application/gzip").POST(HttpRequest.BodyPublishers.ofByteArray(bytes)));
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+        assertThat(answer.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(answer.body()).contains(rule);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+        assertThat(client.get("/actuator/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void anArchiveUnpackingWouldRefuseIsRefusedAtUpload() throws Exception {
+        byte[] bytes = new Archives().file("a", "1").directory("a").bytes();
+
+        JsonNode problem = assertProblem(upload(bytes, "default"), 400);
+
+        assertThat(problem.path("detail").asString()).contains("'a/'", "as a file and as a directory");
+    }
+
+    @Test
+    void aJobWhosePackageDoesNotUnpackFailsWithAShortMessageAndNoHostPath() throws Exception {
+        String id = bodyOf(upload(new Archives().file("ok.py", "print(1)\n").bytes(), "default")).path("package").asString();
+        // The stored copy is replaced behind the service's back, by something the upload's check would refuse.
+        Path stored = DATA_ROOT.resolve("packages/default/" + id.substring("sha256:".length()) + ".tar.gz");
+        Files.write(stored, new Archives().file("c".repeat(300), "1").bytes());
+
+        MvcResult submitted = mvc.perform(post("/jobs").contentType(MediaType.APPLICATION_JSON)
+                .content(json("{'name':'unpacks-not','entry_point':'true','package':'%s'}".formatted(id)))).andReturn();
+        assertThat(submitted.getResponse().getStatus()).as(submitted.getResponse().getContentAsString()).isEqualTo(201);
+        JsonNode status = await().atMost(Duration.ofSeconds(30))
+                .until(() -> bodyOf(mvc.perform(get("/jobs/unpacks-not/status")).andReturn()),
+                        s -> s.path("phase").asString().equals("Failed"));
+
+        assertThat(status.path("message").asString()).contains(id, "component over 255 bytes")
+                .doesNotContain(DATA_ROOT.toString(), "ProblemDetail").hasSizeLessThan(600);
     }
 
     private MvcResult upload(byte[] bytes, String namespace) throws Exception {

@@ -52,6 +52,17 @@ public final class Archives {
         return add(entry, new byte[0]);
     }
 
+    /** An empty entry of any ustar type: devices, FIFOs, contiguous files, volume labels, ... */
+    public Archives special(String name, char type) {
+        return add(new TarArchiveEntry(name, (byte) type, true), new byte[0]);
+    }
+
+    /** Names past 100 characters as GNU long-name headers rather than PAX ones. */
+    public Archives gnuLongNames() {
+        tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_GNU);
+        return this;
+    }
+
     public byte[] bytes() {
         try {
             tar.close();

@@ -37,6 +37,7 @@ import org.slf4j.LoggerFactory;
 final class ReplicaLauncher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicaLauncher.class);
+    private static final int MAX_MESSAGE = 500;
 
     private final LocalProperties properties;
     private final JobRecordStore store;
@@ -86,7 +87,13 @@ final class ReplicaLauncher implements AutoCloseable {
         try {
             Files.createDirectories(store.workDir(key));
             if (placed.spec().codePackage() != null) {
-                packages.unpackInto(key.namespace(), placed.spec().codePackage(), store.workDir(key));
+                try {
+                    packages.unpackInto(key.namespace(), placed.spec().codePackage(), store.workDir(key));
+                } catch (IOException e) {
+                    log.warn("Job {} could not unpack its package: {}", key, e.getMessage());
+                    stopLater(job.failToStart(bounded(e.getMessage())));
+                    return;
+                }
             }
             Files.createDirectories(store.logFile(key, "any").getParent());
             Files.createDirectories(properties.storageDir(key.namespace()));
@@ -99,7 +106,7 @@ final class ReplicaLauncher implements AutoCloseable {
             runTimeLimits.limit(job, placed.spec().maxRunTime());
         } catch (IOException | RuntimeException e) {
             log.warn("Job {} could not start", key, e);
-            stopLater(job.failToStart("a replica could not be started: " + rootCause(e).getMessage()));
+            stopLater(job.failToStart(bounded("a replica could not be started: " + rootCause(e).getMessage())));
         } finally {
             job.startFinished();
         }
@@ -165,6 +172,11 @@ final class ReplicaLauncher implements AutoCloseable {
         } else if (!watch.isDone()) {
             timers.schedule(() -> lookAt(job, watch), 1, TimeUnit.SECONDS);
         }
+    }
+
+    /** A status message stays a sentence: whatever a cause says, it cannot swell a status or a record. */
+    static String bounded(String message) {
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "...";
     }
 
     /** What went wrong, without the wrappers of the parallel start and of unchecked I/O. */
