@@ -80,6 +80,7 @@ def test_wait_follows_the_status_stream_instead_of_polling(client):
 
     assert final["phase"] == paddle_jobs.JobPhase.SUCCEEDED
     assert time.monotonic() - started < 30
+    assert job.wait(timeout=0)["phase"] == "Succeeded"  # no time left, but the job has ended
     job.delete()
 
 
