@@ -1,6 +1,8 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.JobWrittenFiles;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.PaddleEnv;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.RolePlan;
 import java.io.ByteArrayOutputStream;
@@ -8,19 +10,35 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * One job's directory on the shared filesystem, {@code <shared-dir>/jobs/<namespace>/<job>/}:
- * what the replicas read ({@code launch.sh}, {@code env/<replica>.env}, {@code entry/<role>}),
- * what they write ({@code logs/}, {@code state/}, {@code work/}), and the service's record.
+ * what the replicas read ({@code launch.sh}, {@code env/<replica>.env} and {@code .placed},
+ * {@code entry/<role>}), what they write ({@code logs/}, {@code state/}, {@code work/}), and the
+ * service's record. Everything the replicas write is read as {@link JobWrittenFiles} reads it.
+ *
+ * @param dir the directory's real path (no link on the way)
  */
 record JobFiles(Path dir) {
+
+    /** A start or exit mark is one short line; more is not one. */
+    private static final int MAX_MARK_BYTES = 64;
+    /** One line per replica of at most a few hundred characters. */
+    private static final int MAX_PLACEMENT_BYTES = 256 * 1024;
+    /** As {@code launch.sh} writes it: the exit code, and {@code stopped} when the job was being stopped. */
+    private static final Pattern EXIT = Pattern.compile("(\\d{1,3})( stopped)?\\n?");
 
     Path record() {
         return dir.resolve("job.json");
@@ -49,7 +67,11 @@ record JobFiles(Path dir) {
                 Files.writeString(dir.resolve("entry").resolve(role.role().label()), role.entryPoint());
             }
             for (Replica replica : plan.replicas()) {
-                Files.write(dir.resolve("env").resolve(replica.id() + ".env"), nulSeparated(replica.env()));
+                // Only the service's own values name hosts by token: the user's reach the replica as given.
+                Files.write(dir.resolve("env").resolve(replica.id() + ".env"),
+                        nulSeparated(replica.env(), name -> !PaddleEnv.isReserved(name)));
+                Files.write(dir.resolve("env").resolve(replica.id() + ".placed"),
+                        nulSeparated(replica.env(), PaddleEnv::isReserved));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the files of job " + plan.name() + " under " + dir, e);
@@ -57,66 +79,64 @@ record JobFiles(Path dir) {
     }
 
     /** {@code NAME=value\0} per variable: a value may hold any character but NUL, newlines included. */
-    private static byte[] nulSeparated(Map<String, String> env) {
+    private static byte[] nulSeparated(Map<String, String> env, Predicate<String> names) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         env.forEach((name, value) -> {
-            out.writeBytes((name + "=" + value).getBytes(StandardCharsets.UTF_8));
-            out.write(0);
+            if (names.test(name)) {
+                out.writeBytes((name + "=" + value).getBytes(StandardCharsets.UTF_8));
+                out.write(0);
+            }
         });
         return out.toByteArray();
     }
 
-    /** What the replicas have left in {@code state/}: who started, who exited how, whether the job was being stopped. */
-    ReplicaMarks marks() {
+    /**
+     * What the replicas of {@code plan} have left in {@code state/}: who started, who exited how,
+     * whether the job was being stopped, where each runs. Only the files those replicas write are
+     * looked at; a mark that is not one (a link, a FIFO, a device, text that is no exit code) counts
+     * as not written.
+     */
+    ReplicaMarks marks(JobPlan plan) {
         Path state = dir.resolve("state");
         Map<String, ReplicaMarks.Mark> marks = new HashMap<>();
-        if (!Files.isDirectory(state)) {
-            return new ReplicaMarks(marks, false, null);
-        }
-        try (Stream<Path> files = Files.list(state)) {
-            for (Path file : files.toList()) {
-                String name = file.getFileName().toString();
-                if (name.endsWith(".started")) {
-                    marks.merge(name.substring(0, name.length() - ".started".length()),
-                            new ReplicaMarks.Mark(true, null, false, instant(read(file)), null), ReplicaMarks.Mark::merge);
-                } else if (name.endsWith(".exit")) {
-                    String[] outcome = read(file).strip().split(" ");
-                    marks.merge(name.substring(0, name.length() - ".exit".length()),
-                            new ReplicaMarks.Mark(true, Integer.valueOf(outcome[0]), outcome.length > 1, null,
-                                    Files.getLastModifiedTime(file).toInstant()),
-                            ReplicaMarks.Mark::merge);
+        for (Replica replica : plan.replicas()) {
+            String id = replica.id();
+            read(state.resolve(id + ".started"), MAX_MARK_BYTES).ifPresent(started -> marks.merge(id,
+                    new ReplicaMarks.Mark(true, null, false, instant(started.text()), null), ReplicaMarks.Mark::merge));
+            read(state.resolve(id + ".exit"), MAX_MARK_BYTES).ifPresent(exit -> {
+                Matcher outcome = EXIT.matcher(exit.text());
+                if (outcome.matches() && Integer.parseInt(outcome.group(1)) <= 255) {
+                    marks.merge(id, new ReplicaMarks.Mark(true, Integer.valueOf(outcome.group(1)),
+                            outcome.group(2) != null, null, exit.modified()), ReplicaMarks.Mark::merge);
                 }
-            }
-        } catch (IOException | RuntimeException e) {
-            // A file being written as we look; the next poll reads it whole.
-            return new ReplicaMarks(marks, Files.exists(state.resolve("stopping")), null);
+            });
         }
-        Path placement = state.resolve("placement");
-        return new ReplicaMarks(marks, Files.exists(state.resolve("stopping")),
-                Files.exists(placement) ? Placement.parse(read(placement)) : null);
+        boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
+        Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
+                .filter(JobWrittenFiles.Content::whole).map(content -> Placement.parse(content.text())).orElse(null);
+        return new ReplicaMarks(marks, stopping, placement);
     }
 
     /** The launcher writes {@code date -u +%FT%TZ}; anything else is no time. */
-    private static java.time.Instant instant(String text) {
+    private static Instant instant(String text) {
         try {
-            return java.time.Instant.parse(text.strip());
-        } catch (java.time.format.DateTimeParseException e) {
+            return Instant.parse(text.strip());
+        } catch (DateTimeParseException e) {
             return null;
         }
     }
 
-    private static String read(Path file) {
+    /** A mark as its replica wrote it; one that cannot be read now (being replaced) is read at the next poll. */
+    private static Optional<JobWrittenFiles.Content> read(Path file, int maxBytes) {
         try {
-            return Files.readString(file);
-        } catch (NoSuchFileException e) {
-            return "";
+            return JobWrittenFiles.read(file, maxBytes);
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return Optional.empty();
         }
     }
 
     void delete() {
-        if (!Files.exists(dir)) {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
         try (Stream<Path> paths = Files.walk(dir)) {

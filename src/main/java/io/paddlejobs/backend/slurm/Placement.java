@@ -8,28 +8,42 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Where Slurm put each replica, as the batch step computed it ({@code state/placement}: one line
  * {@code <replica> <address> <port> <node>} each), and the plan with it filled in. The filling in
  * is the same as {@code launch.sh} does for the replica's own environment, so the plan the service
- * shows is the environment each replica got.
+ * shows is the environment each replica got. Only the service's own values are filled in (the
+ * names {@link PaddleEnv#isReserved} holds); a user's value that happens to hold a token is theirs.
  */
 record Placement(Map<String, Slot> slots) {
 
     record Slot(String address, int port, String node) {
     }
 
+    /** {@code <replica> <address> <port> <node>}: an address or node name is a host name or an IP address. */
+    private static final Pattern LINE = Pattern.compile(
+            "([a-z]+-\\d{1,5}) ([A-Za-z0-9.:_-]{1,253}) (\\d{1,5}) ([A-Za-z0-9._-]{1,253})");
+
     Placement {
         slots = Map.copyOf(slots);
     }
 
+    /**
+     * The slots of well-formed lines; the batch step writes the file, but it lies where the job can
+     * change it, so any other line is no slot (and a placement missing a replica's is not applied).
+     */
     static Placement parse(String text) {
         Map<String, Slot> slots = new LinkedHashMap<>();
         for (String line : text.split("\n")) {
-            String[] parts = line.strip().split(" ");
-            if (parts.length == 4) {
-                slots.put(parts[0], new Slot(parts[1], Integer.parseInt(parts[2]), parts[3]));
+            Matcher parts = LINE.matcher(line);
+            if (parts.matches()) {
+                int port = Integer.parseInt(parts.group(3));
+                if (port >= 1 && port <= 65535) {
+                    slots.put(parts.group(1), new Slot(parts.group(2), port, parts.group(4)));
+                }
             }
         }
         return new Placement(slots);
@@ -46,7 +60,7 @@ record Placement(Map<String, Slot> slots) {
             Map<String, String> env = new LinkedHashMap<>();
             replica.env().forEach((name, value) -> env.put(name, name.equals(PaddleEnv.PORT)
                     ? Integer.toString(slots.get(replica.id()).port())
-                    : fill(value, plan.ports().first())));
+                    : PaddleEnv.isReserved(name) ? fill(value, plan.ports().first()) : value));
             replicas.add(new Replica(replica.role(), replica.index(), slots.get(replica.id()).address(), env));
         }
         List<Derivation> derivations = new ArrayList<>(plan.derivations());

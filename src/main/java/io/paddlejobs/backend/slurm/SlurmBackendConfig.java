@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The Slurm backend, chosen with {@code paddlejobs.backend=slurm}. */
@@ -19,7 +20,9 @@ class SlurmBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(SlurmBackendConfig.class);
 
     @Bean
-    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json) {
+    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Environment env) {
+        properties.requireSharedFilesAccepted(
+                env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT));
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.jobsDir(), json),
                 Clock.systemUTC());
         backend.start();

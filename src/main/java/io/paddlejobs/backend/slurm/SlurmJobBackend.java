@@ -52,12 +52,29 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
 
     /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
     void start() {
+        Map<Long, String> slurmNames = slurmNames();
         for (SlurmJob job : records.loadAll()) {
-            if (job.slurmId() > 0) {
+            // A record can be planted by a job: one that claims a Slurm job of another name is not that job.
+            String named = slurmNames.get(job.slurmId());
+            if (named != null && !named.equals(BatchScripts.jobName(job.plan()))) {
+                records.refuse(job, "its Slurm job %d is %s, not %s".formatted(job.slurmId(), named,
+                        BatchScripts.jobName(job.plan())));
+            } else {
                 jobs.put(job.key(), job);
             }
         }
         poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval());
+    }
+
+    /** The name of every job Slurm remembers, by its id; none when Slurm does not answer (the poller checks again). */
+    private Map<Long, String> slurmNames() {
+        try {
+            Map<Long, String> names = new java.util.HashMap<>();
+            slurm.jobs().forEach(info -> names.putIfAbsent(info.submittedId(), info.name()));
+            return names;
+        } catch (SlurmException e) {
+            return Map.of();
+        }
     }
 
     @Override
@@ -129,7 +146,8 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
             return false;
         }
         String id = Replica.idOf(role, index);
-        LogTail.write(records.files(key).logFile(id), tail, () -> follow && mayWriteMore(key, id), out);
+        LogTail.write(records.files(key).logFile(id), tail, properties.maxLogRead().toBytes(),
+                () -> follow && mayWriteMore(key, id), out);
         return true;
     }
 

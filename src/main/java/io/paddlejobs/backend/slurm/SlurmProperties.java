@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -25,6 +26,12 @@ import org.springframework.validation.annotation.Validated;
  * @param restUser     for {@code rest}: the user jobs are submitted as
  * @param jwtKey       for {@code rest}: the cluster's HS256 key ({@code AuthAltParameters=jwt_key=}),
  *                     from which the service mints short-lived tokens for {@code restUser}
+ * @param maxLogRead   the most of a replica's log one read serves (replicas write their logs
+ *                     themselves: a sparse or endless one must not cost the service more)
+ * @param allowSharedFiles security modes {@code token} and {@code kubernetes} on this backend: every
+ *                     tenant's jobs run as one Unix user on one shared directory and can read and
+ *                     change the others' files; the backend starts in those modes only when this says
+ *                     that is accepted
  */
 @Validated
 @ConfigurationProperties("paddlejobs.slurm")
@@ -39,7 +46,9 @@ public record SlurmProperties(
         @DefaultValue("") String slurmConf,
         @DefaultValue("http://127.0.0.1:6820") @NotNull URI restUrl,
         @DefaultValue("slurm") @NotNull String restUser,
-        Path jwtKey) {
+        Path jwtKey,
+        @DefaultValue("64MB") @NotNull DataSize maxLogRead,
+        @DefaultValue("false") boolean allowSharedFiles) {
 
     /** The two ways of talking to Slurm. */
     public enum ClientKind {
@@ -58,6 +67,20 @@ public record SlurmProperties(
     static long wholeMinutes(Duration time) {
         long seconds = time.toSeconds();
         return seconds <= 0 ? 0 : (seconds + 59) / 60;
+    }
+
+    /**
+     * Where tenants share the service and their jobs cannot be kept apart (all run as one user on
+     * one directory), refuses to go on unless the operator said, with
+     * {@code paddlejobs.slurm.allow-shared-files=true}, that this is accepted.
+     */
+    void requireSharedFilesAccepted(String securityMode) {
+        if (!securityMode.equals("none") && !allowSharedFiles) {
+            throw new IllegalStateException(("paddlejobs.security.mode=%s with the Slurm backend, but every tenant's jobs "
+                    + "run as the one Unix user that submits them, on one shared directory: each could read and change "
+                    + "the others' files (logs, environments with their secrets, records). Set "
+                    + "paddlejobs.slurm.allow-shared-files=true to accept that.").formatted(securityMode));
+        }
     }
 
     Path jobsDir() {

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.JobWrittenFiles;
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,21 +9,35 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Job directories under {@code <shared-dir>/jobs/<namespace>/<job>/}, each with its record {@code job.json}. */
+/**
+ * Job directories under {@code <shared-dir>/jobs/<namespace>/<job>/}, each with its record
+ * {@code job.json}. Jobs can write there too, so a record is read as {@link JobWrittenFiles} reads
+ * a file, with a bound, and used only once {@link SlurmRecordChecks} found nothing wrong with it;
+ * a record that is not usable is renamed out of the way ({@code job.json.refused-<millis>}) and
+ * logged, never fatal to start-up.
+ */
 final class SlurmRecords {
 
     private static final Logger log = LoggerFactory.getLogger(SlurmRecords.class);
+    /** Far above any record the service writes (a plan is bounded by the request's size). */
+    static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
     private final Path jobsDir;
     private final JsonMapper json;
 
+    /** @param jobsDir created if need be; used by its real path, so that no link is followed below it */
     SlurmRecords(Path jobsDir, JsonMapper json) {
-        this.jobsDir = jobsDir.toAbsolutePath().normalize();
+        try {
+            this.jobsDir = Files.createDirectories(jobsDir.toAbsolutePath().normalize()).toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the jobs directory " + jobsDir, e);
+        }
         this.json = json;
     }
 
@@ -43,23 +58,58 @@ final class SlurmRecords {
         }
     }
 
-    /** Every readable record; an unreadable one is logged and skipped, never fatal to start-up. */
+    /** Every usable record at {@code <namespace>/<job>/job.json}; the others are refused. */
     List<SlurmJob> loadAll() {
         List<SlurmJob> jobs = new ArrayList<>();
-        if (!Files.isDirectory(jobsDir)) {
-            return jobs;
-        }
-        try (Stream<Path> found = Files.find(jobsDir, 3, (path, attrs) -> path.getFileName().toString().equals("job.json"))) {
+        try (Stream<Path> found = Files.find(jobsDir, 3, (path, attrs) -> path.getFileName().toString().equals("job.json")
+                && jobsDir.relativize(path).getNameCount() == 3)) {
             for (Path file : found.toList()) {
-                try {
-                    jobs.add(json.readValue(file.toFile(), SlurmJob.class));
-                } catch (RuntimeException e) {
-                    log.warn("Skipping unreadable job record {}: {}", file, e.getMessage());
-                }
+                load(file).ifPresent(jobs::add);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read job records under " + jobsDir, e);
         }
         return jobs;
+    }
+
+    private Optional<SlurmJob> load(Path file) {
+        Path dir = file.getParent();
+        Optional<String> problem;
+        SlurmJob job = null;
+        try {
+            Optional<JobWrittenFiles.Content> content = JobWrittenFiles.read(file, MAX_RECORD_BYTES);
+            if (content.isEmpty()) {
+                problem = Optional.of("it is not a regular file");
+            } else if (!content.get().whole()) {
+                problem = Optional.of("it is larger than " + MAX_RECORD_BYTES + " bytes");
+            } else {
+                job = json.readValue(content.get().text(), SlurmJob.class);
+                problem = SlurmRecordChecks.problem(job, dir.getParent().getFileName().toString(),
+                        dir.getFileName().toString());
+            }
+        } catch (IOException | RuntimeException e) {
+            problem = Optional.of("it cannot be read: " + e.getMessage());
+        }
+        if (problem.isPresent()) {
+            refuse(file, problem.get());
+            return Optional.empty();
+        }
+        return Optional.of(job);
+    }
+
+    /** Renames a record that must not be used, so that the next start does not meet it again. */
+    void refuse(Path record, String why) {
+        Path target = record.resolveSibling("job.json.refused-" + System.currentTimeMillis());
+        try {
+            Files.move(record, target, StandardCopyOption.ATOMIC_MOVE);
+            log.warn("Job record {} is not usable, {}; renamed to {}", record, why, target.getFileName());
+        } catch (IOException e) {
+            log.warn("Job record {} is not usable, {}; skipped (it could not be renamed: {})", record, why, e.toString());
+        }
+    }
+
+    /** As {@link #refuse(Path, String)}, for a record that was read and then found to be another's. */
+    void refuse(SlurmJob job, String why) {
+        refuse(files(job.key()).record(), why);
     }
 }

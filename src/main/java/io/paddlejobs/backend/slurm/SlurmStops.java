@@ -55,7 +55,7 @@ final class SlurmStops {
         }
         Instant now = clock.instant();
         SlurmJob cancelled = update(key, j -> j.isFinished() ? j : j.with(j.plan(), j.placed(),
-                SlurmStatusMapper.cancelled(j.tracked(List.of(), records.files(key).marks()), j.status().startedAt(), now)));
+                SlurmStatusMapper.cancelled(j.tracked(List.of(), records.files(key).marks(j.plan())), j.status().startedAt(), now)));
         if (cancelled == null) {
             return Optional.empty();
         }

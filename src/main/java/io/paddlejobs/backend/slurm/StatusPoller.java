@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,6 +35,8 @@ final class StatusPoller implements AutoCloseable {
         return thread;
     });
     private volatile boolean slurmAnswered = true;
+    /** The jobs whose last update failed, so that a job failing at every poll is logged once. */
+    private final Set<JobKey> failing = ConcurrentHashMap.newKeySet();
 
     private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock) {
         this.jobs = jobs;
@@ -49,11 +52,12 @@ final class StatusPoller implements AutoCloseable {
         return poller;
     }
 
+    /** Whatever a poll throws, the next one runs: an escaping throwable would end the schedule, silently. */
     private void pollQuietly() {
         try {
             poll();
-        } catch (RuntimeException e) {
-            log.warn("Polling Slurm failed", e);
+        } catch (Throwable e) {
+            log.error("Polling Slurm failed; the next poll is in one interval", e);
         }
     }
 
@@ -74,12 +78,27 @@ final class StatusPoller implements AutoCloseable {
             return;
         }
         for (SlurmJob job : active) {
-            update(job, bySubmittedId.getOrDefault(job.slurmId(), List.of()));
+            // Each job on its own: what one job's files do to its update holds up no other job's.
+            try {
+                update(job, ownComponents(job, bySubmittedId.getOrDefault(job.slurmId(), List.of())));
+                failing.remove(job.key());
+            } catch (RuntimeException e) {
+                if (failing.add(job.key())) {
+                    log.warn("Job {} cannot be brought up to date, its status stays as last seen: {}", job.key(), e.toString());
+                }
+            }
         }
+        failing.retainAll(jobs.keySet());
+    }
+
+    /** Slurm's components under the job's id, if that id is the job's own (its Slurm job bears the job's name). */
+    private static List<SlurmJobInfo> ownComponents(SlurmJob job, List<SlurmJobInfo> components) {
+        String name = BatchScripts.jobName(job.plan());
+        return components.stream().allMatch(component -> component.name().equals(name)) ? components : List.of();
     }
 
     private void update(SlurmJob job, List<SlurmJobInfo> components) {
-        ReplicaMarks marks = records.files(job.key()).marks();
+        ReplicaMarks marks = records.files(job.key()).marks(job.plan());
         JobPlan plan = job.plan();
         boolean placed = job.placed();
         if (!placed && marks.placement() != null && marks.placement().covers(plan)) {

@@ -13,13 +13,14 @@ done < "$STATE/placement"
 
 # The plan names replica hosts "@<replica>@" (Slurm places them when the job starts): an endpoint
 # "@<replica>@:<first port>" becomes the replica's address and port, a bare "@<replica>@" its address.
+# Sets PLACED (not printed and captured: a value's trailing newlines are kept).
 place() {
-    local value=$1 replica
+    local replica
+    PLACED=$1
     for replica in "${!HOST[@]}"; do
-        value=${value//"@$replica@:$FIRST_PORT"/"${HOST[$replica]}:${PORT[$replica]}"}
-        value=${value//"@$replica@"/"${HOST[$replica]}"}
+        PLACED=${PLACED//"@$replica@:$FIRST_PORT"/"${HOST[$replica]}:${PORT[$replica]}"}
+        PLACED=${PLACED//"@$replica@"/"${HOST[$replica]}"}
     done
-    printf '%s' "$value"
 }
 vars=("PATH=$REPLICA_PATH" "HOME=${HOME:-/}" "LANG=${LANG:-C.UTF-8}" "SLURM_JOB_ID=$SLURM_JOB_ID"
       "SLURM_PROCID=$SLURM_PROCID" "SLURMD_NODENAME=${SLURMD_NODENAME:-}")
@@ -27,19 +28,45 @@ vars=("PATH=$REPLICA_PATH" "HOME=${HOME:-/}" "LANG=${LANG:-C.UTF-8}" "SLURM_JOB_
 for name in CUDA_VISIBLE_DEVICES ROCR_VISIBLE_DEVICES GPU_DEVICE_ORDINAL SLURM_STEP_GPUS; do
     [ -n "${!name:-}" ] && vars+=("$name=${!name}")
 done
+# The service's own values, placed; then the user's, exactly as given.
 while IFS= read -r -d '' pair; do
     name=${pair%%=*}
     if [ "$name" = PADDLE_PORT ]; then
         vars+=("PADDLE_PORT=${PORT[$id]}")   # this replica's own port
     else
-        vars+=("$name=$(place "${pair#*=}")")
+        place "${pair#*=}"
+        vars+=("$name=$PLACED")
     fi
+done < "$JOB_DIR/env/$id.placed"
+while IFS= read -r -d '' pair; do
+    vars+=("$pair")
 done < "$JOB_DIR/env/$id.env"
+
+# What the entry point starts must end with it, also what it detaches (setsid, nohup), which
+# proctrack/linuxproc does not follow: the replica runs in a PID namespace of its own (as root, or
+# in a user namespace of this user's), whose first process passes a TERM on to every process in it
+# and, when the entry point has ended, takes what is left with it (the kernel kills the namespace).
+# Where neither namespace can be made, the replica runs as before and proctrack/cgroup must do it.
+confine=()
+for try in "unshare --pid --fork --kill-child=TERM" "unshare --user --map-current-user --pid --fork --kill-child=TERM"; do
+    if $try /bin/true 2>/dev/null; then
+        read -ra confine <<< "$try"
+        break
+    fi
+done
+init='trap "kill -TERM -1 2>/dev/null" TERM; "$@" & c=$!; wait $c; rc=$?
+while kill -0 $c 2>/dev/null; do wait $c; rc=$?; done; exit $rc'
 
 log=$JOB_DIR/logs/$id.log
 date -u +%FT%TZ > "$STATE/$id.started"
 cd "$JOB_DIR/work" || exit 1
-setsid env -i "${vars[@]}" /bin/sh -c "$(cat "$JOB_DIR/entry/$role")" >> "$log" 2>&1 < /dev/null &
+entry=$(cat "$JOB_DIR/entry/$role")
+if [ ${#confine[@]} -gt 0 ]; then
+    setsid "${confine[@]}" /bin/bash -c "$init" init env -i "${vars[@]}" /bin/sh -c "$entry" >> "$log" 2>&1 < /dev/null &
+else
+    echo "launch.sh: no PID namespace here; what $id detaches may outlive it" >> "$JOB_DIR/logs/batch.log"
+    setsid env -i "${vars[@]}" /bin/sh -c "$entry" >> "$log" 2>&1 < /dev/null &
+fi
 child=$!
 trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT
 wait "$child"

@@ -75,6 +75,10 @@ final class JobsApi {
         return json("/jobs/" + job + "/status");
     }
 
+    JsonNode status(String job, String namespace) {
+        return json("/jobs/" + job + "/status?namespace=" + namespace);
+    }
+
     String logs(String job, String query) {
         HttpResponse<String> response = send("GET", "/jobs/" + job + "/logs?" + query, null);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
@@ -83,9 +87,14 @@ final class JobsApi {
 
     /** Waits until the job is in {@code phase}, failing at once if it ends in another one. */
     JsonNode awaitPhase(String job, String phase, Duration within) {
+        return awaitPhase(job, "default", phase, within);
+    }
+
+    /** As {@link #awaitPhase(String, String, Duration)}, for a job of another namespace. */
+    JsonNode awaitPhase(String job, String namespace, String phase, Duration within) {
         JsonNode[] last = new JsonNode[1];
         await().atMost(within).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            last[0] = status(job);
+            last[0] = status(job, namespace);
             String now = last[0].path("phase").asString();
             if (!now.equals(phase) && (now.equals("Succeeded") || now.equals("Failed") || now.equals("Cancelled"))) {
                 throw new IllegalStateException("job " + job + " ended " + now + " instead of " + phase + ": " + last[0]);

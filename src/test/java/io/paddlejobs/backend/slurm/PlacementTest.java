@@ -18,7 +18,7 @@ class PlacementTest {
 
     static final SlurmProperties PROPERTIES = new SlurmProperties(SlurmProperties.ClientKind.CLI, Path.of("/shared"),
             "", "", Duration.ZERO, Duration.ofSeconds(1), "/usr/bin:/bin", "", java.net.URI.create("http://127.0.0.1:6820"),
-            "slurm", null);
+            "slurm", null, org.springframework.util.unit.DataSize.ofMegabytes(64), false);
 
     /** Two pservers and two trainers, planned with host tokens as the Slurm backend plans them. */
     static JobPlan plan() {
@@ -54,6 +54,23 @@ class PlacementTest {
         assertThat(placed.replicas()).allSatisfy(replica ->
                 assertThat(replica.env().toString()).doesNotContain("@pserver-").doesNotContain("@trainer-0@"));
         assertThat(placed.spec()).isEqualTo(plan.spec());
+        assertThat(placed.replicas()).as("a user's value is theirs, token or not")
+                .allSatisfy(replica -> assertThat(replica.env()).containsEntry("NOTE", "@trainer-1@ stays"));
+    }
+
+    @Test
+    void linesThatAreNoSlotAreIgnoredAndNeverThrow() {
+        Placement placement = Placement.parse("""
+                trainer-0 127.0.0.1 notaport n1
+                trainer-1 10.0.0.3 99999 n3
+                pserver-0 10.0.0.1 7164
+                pserver-1 $(reboot) 7166 n1
+                \0\0\0
+                trainer-1 10.0.0.3 7164 n3
+                """);
+
+        assertThat(placement.slots()).containsOnlyKeys("trainer-1");
+        assertThat(placement.covers(plan())).isFalse();
     }
 
     @Test

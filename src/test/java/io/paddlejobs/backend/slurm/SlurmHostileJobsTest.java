@@ -1,0 +1,174 @@
+package io.paddlejobs.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Jobs that attack the service through the files they can write on the shared directory, on the
+ * real test cluster (the red-team report's H3, H4, M5 and L7): each test runs the attack as a job
+ * and checks that it reads nothing outside the job, freezes nothing, leaves nothing running.
+ */
+@Tag("slurm")
+@ExtendWith(SlurmCluster.class)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class SlurmHostileJobsTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Path MARKER = outsideFile();
+
+    @TempDir
+    static Path sharedDir;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        SlurmCluster.serve(registry, sharedDir);
+    }
+
+    @LocalServerPort
+    int port;
+
+    JobsApi api;
+
+    @BeforeEach
+    void api() {
+        api = new JobsApi(port);
+    }
+
+    @AfterAll
+    static void removeMarker() throws IOException {
+        Files.deleteIfExists(MARKER);
+    }
+
+    @Test
+    void linksPlantedInPlaceOfLogsReadNothingOutsideTheJobAndBurnNoCpu() {
+        submit("default", "snoop", 2, """
+                if [ "$PADDLE_TRAINER_ID" = 0 ]; then
+                  ln -sf %s ../logs/trainer-0.log; ln -sf /dev/zero ../logs/trainer-1.log; touch ../planted
+                fi; sleep 120""".formatted(MARKER), Map.of());
+        await().atMost(SlurmJobsApiTest.RUN).until(() -> Files.exists(sharedDir.resolve("jobs/default/snoop/planted")));
+        assertThat(api.send("GET", "/jobs/snoop/metrics", null).statusCode()).as("its trainers' logs are followed")
+                .isEqualTo(200);
+
+        long cpuBefore = javaThreadsCpuNanos();
+        long wallBefore = System.nanoTime();
+        String followed = api.logs("snoop", "role=trainer&index=0");
+        String tail = api.logs("snoop", "role=trainer&index=1&tail=1");
+        String whole = api.logs("snoop", "role=trainer&index=1");
+        submit("other", "bystander", 1, "echo done", Map.of());
+        api.awaitPhase("bystander", "other", "Succeeded", SlurmJobsApiTest.RUN);
+
+        assertThat(followed).doesNotContain("SECRET-MARKER").isEmpty();
+        assertThat(tail).as("a link to /dev/zero is no log").isEmpty();
+        assertThat(whole).isEmpty();
+        double cores = (double) (javaThreadsCpuNanos() - cpuBefore) / (System.nanoTime() - wallBefore);
+        assertThat(cores).as("the metrics followers of a /dev/zero log read nothing (cores used meanwhile)")
+                .isLessThan(0.3);
+        api.send("POST", "/jobs/snoop/cancel", null);
+    }
+
+    @Test
+    void fifosDeviceLinksAndABadPlacementInStateFreezeNoOtherJobAndNoCancel() {
+        submit("default", "freezer", 2, """
+                if [ "$PADDLE_TRAINER_ID" = 0 ]; then
+                  rm -f ../state/trainer-0.started; mkfifo ../state/trainer-0.started
+                  ln -sf /dev/zero ../state/trainer-1.exit; mkfifo ../state/trainer-0.exit
+                  printf 'trainer-0 127.0.0.1 notaport n1\\n' > ../state/placement; touch ../planted
+                fi; sleep 120""", Map.of());
+        await().atMost(SlurmJobsApiTest.RUN).until(() -> Files.exists(sharedDir.resolve("jobs/default/freezer/planted")));
+
+        submit("other", "short", 1, "echo short-done", Map.of());
+
+        api.awaitPhase("short", "other", "Succeeded", Duration.ofSeconds(60));
+        long t0 = System.nanoTime();
+        HttpResponse<String> cancel = api.send("POST", "/jobs/freezer/cancel", null);
+        assertThat(cancel.statusCode()).as(cancel.body()).isEqualTo(200);
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("cancel does not block on the FIFO")
+                .isLessThan(Duration.ofSeconds(10));
+        api.awaitPhase("freezer", "Cancelled", Duration.ofSeconds(30));
+        submit("other", "after", 1, "echo after", Map.of());
+        api.awaitPhase("after", "other", "Succeeded", Duration.ofSeconds(60));
+    }
+
+    @Test
+    void whatAReplicaDetachesDiesWithItOnCancel() {
+        String seconds = "99173";
+        submit("default", "detacher", 1, "setsid sleep " + seconds + " > /dev/null 2>&1 < /dev/null & sleep 300", Map.of());
+        api.awaitPhase("detacher", "Running", SlurmJobsApiTest.RUN);
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> !sleepers(seconds).isEmpty());
+
+            assertThat(api.send("POST", "/jobs/detacher/cancel", null).statusCode()).isEqualTo(200);
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(sleepers(seconds))
+                    .as("the setsid child of a cancelled replica").isEmpty());
+        } finally {
+            sleepers(seconds).forEach(ProcessHandle::destroyForcibly); // this test's own sleeper, if the check failed
+        }
+    }
+
+    @Test
+    void userValuesReachTheReplicaVerbatimTrailingNewlinesAndTokensIncluded() {
+        String value = "keep @trainer-0@ and @trainer-0@:7164\n\n";
+        submit("default", "verbatim", 1, "printf '[%s]' \"$NOTE\"", Map.of("NOTE", value));
+
+        api.awaitPhase("verbatim", "Succeeded", SlurmJobsApiTest.RUN);
+
+        assertThat(api.logs("verbatim", "role=trainer&index=0")).isEqualTo("[" + value + "]");
+        assertThat(api.json("/jobs/verbatim").path("plan").path("replicas").get(0).path("env").path("NOTE").asString())
+                .isEqualTo(value);
+    }
+
+    private void submit(String namespace, String name, int trainers, String entryPoint, Map<String, String> env) {
+        ObjectNode request = JSON.createObjectNode().put("name", name).put("mode", "collective").put("trainers", trainers)
+                .put("memory", "256Mi").put("entry_point", entryPoint);
+        env.forEach(request.putObject("env")::put);
+        HttpResponse<String> response = api.send("POST", "/jobs?namespace=" + namespace, JSON.writeValueAsString(request));
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+    }
+
+    /** The processes running {@code sleep <seconds>}. */
+    private static List<ProcessHandle> sleepers(String seconds) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(command -> command.endsWith("/sleep")).orElse(false)
+                        && p.info().arguments().map(args -> Arrays.equals(args, new String[] {seconds})).orElse(false))
+                .toList();
+    }
+
+    /** The CPU time of every Java thread of this JVM (the service's included), not the JIT's or the collector's. */
+    private static long javaThreadsCpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        return Arrays.stream(threads.getAllThreadIds()).map(threads::getThreadCpuTime).filter(t -> t > 0).sum();
+    }
+
+    private static Path outsideFile() {
+        try {
+            Path file = Files.createTempFile("outside-the-job", ".txt");
+            return Files.writeString(file, "SECRET-MARKER\n");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
