@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opens the files a job can write (its logs and marks where the job's directory is the job's to
@@ -123,7 +124,15 @@ public final class JobWrittenFiles {
             int noCtty = 0400;
             int nonBlock = 04000;
             int closeOnExec = 02000000;
-            return new NativeOpen(com.sun.jna.Native.load("c", LibC.class), readOnly | noCtty | nonBlock | closeOnExec | noFollow);
+            try {
+                return new NativeOpen(com.sun.jna.Native.load("c", LibC.class),
+                        readOnly | noCtty | nonBlock | closeOnExec | noFollow);
+            } catch (LinkageError e) {
+                // JNA could not unpack or load its library (a temporary directory mounted noexec)
+                LoggerFactory.getLogger(JobWrittenFiles.class).warn("No native open(2) here ({}): files jobs write are "
+                        + "checked before a plain open, and a FIFO swapped in at that moment could block", e.getMessage());
+                return null;
+            }
         }
 
         Optional<FileChannel> open(Path path) throws IOException {
