@@ -25,6 +25,10 @@ class JobRequest(TypedDict, total=False):
     #: User labels, Kubernetes label syntax
     labels: Dict[str, str]
 
+    #: How many times the whole job is started again after a failure (every replica stopped, then
+    #: all started again after a backoff that doubles); at most paddlejobs.limits.max-restarts
+    max_restarts: int
+
     #: How long the trainers may run before the job is stopped and fails, such as 90m, 2h or 1h30m
     #: (kubernetes backend: the trainer Job's activeDeadlineSeconds, counted from when the trainers
     #: start); no limit when omitted
@@ -71,6 +75,15 @@ class JobRequest(TypedDict, total=False):
 
     #: Pserver count (advanced); defaults to one per trainer
     pservers: int
+
+    #: Which failures are retried: any (the default with max_restarts), infrastructure (a kill by
+    #: signal from outside, out of memory, eviction, a lost node; not the program's own exit), stall
+    #: (see stall_timeout), or a list of these words and exit codes such as ["infrastructure", 1]
+    restart_on: object
+
+    #: How long no trainer may print a line or report a metric before the job is marked Stalled
+    #: (and, with stall in restart_on, restarted), such as 30m; never when omitted
+    stall_timeout: str
 
     #: CPUs per trainer (advanced)
     trainer_cpu: int

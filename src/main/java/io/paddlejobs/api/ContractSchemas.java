@@ -36,7 +36,8 @@ class ContractSchemas implements OpenApiCustomizer {
             Map.entry("JobSummary", List.of("name", "namespace", "phase", "created_at", "pservers", "trainers", "status_url")),
             Map.entry("JobPlan", List.of("name", "namespace", "spec", "trainers", "use_gpu", "totals", "replicas",
                     "derivations", "warnings")),
-            Map.entry("JobStatus", List.of("phase", "created_at", "replicas")),
+            Map.entry("JobStatus", List.of("phase", "created_at", "replicas", "restarts", "attempts")),
+            Map.entry("Attempt", List.of("number", "started_at")),
             Map.entry("RoleCounts", List.of("desired", "pending", "running", "succeeded", "failed")),
             Map.entry("ReplicaStatus", List.of("id", "role", "index", "state", "restarts")),
             Map.entry("Replica", List.of("role", "index", "host", "env")),
@@ -69,6 +70,8 @@ class ContractSchemas implements OpenApiCustomizer {
         QUANTITIES.forEach(field -> quantity(property(schemas, field)));
         property(schemas, "FieldError.rejected").types(null).type(null)
                 .description("The rejected value as given (string, number or boolean), when it is short");
+        // A word or a list of words and exit codes: a oneOf of both shapes breaks the generated Java client.
+        property(schemas, "JobRequest.restart_on").types(null).type(null);
         property(schemas, "JobView.status_url").format("uri");
         property(schemas, "JobSummary.status_url").format("uri");
         property(schemas, "Problem.type").format("uri-reference");

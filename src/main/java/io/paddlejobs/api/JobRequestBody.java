@@ -5,6 +5,7 @@ import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.RunTimeLimit;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
@@ -58,7 +59,20 @@ record JobRequestBody(
         @Schema(description = "An uploaded code package (POST /packages) of this namespace; replicas start in its "
                 + "unpacked directory", example = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
         @JsonProperty("package") @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256: and 64 lower-case hex digits")
-        String codePackage) {
+        String codePackage,
+
+        @Schema(description = "How many times the whole job is started again after a failure (every replica stopped,"
+                + " then all started again after a backoff that doubles); at most paddlejobs.limits.max-restarts",
+                example = "3")
+        @Min(0) @Max(MAX_COUNT) Integer maxRestarts,
+        @Schema(description = "Which failures are retried: any (the default with max_restarts), infrastructure (a"
+                + " kill by signal from outside, out of memory, eviction, a lost node; not the program's own exit),"
+                + " stall (see stall_timeout), or a list of these words and exit codes such as [\"infrastructure\", 1]")
+        @RestartOnItems Object restartOn,
+        @Schema(description = "How long no trainer may print a line or report a metric before the job is marked"
+                + " Stalled (and, with stall in restart_on, restarted), such as 30m; never when omitted", example = "30m")
+        @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 30m, 2h or 1h30m")
+        String stallTimeout) {
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -80,7 +94,8 @@ record JobRequestBody(
                 trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
                 port, portsNum, portsNumForSparse, useGpu, env, labels, mode == null ? null : JobMode.fromLabel(mode),
                 maxRunTime == null ? null : RunTimeLimit.parse(maxRunTime),
-                codePackage);
+                codePackage, maxRestarts, restartOn == null ? null : RestartOn.parse(restartOn),
+                stallTimeout == null ? null : RunTimeLimit.parse(stallTimeout));
     }
 
     private static Memory memory(String text) {

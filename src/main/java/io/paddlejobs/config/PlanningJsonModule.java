@@ -7,6 +7,7 @@ import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.Role;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.DeserializationContext;
@@ -40,6 +41,18 @@ public final class PlanningJsonModule extends SimpleModule {
         setMixInAnnotation(Role.class, RoleWireName.class);
         setMixInAnnotation(JobMode.class, ModeWireName.class);
         setMixInAnnotation(JobRequest.class, JobRequestWireNames.class);
+        setMixInAnnotation(RestartOn.class, RestartOnWireForm.class);
+    }
+
+    /** {@code restart_on} is written as requests write it: a word, or a list of words and exit codes. */
+    abstract static class RestartOnWireForm {
+        @JsonValue
+        abstract Object wire();
+
+        @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+        static RestartOn parse(Object wire) {
+            return RestartOn.parse(wire);
+        }
     }
 
     /** {@code package} is a Java keyword, so the record says {@code codePackage}; the wire says {@code package}. */

@@ -41,7 +41,8 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
             @DefaultValue("64") @Min(1) int maxPservers,
             @DefaultValue("16") @Min(0) int maxGpus,
             @DefaultValue("256") @Min(1) int maxCpus,
-            @DefaultValue("512Gi") @NotBlank String maxMemory) {
+            @DefaultValue("512Gi") @NotBlank String maxMemory,
+            @DefaultValue("10") @Min(0) int maxRestarts) {
     }
 
     public PlanningPolicy toPolicy() {
@@ -50,7 +51,7 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
                         Memory.parse(defaults.memory()), defaults.pserverCpu(), Memory.parse(defaults.pserverMem()),
                         defaults.port(), defaults.portsNum(), defaults.portsNumForSparse()),
                 new PlanningPolicy.Limits(limits.maxTrainers(), limits.maxPservers(), limits.maxGpus(),
-                        limits.maxCpus(), Memory.parse(limits.maxMemory())),
+                        limits.maxCpus(), Memory.parse(limits.maxMemory()), limits.maxRestarts()),
                 new PlanningPolicy.Gpu(defaults.gpuImage(),
                         defaults.trainerCpuPerGpu() == 0 ? null : Cpu.cores(defaults.trainerCpuPerGpu()),
                         Memory.parse(defaults.trainerMemPerGpu())));

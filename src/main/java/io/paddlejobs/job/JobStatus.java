@@ -9,6 +9,8 @@ import java.util.List;
  * @param reason        a one-word cause ({@code Queued}, {@code TrainerFailed}, {@code Unschedulable})
  * @param message       the cause in words a user can act on
  * @param queuePosition 1 for the next job to start, while it waits for a free slot; else {@code null}
+ * @param restarts      how many times the whole job was started again after a failure
+ * @param attempts      each run of the job's replicas, oldest first, when it may restart; else empty
  */
 public record JobStatus(
         JobPhase phase,
@@ -20,9 +22,20 @@ public record JobStatus(
         Integer queuePosition,
         RoleCounts pservers,
         RoleCounts trainers,
-        List<ReplicaStatus> replicas) {
+        List<ReplicaStatus> replicas,
+        int restarts,
+        List<Attempt> attempts) {
 
     public JobStatus {
         replicas = List.copyOf(replicas);
+        attempts = attempts == null ? List.of() : List.copyOf(attempts);
+    }
+
+    /** The status of a job that has not been restarted. */
+    public JobStatus(JobPhase phase, String reason, String message, Instant createdAt, Instant startedAt,
+                     Instant finishedAt, Integer queuePosition, RoleCounts pservers, RoleCounts trainers,
+                     List<ReplicaStatus> replicas) {
+        this(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers, trainers, replicas,
+                0, List.of());
     }
 }

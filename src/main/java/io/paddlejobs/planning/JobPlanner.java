@@ -27,13 +27,14 @@ public final class JobPlanner {
     public JobPlanner withoutLimits() {
         int many = Integer.MAX_VALUE;
         return new JobPlanner(new PlanningPolicy(policy.defaults(),
-                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE)), policy.gpu()));
+                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE), many), policy.gpu()));
     }
 
     /** @throws InvalidJobRequestException naming every rule the request breaks */
     public JobPlan plan(JobRequest request, String namespace, Site site) {
         List<Violation> violations = new ArrayList<>(portRangeViolations(request));
         violations.addAll(ModeRules.check(request));
+        violations.addAll(RestartRules.check(request, policy.limits()));
         try {
             Topology topology = new TopologyRules(request, policy).derive();
             violations.addAll(topology.violations());
@@ -73,6 +74,7 @@ public final class JobPlanner {
 
         String job = request.name();
         var wiring = new PaddleEnv.Wiring(request.modeOrDefault(), job, site.dataPath(namespace, job),
+                site.checkpointPath(namespace, job),
                 PaddleEnv.hosts(site, namespace, job, Role.PSERVER, t.pservers()),
                 PaddleEnv.hosts(site, namespace, job, Role.TRAINER, t.trainers()),
                 ports, t.devicesPerTrainer(), t.useGpu(),

@@ -8,6 +8,10 @@ import java.util.Map;
  * each other. A {@code null} mode is a parameter-server job.
  *
  * @param maxRunTime how long the trainers may run before the job is stopped and fails; {@code null}: no limit
+ * @param maxRestarts how many times the whole job is started again after a failure; {@code null}: never
+ * @param restartOn  which failures are retried; {@code null}: any, when there are restarts to spend
+ * @param stallTimeout how long no trainer may print a line or report a metric before the job is stalled;
+ *                   {@code null}: never
  * {@code codePackage} is the request's {@code package}: the uploaded code the replicas start in.
  */
 public record JobRequest(
@@ -33,7 +37,10 @@ public record JobRequest(
         Map<String, String> labels,
         JobMode mode,
         java.time.Duration maxRunTime,
-        String codePackage) {
+        String codePackage,
+        Integer maxRestarts,
+        RestartOn restartOn,
+        java.time.Duration stallTimeout) {
 
     public JobRequest {
         env = env == null ? Map.of() : Map.copyOf(env);
@@ -44,14 +51,26 @@ public record JobRequest(
     public JobRequest withPort(int newPort) {
         return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage);
+                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage,
+                maxRestarts, restartOn, stallTimeout);
     }
 
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
         return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
                 trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                port, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage);
+                port, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage,
+                maxRestarts, restartOn, stallTimeout);
+    }
+
+    /** How many restarts the job may spend; 0 when none were asked for. */
+    public int maxRestartsOrDefault() {
+        return maxRestarts != null ? maxRestarts : 0;
+    }
+
+    /** Which failures are retried: as asked, else any. */
+    public RestartOn restartOnOrDefault() {
+        return restartOn != null ? restartOn : RestartOn.ANY;
     }
 
     /** The mode asked for, or the parameter-server default. */

@@ -55,12 +55,19 @@ public final class PaddleEnv {
     // The platform's own.
     public static final String JOB_NAME = "PADDLE_JOB_NAME";
     public static final String JOB_DATA = "PADDLE_JOB_DATA";
+    /**
+     * How many times the job was started again before this attempt (0 on the first run): the plan says 0,
+     * and each backend sets the attempt's own number as it starts the replicas.
+     */
+    public static final String RESTART_COUNT = "PADDLE_JOB_RESTART_COUNT";
+    /** Where a program keeps checkpoints to resume from: one directory per job, the same across attempts. */
+    public static final String CHECKPOINT_DIR = "PADDLE_JOB_CHECKPOINT_DIR";
 
     /** Names a user's {@code env} may not set: every name injected here, on any role. */
     public static final Set<String> RESERVED = Set.of(
             PSERVERS, PORT, PORTS_NUM, PORTS_NUM_FOR_SPARSE, NUM_GRADIENT_SERVERS, TRAINER_ID, TRAINER_COUNT, USE_GPU,
             TRAINING_ROLE, PADDLE_TRAINING_ROLE, PSERVERS_IP_PORT_LIST, TRAINER_ENDPOINTS, TRAINERS_NUM, POD_IP,
-            CURRENT_ENDPOINT, MASTER, DISTRI_BACKEND, JOB_NAME, JOB_DATA);
+            CURRENT_ENDPOINT, MASTER, DISTRI_BACKEND, JOB_NAME, JOB_DATA, RESTART_COUNT, CHECKPOINT_DIR);
 
     private PaddleEnv() {
     }
@@ -75,7 +82,8 @@ public final class PaddleEnv {
      *
      * @param trainerThreads whole cores of one trainer, at least 1; {@code pserverThreads} likewise
      */
-    record Wiring(JobMode mode, String job, String dataPath, List<String> pserverHosts, List<String> trainerHosts,
+    record Wiring(JobMode mode, String job, String dataPath, String checkpointPath, List<String> pserverHosts,
+                  List<String> trainerHosts,
                   Ports ports, int trainerCount, boolean useGpu, int trainerThreads, int pserverThreads) {
     }
 
@@ -87,6 +95,8 @@ public final class PaddleEnv {
         };
         env.put(JOB_NAME, w.job());
         env.put(JOB_DATA, w.dataPath());
+        env.put(CHECKPOINT_DIR, w.checkpointPath());
+        env.put(RESTART_COUNT, "0");
         String threads = Integer.toString(role == Role.PSERVER ? w.pserverThreads() : w.trainerThreads());
         env.put(OMP_NUM_THREADS, threads);
         env.put(CPU_NUM, threads);

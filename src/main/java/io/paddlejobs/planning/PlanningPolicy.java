@@ -24,7 +24,14 @@ public record PlanningPolicy(Defaults defaults, Limits limits, Gpu gpu) {
      * Per-job ceilings. Each names the configuration key that sets it, so that an error can tell
      * the user which knob an operator would have to turn.
      */
-    public record Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory) {
+    public record Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory, int maxRestarts) {
+
+        /** The operator's default ceiling on {@code max_restarts}. */
+        public static final int DEFAULT_MAX_RESTARTS = 10;
+
+        public Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory) {
+            this(maxTrainers, maxPservers, maxGpus, maxCpus, maxMemory, DEFAULT_MAX_RESTARTS);
+        }
     }
 
     /**

@@ -11,4 +11,12 @@ public interface Site {
 
     /** Where the user's data is, as seen from inside a replica ({@code PADDLE_JOB_DATA}). */
     String dataPath(String namespace, String job);
+
+    /**
+     * Where the job keeps its checkpoints ({@code PADDLE_JOB_CHECKPOINT_DIR}): a directory of its own on the
+     * user's storage, so that it is the same for every attempt and is still there when the job has ended.
+     */
+    default String checkpointPath(String namespace, String job) {
+        return dataPath(namespace, job) + "/checkpoints/" + job;
+    }
 }

@@ -60,6 +60,18 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','max_run_time':'2 hours'}", "max_run_time", "such as 90m"),
                 arguments("{'entry_point':'true','max_run_time':'m'}", "max_run_time", "such as 90m"),
                 arguments("{'entry_point':'true','port':70000}", "port", "less than or equal to 65535"),
+                arguments("{'entry_point':'true','max_restarts':-1}", "max_restarts", "greater than or equal to 0"),
+                arguments("{'entry_point':'true','max_restarts':3,'restart_on':'sometimes'}", "restart_on", "infrastructure"),
+                arguments("{'entry_point':'true','max_restarts':3,'restart_on':[]}", "restart_on", "exit codes"),
+                arguments("{'entry_point':'true','max_restarts':3,'restart_on':[1,256]}", "restart_on", "1..255"),
+                arguments("{'entry_point':'true','max_restarts':3,'restart_on':[0]}", "restart_on", "1..255"),
+                arguments("{'entry_point':'true','max_restarts':3,'restart_on':[1.5]}", "restart_on", "1..255"),
+                arguments("{'entry_point':'true','max_restarts':3,'restart_on':true}", "restart_on", "infrastructure"),
+                arguments("{'entry_point':'true','max_restarts':3,'restart_on':{'any':true}}", "restart_on", "infrastructure"),
+                arguments("{'entry_point':'true','stall_timeout':'0m'}", "stall_timeout", "longer than 0"),
+                arguments("{'entry_point':'true','stall_timeout':'half an hour'}", "stall_timeout", "such as 30m"),
+                arguments("{'entry_point':'true','env':{'PADDLE_JOB_CHECKPOINT_DIR':'/tmp'}}", "env", "PADDLE_JOB_CHECKPOINT_DIR: is injected"),
+                arguments("{'entry_point':'true','env':{'PADDLE_JOB_RESTART_COUNT':'0'}}", "env", "PADDLE_JOB_RESTART_COUNT: is injected"),
                 arguments("{'entry_point':'true','ports_num':0}", "ports_num", "greater than or equal to 1"),
                 arguments("{'entry_point':'true','env':{'1BAD':'x'}}", "env", "1BAD: name must match"),
                 arguments("{'entry_point':'true','env':{'A-B':'x'}}", "env", "A-B: name must match"),
@@ -113,7 +125,10 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','trainers':2,'trainer_mem':'1Gi','memory':'3Gi'}",
                         List.of("trainers", "trainer_mem", "memory")),
                 arguments("{'entry_point':'true','port':65535,'ports_num':2}",
-                        List.of("port", "ports_num", "ports_num_for_sparse")));
+                        List.of("port", "ports_num", "ports_num_for_sparse")),
+                arguments("{'entry_point':'true','restart_on':'any'}", List.of("restart_on", "max_restarts")),
+                arguments("{'entry_point':'true','max_restarts':1,'restart_on':['stall']}",
+                        List.of("restart_on", "stall_timeout")));
     }
 
     @ParameterizedTest(name = "[{index}] {1}")
@@ -134,6 +149,7 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','num_gpus':17}", "num_gpus", "16", "max-gpus"),
                 arguments("{'entry_point':'true','num_cpus':300,'trainer_cpu':300}", "num_cpus", "256", "max-cpus"),
                 arguments("{'entry_point':'true','memory':'600Gi'}", "memory", "512Gi", "max-memory"),
+                arguments("{'entry_point':'true','max_restarts':11}", "max_restarts", "10", "max-restarts"),
                 // the largest values the fields allow: refused by the limits, with no arithmetic overflow on the way
                 arguments("{'entry_point':'true','trainers':10000,'trainer_cpu':10000,'trainer_gpu':10000,"
                         + "'trainer_mem':'100Ti','pservers':10000,'pserver_cpu':10000,'pserver_mem':'100Ti'}",
@@ -149,6 +165,17 @@ class JobRequestValidationTest extends ApiTest {
         assertThat(errorsOn(problem, field)).as("errors on %s in %s", field, problem)
                 .anySatisfy(error -> assertThat(error.path("message").asString())
                         .contains("limit is " + limit).contains("paddlejobs.limits." + key));
+    }
+
+    @Test
+    void restartFieldsInTheirWireFormAreAcceptedAndShownAsGivenInTheSpec() throws Exception {
+        MvcResult result = dryRun(json("{'entry_point':'true','max_restarts':3,'restart_on':['infrastructure',137,1],"
+                + "'stall_timeout':'30m'}"));
+
+        assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(200);
+        JsonNode spec = this.json.readTree(result.getResponse().getContentAsString()).path("plan").path("spec");
+        assertThat(spec.path("max_restarts").asInt()).isEqualTo(3);
+        assertThat(spec.path("restart_on").toString()).isEqualTo("[\"infrastructure\",1,137]");
     }
 
     @Test

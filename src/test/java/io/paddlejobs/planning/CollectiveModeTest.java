@@ -86,6 +86,8 @@ class CollectiveModeTest {
                 Map.entry("PADDLE_DISTRI_BACKEND", "gloo"),
                 Map.entry("PADDLE_JOB_NAME", "job"),
                 Map.entry("PADDLE_JOB_DATA", "/data/default"),
+                Map.entry("PADDLE_JOB_CHECKPOINT_DIR", "/data/default/checkpoints/job"),
+                Map.entry("PADDLE_JOB_RESTART_COUNT", "0"),
                 Map.entry("OMP_NUM_THREADS", "2"),
                 Map.entry("CPU_NUM", "2")));
     }

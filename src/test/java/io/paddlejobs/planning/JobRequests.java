@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * Requests for tests of any package, by field name instead of 23 positional components. Either
+ * Requests for tests of any package, by field name instead of 26 positional components. Either
  * built ({@code JobRequests.named("mnist", "python train.py").trainers(2).build()}) or written
  * the way users write them, with the JSON field names ({@code JobRequests.spec("num_gpus=4 trainer_mem=2Gi")}).
  */
@@ -58,6 +58,9 @@ public final class JobRequests {
             FIELDS.put("mode", (b, v) -> b.mode(JobMode.fromLabel(v)));
             FIELDS.put("max_run_time", (b, v) -> b.maxRunTime(RunTimeLimit.parse(v)));
             FIELDS.put("package", Builder::codePackage);
+            FIELDS.put("max_restarts", (b, v) -> b.maxRestarts(Integer.valueOf(v)));
+            FIELDS.put("restart_on", (b, v) -> b.restartOn(RestartOn.parse(java.util.List.of(v.split(",")))));
+            FIELDS.put("stall_timeout", (b, v) -> b.stallTimeout(RunTimeLimit.parse(v)));
         }
 
         private String name;
@@ -83,6 +86,9 @@ public final class JobRequests {
         private JobMode mode;
         private Duration maxRunTime;
         private String codePackage;
+        private Integer maxRestarts;
+        private RestartOn restartOn;
+        private Duration stallTimeout;
 
         private Builder() {
         }
@@ -113,6 +119,9 @@ public final class JobRequests {
             b.mode = r.mode();
             b.maxRunTime = r.maxRunTime();
             b.codePackage = r.codePackage();
+            b.maxRestarts = r.maxRestarts();
+            b.restartOn = r.restartOn();
+            b.stallTimeout = r.stallTimeout();
             return b;
         }
 
@@ -135,7 +144,8 @@ public final class JobRequests {
         public JobRequest build() {
             return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory, trainers,
                     trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem, port, portsNum,
-                    portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage);
+                    portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage, maxRestarts, restartOn,
+                    stallTimeout);
         }
 
         public Builder name(String value) { name = value; return this; }
@@ -162,5 +172,8 @@ public final class JobRequests {
         public Builder mode(JobMode value) { mode = value; return this; }
         public Builder maxRunTime(Duration value) { maxRunTime = value; return this; }
         public Builder codePackage(String value) { codePackage = value; return this; }
+        public Builder maxRestarts(Integer value) { maxRestarts = value; return this; }
+        public Builder restartOn(RestartOn value) { restartOn = value; return this; }
+        public Builder stallTimeout(Duration value) { stallTimeout = value; return this; }
     }
 }

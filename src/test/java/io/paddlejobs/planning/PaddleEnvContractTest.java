@@ -43,6 +43,7 @@ class PaddleEnvContractTest {
                 "PADDLE_PSERVERS_IP_PORT_LIST", PSERVER_ENDPOINTS, "PADDLE_TRAINER_ENDPOINTS", TRAINER_ENDPOINTS,
                 "PADDLE_TRAINERS_NUM", "3", "POD_IP", podIp,
                 "PADDLE_JOB_NAME", "job", "PADDLE_JOB_DATA", "/data/default"));
+        env.putAll(Map.of("PADDLE_JOB_CHECKPOINT_DIR", "/data/default/checkpoints/job", "PADDLE_JOB_RESTART_COUNT", "0"));
         env.putAll(Map.of("OMP_NUM_THREADS", "1", "CPU_NUM", "1"));
         return env;
     }

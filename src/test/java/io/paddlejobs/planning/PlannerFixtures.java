@@ -51,6 +51,16 @@ final class PlannerFixtures {
         return e;
     }
 
+    /** The rules a request breaks; empty when it plans. */
+    static java.util.List<Violation> violations(String spec) {
+        try {
+            plan(spec);
+            return java.util.List.of();
+        } catch (InvalidJobRequestException e) {
+            return e.violations();
+        }
+    }
+
     /** {@link JobRequests#spec}, with {@code env}. */
     static JobRequest request(String spec, Map<String, String> env) {
         return JobRequests.spec(spec).env(env).build();

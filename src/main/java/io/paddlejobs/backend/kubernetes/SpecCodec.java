@@ -3,8 +3,11 @@ package io.paddlejobs.backend.kubernetes;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
+import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.RunTimeLimit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
@@ -47,6 +50,9 @@ final class SpecCodec {
         fields.put("mode", r.mode() == null ? null : r.mode().label());
         fields.put("max_run_time", r.maxRunTime() == null ? null : RunTimeLimit.format(r.maxRunTime()));
         fields.put("package", r.codePackage());
+        fields.put("max_restarts", r.maxRestarts());
+        fields.put("restart_on", r.restartOn() == null ? null : r.restartOn().wire());
+        fields.put("stall_timeout", r.stallTimeout() == null ? null : RunTimeLimit.format(r.stallTimeout()));
         fields.values().removeIf(value -> value == null);
         return JSON.writeValueAsString(fields);
     }
@@ -71,7 +77,22 @@ final class SpecCodec {
                 strings(n, "env"), strings(n, "labels"),
                 n.hasNonNull("mode") ? JobMode.fromLabel(n.get("mode").asString()) : null,
                 n.hasNonNull("max_run_time") ? RunTimeLimit.parse(n.get("max_run_time").asString()) : null,
-                str(n, "package"));
+                str(n, "package"), integer(n, "max_restarts"), restartOn(n),
+                n.hasNonNull("stall_timeout") ? RunTimeLimit.parse(n.get("stall_timeout").asString()) : null);
+    }
+
+    /** A word, or a list of words and exit codes. */
+    private static RestartOn restartOn(JsonNode n) {
+        if (!n.hasNonNull("restart_on")) {
+            return null;
+        }
+        JsonNode value = n.get("restart_on");
+        if (!value.isArray()) {
+            return RestartOn.parse(value.asString());
+        }
+        List<Object> items = new ArrayList<>();
+        value.forEach(item -> items.add(item.isNumber() ? (Object) item.asInt() : item.asString()));
+        return RestartOn.parse(items);
     }
 
     private static String text(Memory memory) {
