@@ -5,7 +5,9 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.planning.JobPlanner;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -28,9 +30,8 @@ class LocalBackendConfig {
                                CodePackages packages) {
         String securityMode = env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT);
         boolean tenants = !securityMode.equals("none");
-        String tokenFile = env.getProperty("paddlejobs.security.token-file");
-        Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(),
-                tokenFile == null ? List.of() : List.of(Path.of(tokenFile)));
+        Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(env),
+                properties.sandboxUser());
         sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
         var store = new JobRecordStore(properties.jobsDir(), json);
         var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages);
@@ -39,9 +40,27 @@ class LocalBackendConfig {
         log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "
                         + "replicas {}", properties.dataRoot().toAbsolutePath().normalize(), recorded,
                 (System.nanoTime() - reading) / 1_000_000, properties.maxRunningJobs(),
-                sandbox.confinesFiles() ? "sandboxed (bubblewrap: own PID namespace, only their job's files writable)"
+                sandbox.confinesFiles() ? "sandboxed (bubblewrap: own PID namespace, no capabilities, only their "
+                        + "job's files writable, " + (sandbox.jobUser() == null ? "own user namespace)"
+                        : "as uid " + sandbox.jobUser().uid() + ")")
                         : sandbox.usesBubblewrap() ? "in their own PID namespace (bubblewrap), sharing this user's files"
                         : "as plain processes of this user, sharing its files");
         return backend;
+    }
+
+    /**
+     * What of the service a confined replica must not see besides the data root: the token file,
+     * and the service user's home (credentials, keys), its working directory and its log directory
+     * (every tenant's audit lines).
+     */
+    private static Sandbox.Hidden hidden(Environment env) {
+        List<Path> files = new ArrayList<>();
+        Optional.ofNullable(env.getProperty("paddlejobs.security.token-file")).map(Path::of).ifPresent(files::add);
+        List<Path> directories = new ArrayList<>(List.of(Path.of(System.getProperty("user.home")),
+                Path.of(System.getProperty("user.dir"))));
+        Optional.ofNullable(env.getProperty("logging.file.path")).map(Path::of).ifPresent(directories::add);
+        Optional.ofNullable(env.getProperty("logging.file.name")).map(name -> Path.of(name).toAbsolutePath().getParent())
+                .ifPresent(directories::add);
+        return new Sandbox.Hidden(files, directories);
     }
 }

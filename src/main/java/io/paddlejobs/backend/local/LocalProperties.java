@@ -29,6 +29,10 @@ import org.springframework.validation.annotation.Validated;
  *                          the others' files, so the service refuses to start unless this is true
  * @param inheritEnv        names of the service's environment variables replicas get, besides
  *                          {@link ReplicaEnvironment#INHERITED} (e.g. {@code LD_LIBRARY_PATH}, {@code CUDA_HOME})
+ * @param sandboxUid        when the service runs as root, the user confined replicas run as (root without
+ *                          capabilities still owns the host's files and kernel settings); it must be able to
+ *                          search the data root's directories
+ * @param sandboxGid        ... and their group
  */
 @Validated
 @ConfigurationProperties("paddlejobs.local")
@@ -43,7 +47,13 @@ public record LocalProperties(
         @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
         @DefaultValue("auto") @NotNull Sandbox.Mode sandbox,
         @DefaultValue("false") boolean allowSharedFiles,
-        @DefaultValue List<String> inheritEnv) {
+        @DefaultValue List<String> inheritEnv,
+        @DefaultValue("65534") @Min(1) int sandboxUid,
+        @DefaultValue("65534") @Min(1) int sandboxGid) {
+
+    Sandbox.JobUser sandboxUser() {
+        return new Sandbox.JobUser(sandboxUid, sandboxGid);
+    }
 
     Path jobsDir() {
         return dataRoot.resolve("jobs");

@@ -97,6 +97,7 @@ final class ReplicaLauncher implements AutoCloseable {
             }
             Files.createDirectories(store.logFile(key, "any").getParent());
             Files.createDirectories(properties.storageDir(key.namespace()));
+            sandbox.handOver(store.workDir(key), properties.storageDir(key.namespace()));
             // Spawning is most of a start's time; the replicas are started side by side.
             List<CompletableFuture<Void>> starts = placed.replicas().stream()
                     .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica), executor))

@@ -36,13 +36,14 @@ final class ReplicaProcess {
     }
 
     static ReplicaProcess start(Launch launch, Sandbox sandbox, ReplicaEnvironment environment) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(sandbox.command(launch.entryPoint(), launch.workDir(), launch.storageDir()))
+        Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.workDir()));
+        Sandbox.Start start = sandbox.start(launch.entryPoint(), launch.workDir(), launch.storageDir(), env);
+        ProcessBuilder builder = new ProcessBuilder(start.command())
                 .directory(launch.workDir().toFile())
                 .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.workDir()));
         builder.environment().clear();
-        builder.environment().putAll(env);
+        builder.environment().putAll(start.environment());
         Process process = builder.start();
         process.getOutputStream().close();
         return new ReplicaProcess(process, LogSink.start(process.getInputStream(), launch.logFile(), launch.maxLogBytes(),

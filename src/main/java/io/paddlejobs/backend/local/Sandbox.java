@@ -2,54 +2,100 @@ package io.paddlejobs.backend.local;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * How a replica's {@code sh -c <entry point>} is started. Always as the leader of its own process
  * group (so that it can be stopped with everything it started). With bubblewrap, also in its own
- * PID namespace: nothing it starts, not even through {@code setsid}, outlives it, and it sees no
- * other process. Where tenants share the machine ({@code confineFiles}), also with a read-only view
- * of the system, a private {@code /tmp}, and of the data root only its job's working directory and its
- * namespace's storage, both writable: it cannot read or change another job's files, records or logs.
+ * PID and user namespace with no capabilities: nothing it starts, not even through {@code setsid},
+ * outlives it, it sees no other process, and it can neither mount nor unmount. Where tenants share
+ * the machine ({@code confineFiles}), also with a read-only view of the system, a private
+ * {@code /tmp}, none of the service's own directories ({@link Hidden}), and of the data root only its
+ * job's working directory and its namespace's storage, both writable. When the service runs as root,
+ * a confined replica runs as {@link JobUser}, never as root: root without capabilities still owns
+ * the host's files and its kernel settings under {@code /proc/sys}. Its working directory and its
+ * namespace's storage are then the job user's ({@link #handOver}); the data root's directories must
+ * be searchable by it for absolute paths to them ({@code PADDLE_JOB_DATA}) to work.
  */
 final class Sandbox {
 
     /** {@code auto}: bubblewrap where it works; {@code bubblewrap}: required; {@code off}: plain processes. */
     enum Mode { AUTO, BUBBLEWRAP, OFF }
 
-    private static final Logger log = LoggerFactory.getLogger(Sandbox.class);
-    private static final Path SETSID = Path.of("/usr/bin/setsid");
-    private static final String BWRAP = "bwrap";
+    /**
+     * What a confined replica must not see of the service: files (the token file), masked by an
+     * empty one, and whole directories (its home, working and log directories), covered by an empty
+     * {@code tmpfs}. A directory inside another one listed, and {@code /}, are left out.
+     */
+    record Hidden(List<Path> files, List<Path> directories) {
 
+        static final Hidden NOTHING = new Hidden(List.of(), List.of());
+
+        Hidden {
+            files = files.stream().map(Sandbox::absolute).distinct().toList();
+            List<Path> dirs = directories.stream().map(Sandbox::absolute).filter(dir -> dir.getNameCount() > 0)
+                    .distinct().sorted(Comparator.comparingInt(Path::getNameCount)).toList();
+            directories = dirs.stream()
+                    .filter(dir -> dirs.stream().noneMatch(other -> !other.equals(dir) && dir.startsWith(other))).toList();
+        }
+    }
+
+    /** Who confined replicas run as when the service runs as root. */
+    record JobUser(int uid, int gid) {
+    }
+
+    /** A replica's command line and the environment to start it with. */
+    record Start(List<String> command, Map<String, String> environment) {
+    }
+
+    /** Read by the dynamic loader and libc of the programs that set the sandbox up, so they are set only inside it. */
+    private static final Set<String> READ_BY_LOADER = Set.of("GCONV_PATH", "GETCONF_DIR", "HOSTALIASES",
+            "LOCALDOMAIN", "LOCPATH", "MALLOC_TRACE", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS");
+
+    private final Path setsid = HostPrograms.find("setsid");
+    private final Path bwrap;
+    private final Path setpriv;
+    private final Path envProgram;
     private final boolean bubblewrap;
     private final boolean confineFiles;
     private final Path dataRoot;
-    private final List<Path> hiddenFiles;
+    private final Hidden hidden;
+    /** Set when the service runs as root and confines replicas: they run as this user. */
+    private final JobUser jobUser;
 
-    private Sandbox(boolean bubblewrap, boolean confineFiles, Path dataRoot, List<Path> hiddenFiles) {
-        this.bubblewrap = bubblewrap;
+    private Sandbox(Mode mode, boolean confineFiles, Path dataRoot, Hidden hidden, JobUser jobUser) {
+        this.bwrap = HostPrograms.find("bwrap");
+        this.setpriv = HostPrograms.find("setpriv");
+        this.envProgram = HostPrograms.find("env");
+        this.dataRoot = absolute(dataRoot);
+        this.hidden = hidden;
+        this.jobUser = confineFiles && HostPrograms.runningAsRoot() ? jobUser : null;
         this.confineFiles = confineFiles;
-        this.dataRoot = dataRoot.toAbsolutePath().normalize();
-        this.hiddenFiles = hiddenFiles.stream().map(path -> path.toAbsolutePath().normalize()).toList();
+        this.bubblewrap = mode != Mode.OFF && works();
     }
 
     /**
      * @param confineFiles whether jobs of different tenants share this machine (token and kubernetes modes)
-     * @param hiddenFiles  files of the service's own a replica must not read (the token file)
+     * @param jobUser      who confined replicas run as when the service runs as root
      * @throws IllegalStateException when bubblewrap is required and does not work here
      */
-    static Sandbox create(Mode mode, boolean confineFiles, Path dataRoot, List<Path> hiddenFiles) {
-        boolean works = mode != Mode.OFF && bubblewrapWorks();
-        if (mode == Mode.BUBBLEWRAP && !works) {
+    static Sandbox create(Mode mode, boolean confineFiles, Path dataRoot, Hidden hidden, JobUser jobUser) {
+        Sandbox sandbox = new Sandbox(mode, confineFiles, dataRoot, hidden, jobUser);
+        if (mode == Mode.BUBBLEWRAP && !sandbox.bubblewrap) {
             throw new IllegalStateException("paddlejobs.local.sandbox=bubblewrap, but 'bwrap' is not installed or cannot "
-                    + "create namespaces here (install the bubblewrap package, or allow unprivileged user namespaces)");
+                    + "create namespaces here (install the bubblewrap package and allow unprivileged user namespaces; "
+                    + "as root, util-linux's 'setpriv' is needed too)");
         }
-        return new Sandbox(works, confineFiles && works, dataRoot, hiddenFiles);
+        return sandbox;
     }
 
     /**
@@ -57,7 +103,7 @@ final class Sandbox {
      * operator said, with {@code paddlejobs.local.allow-shared-files=true}, that this is accepted.
      */
     void requireIsolation(boolean tenants, boolean allowShared, String securityMode) {
-        if (tenants && !confineFiles && !allowShared) {
+        if (tenants && !confinesFiles() && !allowShared) {
             throw new IllegalStateException(("paddlejobs.security.mode=%s with the local backend, but replicas cannot be "
                     + "sandboxed here (paddlejobs.local.sandbox=off, or bubblewrap missing or not working): every tenant's "
                     + "jobs could read and change the others' files. Install bubblewrap, or set "
@@ -67,63 +113,132 @@ final class Sandbox {
 
     /** Whether a replica cannot see other jobs' files. */
     boolean confinesFiles() {
-        return confineFiles;
+        return confineFiles && bubblewrap;
     }
 
     boolean usesBubblewrap() {
         return bubblewrap;
     }
 
-    /** Where HOME points for a replica: its working directory when the real home is read-only to it. */
-    String home(Path workDir) {
-        return confineFiles ? workDir.toAbsolutePath().normalize().toString() : null;
+    /** Who confined replicas run as, when not as the service's own user. */
+    JobUser jobUser() {
+        return bubblewrap ? jobUser : null;
     }
 
-    List<String> command(String entryPoint, Path workDir, Path storageDir) {
-        List<String> command = new ArrayList<>();
-        if (Files.isExecutable(SETSID)) {
-            command.add(SETSID.toString());
+    /** Where HOME points for a replica: its working directory when the real home is hidden from it. */
+    String home(Path workDir) {
+        return confinesFiles() ? absolute(workDir).toString() : null;
+    }
+
+    /**
+     * Gives a job's working directory (all of it: the unpacked package too) and its namespace's
+     * storage directory to the user its replicas run as, so that they may write there.
+     */
+    void handOver(Path workDir, Path storageDir) throws IOException {
+        JobUser user = jobUser();
+        if (user == null) {
+            return;
         }
-        if (bubblewrap) {
-            String work = workDir.toAbsolutePath().normalize().toString();
-            command.add(BWRAP);
-            if (confineFiles) {
-                String storage = storageDir.toAbsolutePath().normalize().toString();
-                command.addAll(List.of("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-                        "--tmpfs", dataRoot.toString(), "--bind", work, work, "--bind", storage, storage,
-                        "--unshare-ipc"));
-                for (Path hidden : hiddenFiles) {
-                    if (Files.isRegularFile(hidden)) {
-                        command.addAll(List.of("--ro-bind", "/dev/null", hidden.toString()));
-                    }
-                }
-            } else {
-                command.addAll(List.of("--dev-bind", "/", "/", "--proc", "/proc"));
+        try (Stream<Path> files = Files.walk(workDir)) { // walk does not follow links
+            for (Path file : (Iterable<Path>) files::iterator) {
+                chown(file, user);
             }
-            command.addAll(List.of("--unshare-pid", "--chdir", work, "--"));
+        }
+        chown(storageDir, user);
+    }
+
+    /**
+     * The command and environment for one replica. Variables the loader reads ({@code LD_PRELOAD}
+     * and the like) are set only for the replica's shell: the programs that build the sandbox run
+     * outside it, some as root, and must not load what a job names.
+     */
+    Start start(String entryPoint, Path workDir, Path storageDir, Map<String, String> env) {
+        List<String> command = new ArrayList<>();
+        if (setsid != null) {
+            command.add(setsid.toString());
+        }
+        if (!bubblewrap) {
+            command.addAll(List.of("sh", "-c", entryPoint));
+            return new Start(command, env);
+        }
+        Map<String, String> outside = new HashMap<>(env);
+        Map<String, String> inside = new TreeMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith("LD_") || READ_BY_LOADER.contains(name)) {
+                outside.remove(name);
+                inside.put(name, value);
+            }
+        });
+        command.addAll(bubblewrap());
+        mounts(absolute(workDir), absolute(storageDir)).forEach(mount -> command.addAll(mount.args()));
+        if (confinesFiles()) {
+            command.add("--unshare-ipc");
+        }
+        if (jobUser == null) {
+            inside.forEach((name, value) -> command.addAll(List.of("--setenv", name, value)));
+        }
+        command.addAll(List.of("--unshare-pid", "--chdir", absolute(workDir).toString(), "--"));
+        command.addAll(asJobUser());
+        if (jobUser != null && !inside.isEmpty()) { // set once it is the job user: setpriv itself runs as root
+            command.add(envProgram.toString());
+            inside.forEach((name, value) -> command.add(name + "=" + value));
         }
         command.addAll(List.of("sh", "-c", entryPoint));
-        return command;
+        return new Start(command, outside);
     }
 
-    private static boolean bubblewrapWorks() {
-        try {
-            Process probe = new ProcessBuilder(BWRAP, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                    "--unshare-pid", "--", "true").redirectErrorStream(true).start();
-            String output = new String(probe.getInputStream().readAllBytes());
-            if (!probe.waitFor(10, TimeUnit.SECONDS)) {
-                probe.destroyForcibly();
-                return false;
-            }
-            if (probe.exitValue() != 0) {
-                log.info("bubblewrap cannot sandbox replicas here: {}", output.strip());
-            }
-            return probe.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** What a replica sees of the file system, in the order bubblewrap applies it. */
+    List<SandboxMounts.Mount> mounts(Path work, Path storage) {
+        var mounts = new SandboxMounts();
+        if (!confineFiles) {
+            return mounts.withDevices("/", Path.of("/")).system("--proc", "/proc").list();
+        }
+        mounts.readOnly("/", Path.of("/")).system("--dev", "/dev").system("--proc", "/proc").empty(Path.of("/tmp"));
+        hidden.directories().stream().filter(Files::isDirectory).forEach(mounts::empty);
+        mounts.empty(dataRoot);
+        hidden.files().stream().filter(Files::isRegularFile).forEach(file -> mounts.readOnly("/dev/null", file));
+        return mounts.writable(work).writable(storage).list();
+    }
+
+    /**
+     * bubblewrap. As the service's own user: in a user namespace of its own, with no capabilities.
+     * As root, where a user namespace would map the replica to root on the host (which, capabilities
+     * or not, owns the host's files and {@code /proc/sys}): as root, which then becomes the job user.
+     */
+    private List<String> bubblewrap() {
+        return jobUser == null ? List.of(bwrap.toString(), "--unshare-user", "--cap-drop", "ALL")
+                : List.of(bwrap.toString());
+    }
+
+    /**
+     * Inside the sandbox, as root: the job user with no capabilities (not even to pass on) and no
+     * way to gain any ({@code no_new_privs}: setuid programs do not raise it). A user namespace it
+     * makes itself gets no power over the sandbox's mounts, which are locked to it.
+     */
+    private List<String> asJobUser() {
+        return jobUser == null ? List.of() : List.of(setpriv.toString(), "--reuid=" + jobUser.uid(),
+                "--regid=" + jobUser.gid(), "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
+                "--no-new-privs", "--");
+    }
+
+    /** Whether a sandbox as {@link #start} builds it can be made here. */
+    private boolean works() {
+        if (bwrap == null || (jobUser != null && (setpriv == null || envProgram == null))) {
             return false;
         }
+        List<String> probe = new ArrayList<>(bubblewrap());
+        probe.addAll(List.of("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--"));
+        probe.addAll(asJobUser());
+        probe.add("true");
+        return HostPrograms.succeeds(probe);
+    }
+
+    private static void chown(Path path, JobUser user) throws IOException {
+        Files.setAttribute(path, "unix:uid", user.uid(), LinkOption.NOFOLLOW_LINKS);
+        Files.setAttribute(path, "unix:gid", user.gid(), LinkOption.NOFOLLOW_LINKS);
+    }
+
+    static Path absolute(Path path) {
+        return path.toAbsolutePath().normalize();
     }
 }

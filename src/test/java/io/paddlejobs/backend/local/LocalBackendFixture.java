@@ -14,6 +14,9 @@ import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -33,6 +36,7 @@ final class LocalBackendFixture implements AutoCloseable {
     final Path dataRoot;
     final LocalProperties properties;
     final JobPlanner planner;
+    final Sandbox sandbox;
     final LocalJobBackend backend;
 
     LocalBackendFixture(Path dataRoot, int maxRunningJobs) {
@@ -41,17 +45,44 @@ final class LocalBackendFixture implements AutoCloseable {
 
     LocalBackendFixture(Path dataRoot, int maxRunningJobs, Duration pserverListenTimeout) {
         this(new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999, pserverListenTimeout,
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of()), false);
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534), false);
     }
 
     /** @param tenants whether replicas are confined as in token mode */
     LocalBackendFixture(LocalProperties properties, boolean tenants) {
+        this(properties, tenants, Sandbox.Hidden.NOTHING);
+    }
+
+    /** @param hidden what of the service confined replicas must not see besides the data root */
+    LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden) {
         this.dataRoot = properties.dataRoot();
         this.properties = properties;
         this.planner = new JobPlanner(policy());
-        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(),
-                Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), List.of()), NoCodePackages.INSTANCE);
+        searchableByAll(dataRoot);
+        this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
+                properties.sandboxUser());
+        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(), sandbox,
+                NoCodePackages.INSTANCE);
         backend.recover();
+    }
+
+    /** Token-mode properties on this data root. */
+    static LocalProperties tenantProperties(Path dataRoot) {
+        return new LocalProperties(dataRoot, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534);
+    }
+
+    /**
+     * A temporary directory is private to its owner; a data root the service makes is not (umask
+     * 022), and the user confined replicas run as under root must be able to search it.
+     */
+    private static void searchableByAll(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static PlanningPolicy policy() {

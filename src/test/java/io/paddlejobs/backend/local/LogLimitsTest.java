@@ -29,7 +29,7 @@ class LogLimitsTest {
 
     private LocalProperties properties(Path root, DataSize maxLog, DataSize minFree) {
         return new LocalProperties(root, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),  maxLog, minFree, Sandbox.Mode.AUTO,
-                false, List.of());
+                false, List.of(), 65534, 65534);
     }
 
     @Test

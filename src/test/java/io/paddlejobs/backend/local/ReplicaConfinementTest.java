@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.util.unit.DataSize;
 
 /** What a replica sees of the machine and of the service: its environment, other tenants' files, its own processes. */
 class ReplicaConfinementTest {
@@ -62,11 +61,8 @@ class ReplicaConfinementTest {
 
     @Test
     void inTokenModeATenantsJobCannotReadOrChangeAnotherTenantsFiles() throws Exception {
-        var properties = new LocalProperties(dataRoot, 4, Duration.ofSeconds(2), 21000, 29999,Duration.ofSeconds(120), 
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of());
-        try (var local = new LocalBackendFixture(properties, true)) {
-            assumeThat(Sandbox.create(Sandbox.Mode.AUTO, true, dataRoot, List.of()).confinesFiles())
-                    .as("bubblewrap works here").isTrue();
+        try (var local = new LocalBackendFixture(LocalBackendFixture.tenantProperties(dataRoot), true)) {
+            SandboxEscapeTest.assumeConfined(local);
             var alice = LocalBackendFixture.request("alice-secret",
                     "echo ALICE-SECRET-LOG; echo ALICE-DATA > \"$PADDLE_JOB_DATA/data.txt\"; echo ALICE-WORK > work.txt; sleep 30",
                     1, 1);
@@ -98,8 +94,7 @@ class ReplicaConfinementTest {
     @Test
     void aProcessThatCallsSetsidDoesNotOutliveItsJob() {
         try (var local = new LocalBackendFixture(dataRoot, 4)) {
-            assumeThat(Sandbox.create(Sandbox.Mode.AUTO, false, dataRoot, List.of()).usesBubblewrap())
-                    .as("bubblewrap works here").isTrue();
+            assumeThat(local.sandbox.usesBubblewrap()).as("bubblewrap works here").isTrue();
             String marker = "sleep 3777";
             local.submit("escape", "setsid " + marker + " < /dev/null > /dev/null 2>&1 & sleep 1; echo done", 1, 1);
             local.awaitPhase("escape", JobPhase.SUCCEEDED);

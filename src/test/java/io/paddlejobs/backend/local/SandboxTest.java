@@ -3,19 +3,25 @@ package io.paddlejobs.backend.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** When the local backend may serve several tenants, and how a replica's command is built. */
 class SandboxTest {
 
     private static final Path DATA = Path.of("/srv/paddle-jobs/data");
+    private static final Path WORK = DATA.resolve("jobs/a/b/work");
+    private static final Path STORAGE = DATA.resolve("storage/a");
+    private static final Sandbox.JobUser NOBODY = new Sandbox.JobUser(65534, 65534);
 
     @Test
     void tokenModeWithoutASandboxRefusesToStartUnlessTheOperatorAcceptsSharedFiles() {
-        Sandbox none = Sandbox.create(Sandbox.Mode.OFF, true, DATA, List.of());
+        Sandbox none = Sandbox.create(Sandbox.Mode.OFF, true, DATA, Sandbox.Hidden.NOTHING, NOBODY);
 
         assertThatThrownBy(() -> none.requireIsolation(true, false, "token"))
                 .hasMessageContaining("paddlejobs.local.allow-shared-files=true");
@@ -25,9 +31,40 @@ class SandboxTest {
 
     @Test
     void withoutASandboxAReplicaIsAPlainShellInItsOwnProcessGroup() {
-        List<String> command = Sandbox.create(Sandbox.Mode.OFF, false, DATA, List.of())
-                .command("python train.py", DATA.resolve("jobs/a/b/work"), DATA.resolve("storage/a"));
+        Sandbox.Start start = Sandbox.create(Sandbox.Mode.OFF, false, DATA, Sandbox.Hidden.NOTHING, NOBODY)
+                .start("python train.py", WORK, STORAGE, Map.of("LD_PRELOAD", "libjemalloc.so"));
 
-        assertThat(command).endsWith("sh", "-c", "python train.py").doesNotContain("bwrap");
+        assertThat(start.command()).endsWith("sh", "-c", "python train.py").noneMatch(arg -> arg.endsWith("bwrap"));
+        assertThat(start.environment()).containsEntry("LD_PRELOAD", "libjemalloc.so");
+    }
+
+    @Test
+    void theServicesDirectoriesAreCoveredBeforeTheDataRootAndTheJobsOwnDirectoriesComeLastReachableByAll(
+            @TempDir Path service) {
+        var hidden = new Sandbox.Hidden(List.of(), List.of(Path.of("/"), service.resolve("."), service));
+        Sandbox sandbox = Sandbox.create(Sandbox.Mode.OFF, true, DATA, hidden, NOBODY);
+
+        List<SandboxMounts.Mount> mounts = sandbox.mounts(WORK, STORAGE);
+
+        assertThat(hidden.directories()).containsExactly(service);
+        assertThat(mounts).map(SandboxMounts.Mount::target).startsWith("/", "/dev", "/proc", "/tmp")
+                .containsSubsequence("/tmp", service.toString(), DATA.toString(), WORK.toString(), STORAGE.toString())
+                .endsWith(STORAGE.toString());
+        assertThat(mounts).filteredOn(mount -> mount.option().equals("--dir")).map(SandboxMounts.Mount::target)
+                .containsExactly(DATA + "/jobs", DATA + "/jobs/a", DATA + "/jobs/a/b", DATA + "/storage");
+    }
+
+    @Test
+    void whatTheLoaderReadsIsSetOnlyInsideTheSandboxSoThatNoProgramBuildingItLoadsIt() {
+        Sandbox sandbox = Sandbox.create(Sandbox.Mode.AUTO, false, DATA, Sandbox.Hidden.NOTHING, NOBODY);
+        assumeThat(sandbox.usesBubblewrap()).as("bubblewrap works here").isTrue();
+
+        Sandbox.Start start = sandbox.start("python train.py", WORK, STORAGE,
+                Map.of("LD_PRELOAD", "/data/evil.so", "GCONV_PATH", "/data", "PATH", "/data/bin:/usr/bin"));
+
+        assertThat(start.environment()).containsOnlyKeys("PATH");
+        assertThat(start.command()).containsSubsequence("--setenv", "LD_PRELOAD", "/data/evil.so")
+                .containsSubsequence("--unshare-user", "--cap-drop", "ALL")
+                .allMatch(arg -> !arg.endsWith("bwrap") || arg.startsWith("/")); // found on the service's PATH
     }
 }
