@@ -54,8 +54,8 @@ class LogStreams implements DisposableBean {
         AtomicInteger mine = byUser.computeIfAbsent(user, u -> new AtomicInteger());
         if (mine.incrementAndGet() > perUser) {
             mine.decrementAndGet();
-            throw busy(HttpStatus.TOO_MANY_REQUESTS, "User '%s' already reads %d logs at once, the most allowed "
-                    + "(paddlejobs.logs.max-streams-per-user); close one, then ask again.".formatted(user, perUser));
+            throw busy(HttpStatus.TOO_MANY_REQUESTS, ("User '%s' already reads %d logs at once, the most allowed "
+                    + "(paddlejobs.logs.max-streams-per-user); close one, then ask again.").formatted(user, perUser));
         }
         if (!streams.tryAcquire()) {
             mine.decrementAndGet();

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -22,7 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
  *       sends its own name, and this is what defeats rebinding;</li>
  *   <li>an unsafe method (anything but GET, HEAD, OPTIONS) whose {@code Sec-Fetch-Site} says
  *       another site or another origin, or whose {@code Origin} is {@code null} or foreign: a form or a
- *       {@code fetch} from another page.</li>
+ *       {@code fetch} from another page;</li>
+ *   <li>the same for a GET that opens a stream ({@link #isStream}): a page elsewhere could
+ *       otherwise take all of the user's stream slots, so that the user's own logs are refused.</li>
  * </ul>
  * Programs such as curl send neither header and pass; the service's own pages are same-origin.
  */
@@ -30,6 +33,8 @@ final class RequestOriginFilter extends OncePerRequestFilter {
 
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS");
     private static final Set<String> OWN_FETCH_SITES = Set.of("same-origin", "none");
+    private static final Pattern LOGS = Pattern.compile("/jobs/[^/]+/logs/?");
+    private static final Pattern STATUS = Pattern.compile("/jobs/[^/]+/status/?");
 
     private final AllowedHosts hosts;
     private final Set<String> corsOrigins;
@@ -54,13 +59,29 @@ final class RequestOriginFilter extends OncePerRequestFilter {
                             .formatted(AllowedHosts.nameOf(host)) + "paddlejobs.security.allowed-hosts.");
             return;
         }
-        if (!SAFE_METHODS.contains(request.getMethod()) && isCrossSite(request, host)) {
+        if ((!SAFE_METHODS.contains(request.getMethod()) || isStream(request)) && isCrossSite(request, host)) {
             refuse(response, "urn:paddlejobs:problem:cross-site-request", "Cross-site request refused",
-                    "A page from another site may not change jobs here (Origin or Sec-Fetch-Site says the request "
-                            + "came from another origin). Call the API from a program, or from this service's own pages.");
+                    "A page from another site may not change jobs or open streams here (Origin or Sec-Fetch-Site "
+                            + "says the request came from another origin). Call the API from a program, or from this "
+                            + "service's own pages.");
             return;
         }
         chain.doFilter(request, response);
+    }
+
+    /**
+     * Log responses, status event streams and watches: each holds one of its caller's stream slots
+     * while open, and in mode {@code none} every page the user visits is that caller.
+     */
+    static boolean isStream(HttpServletRequest request) {
+        if (!"GET".equals(request.getMethod())) {
+            return false;
+        }
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        String accept = request.getHeader(HttpHeaders.ACCEPT);
+        return LOGS.matcher(path).matches()
+                || (path.equals("/jobs") || path.equals("/jobs/")) && "true".equals(request.getParameter("watch"))
+                || STATUS.matcher(path).matches() && accept != null && accept.contains(MediaType.TEXT_EVENT_STREAM_VALUE);
     }
 
     private boolean isCrossSite(HttpServletRequest request, String host) {

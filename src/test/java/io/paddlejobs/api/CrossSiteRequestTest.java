@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
@@ -61,6 +63,30 @@ class CrossSiteRequestTest extends ApiTest {
         client.send("POST", "/jobs/victim/cancel", null);
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "/jobs/streamed/logs?follow=true  | */*               | Sec-Fetch-Site | cross-site",
+            "/jobs/streamed/logs?tail=2       | */*               | Origin         | https://evil.example",
+            "/jobs/streamed/status            | text/event-stream | Sec-Fetch-Site | cross-site",
+            "/jobs?watch=true                 | text/event-stream | Origin         | null",
+            "/jobs/?watch=true                | text/event-stream | Sec-Fetch-Site | same-site"})
+    void aPageFromAnotherSiteCannotOpenStreamsThatWouldTakeTheUsersSlots(String path, String accept, String header,
+                                                                          String value) {
+        RawHttp.Response stream = RawHttp.send(port, "GET", path, Map.of("Accept", accept, header, value), null);
+
+        assertThat(stream.status()).as(stream.body()).isEqualTo(403);
+        assertThat(stream.headers().get("content-type")).startsWith("application/problem+json");
+        assertThat(stream.body()).contains("cross-site-request", "open streams");
+    }
+
+    @Test
+    void aCrossSitePageStillReadsWhatIsNoStream() {
+        RawHttp.Response status = RawHttp.send(port, "GET", "/jobs/none-such/status",
+                Map.of("Accept", "application/json", "Sec-Fetch-Site", "cross-site"), null);
+
+        assertThat(status.status()).as(status.body()).isEqualTo(404);
+    }
+
     @Test
     void theServicesOwnPagesAndProgramsStillGetThrough() {
         client.submit("{\"name\":\"own\",\"entry_point\":\"sleep 60\"}");
@@ -70,7 +96,11 @@ class CrossSiteRequestTest extends ApiTest {
         RawHttp.Response curlByName = RawHttp.send(port, "POST", "/jobs", Map.of("Host", "localhost:" + port,
                 "Content-Type", "application/json"), "{\"name\":\"by-name\",\"entry_point\":\"true\"}");
 
+        RawHttp.Response ownWatch = RawHttp.send(port, "GET", "/jobs?watch=true&timeout_seconds=1", Map.of(
+                "Accept", "text/event-stream", "Origin", "http://127.0.0.1:" + port, "Sec-Fetch-Site", "same-origin"), null);
+
         assertThat(fromOwnPage.status()).as(fromOwnPage.body()).isEqualTo(200);
+        assertThat(ownWatch.status()).as(ownWatch.body()).isEqualTo(200);
         assertThat(curlByName.status()).as(curlByName.body()).isEqualTo(201);
         assertThat(curlByName.headers().get("location")).isEqualTo("http://localhost:" + port + "/jobs/by-name?namespace=default");
     }

@@ -1,0 +1,39 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponseException;
+
+/** How many log responses one caller, and everyone, may hold open at once, and what a refusal says. */
+class LogStreamsTest {
+
+    @Test
+    void aCallerOverItsShareGetsA429NamingTheUserAndTheLimit() throws Exception {
+        var open = new CountDownLatch(1);
+        var streams = new LogStreams(256, 1);
+        try {
+            streams.stream("alice", out -> awaitQuietly(open));
+
+            var refused = catchThrowableOfType(ErrorResponseException.class, () -> streams.stream("alice", out -> { }));
+
+            assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+            assertThat(refused.getBody().getDetail()).startsWith("User 'alice' already reads 1 logs at once")
+                    .contains("paddlejobs.logs.max-streams-per-user").doesNotContain("%");
+        } finally {
+            open.countDown();
+            streams.destroy();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
