@@ -112,7 +112,8 @@ class SlurmHostileJobsTest {
     @Test
     void whatAReplicaDetachesDiesWithItOnCancel() {
         String seconds = "99173";
-        submit("default", "detacher", 1, "setsid sleep " + seconds + " > /dev/null 2>&1 < /dev/null & sleep 300", Map.of());
+        // As the report's: the subshell ends at once, so the sleeper's parent is gone and it descends from no replica.
+        submit("default", "detacher", 1, "(setsid sleep " + seconds + " > /dev/null 2>&1 < /dev/null &); sleep 300", Map.of());
         api.awaitPhase("detacher", "Running", SlurmJobsApiTest.RUN);
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> !sleepers(seconds).isEmpty());
