@@ -17,7 +17,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Caps request bodies at 64 KiB, answering 413 (code package uploads aside). A declared length is refused before reading; a
+ * Caps request bodies at 64 KiB, answering 413 (code package uploads aside, which have limits of their own). A declared length is refused before reading; a
  * chunked body is cut off where it passes the cap, so a large one is never buffered. A body must
  * also arrive within {@code paddlejobs.request-body-timeout} (10 s) in all, else 408: Tomcat's
  * timeout is per read, so a client sending a byte every few seconds could hold a thread for ever.
@@ -35,7 +35,10 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
         this.deadline = deadline;
     }
 
-    /** Code packages are archives with their own, larger limit ({@code paddlejobs.packages.max-size}). */
+    /**
+     * Code packages are archives with their own, larger limit ({@code paddlejobs.packages.max-size}),
+     * and a floor on their rate instead of a deadline (a large one may take minutes): see the packages' UploadLimits.
+     */
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         return "POST".equals(request.getMethod()) && "/packages".equals(request.getRequestURI());

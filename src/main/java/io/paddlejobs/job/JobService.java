@@ -6,9 +6,12 @@ import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 import org.springframework.util.unit.DataSize;
@@ -85,6 +88,19 @@ public class JobService {
     /** @see JobBackend#onChange */
     public boolean onChange(java.util.function.Consumer<JobKey> listener) {
         return backend.onChange(listener);
+    }
+
+    /**
+     * The names of a namespace's unfinished jobs, by the code package each names: the packages that
+     * must not be deleted or expire under them.
+     */
+    public Map<String, List<String>> unfinishedJobsByPackage(String namespace) {
+        return backend.list(namespace).stream()
+                .filter(job -> !job.status().phase().isFinished() && job.plan().spec().codePackage() != null)
+                .sorted(Comparator.comparing(job -> job.plan().name()))
+                .collect(Collectors.groupingBy(job -> job.plan().spec().codePackage(),
+                        TreeMap::new,
+                        Collectors.mapping(job -> job.plan().name(), Collectors.toList())));
     }
 
     public JobPage list(JobQuery query) {

@@ -1,8 +1,13 @@
 package io.paddlejobs.packages;
 
+import io.paddlejobs.job.JobService;
 import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.AuditLog;
+import io.paddlejobs.security.AuditOutcome;
 import io.paddlejobs.security.NamespaceAccess;
+import io.paddlejobs.security.SubmissionRateLimit;
+import io.paddlejobs.security.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
@@ -14,13 +19,17 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.constraints.Pattern;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.springframework.core.io.FileSystemResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -42,16 +51,28 @@ class PackageController {
 
     private final PackageStore store;
     private final NamespaceAccess access;
+    private final UploadLimits limits;
+    private final SubmissionRateLimit rate;
+    private final AuditLog audit;
+    private final JobService jobs;
 
-    PackageController(PackageStore store, NamespaceAccess access) {
+    PackageController(PackageStore store, NamespaceAccess access, UploadLimits limits, SubmissionRateLimit rate,
+                      AuditLog audit, JobService jobs) {
         this.store = store;
         this.access = access;
+        this.limits = limits;
+        this.rate = rate;
+        this.audit = audit;
+        this.jobs = jobs;
     }
 
     @Operation(summary = "Upload a code package", description = """
-            A gzipped tar of files and directories (no links, no absolute paths, no '..'), at most \
-            paddlejobs.packages.max-size (64 MiB by default). Answers its content address; uploading the same \
-            bytes again answers the same one (200). Only the namespace that uploaded a package may use it.""",
+            A gzipped tar of files and directories (no links, devices or FIFOs, no absolute paths, no '..', no name \
+            twice), at most paddlejobs.packages.max-size (64 MiB by default). Answers its content address; uploading \
+            the same bytes again answers the same one (200). Only the namespace that uploaded a package may use it. \
+            A new package counts against the caller's submissions per minute and the namespace's package quota; a \
+            user has at most max-uploads-per-user uploads in flight, each keeping upload-min-rate after its first \
+            seconds.""",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = GZIP, schema = @Schema(type = "string", format = "binary")),
                     @Content(mediaType = "application/x-gzip", schema = @Schema(type = "string", format = "binary"))}))
@@ -65,17 +86,64 @@ class PackageController {
                     schema = @Schema(implementation = PackageView.class)))
     @PostMapping(consumes = {GZIP, "application/x-gzip"}, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<PackageView> upload(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
-                                       @Parameter(hidden = true) HttpServletRequest request) throws IOException {
+                                       @Parameter(hidden = true) HttpServletRequest request) {
+        return audit.recordPackage("upload", namespace, null, () -> uploadWithinLimits(namespace, request),
+                answer -> answer.getStatusCode().value() == 201 ? AuditOutcome.CREATED : AuditOutcome.EXISTING,
+                answer -> answer.getBody().id());
+    }
+
+    /** A new package spends one of the caller's submissions; an identical one, or a refused one, gives it back. */
+    private ResponseEntity<PackageView> uploadWithinLimits(String namespace, HttpServletRequest request) {
         String ns = access.resolve(namespace, Action.SUBMIT);
         if (request.getContentLengthLong() > store.maxSize().toBytes()) {
             throw new PackageTooLargeException(store.maxSize());
         }
-        PackageStore.Stored stored = store.store(ns, request.getInputStream());
-        PackageView view = new PackageView(stored.id(), ns, stored.size());
-        if (!stored.created()) {
-            return ResponseEntity.ok(view);
+        Tenant tenant = access.tenant().orElseThrow();
+        try (var slot = limits.take(tenant.user()); var permit = rate.take(tenant)) {
+            PackageStore.Stored stored = store.store(ns, limits.paced(request.getInputStream()));
+            PackageView view = new PackageView(stored.id(), ns, stored.size());
+            if (!stored.created()) {
+                return ResponseEntity.ok(view);
+            }
+            permit.spend();
+            return ResponseEntity.created(URI.create("/packages/" + stored.id() + "?namespace=" + ns)).body(view);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return ResponseEntity.created(URI.create("/packages/" + stored.id() + "?namespace=" + ns)).body(view);
+    }
+
+    @Operation(operationId = "listPackages", summary = "List a namespace's code packages, oldest first",
+            description = "With each its size, when it was uploaded and last used, and the unfinished jobs that name it")
+    @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+    PackageListView list(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace)
+            throws IOException {
+        String ns = access.resolve(namespace, Action.LIST);
+        Map<String, List<String>> users = jobs.unfinishedJobsByPackage(ns);
+        return new PackageListView(store.list(ns).stream().map(kept -> new PackageListView.Item(kept.id(), kept.size(),
+                kept.created(), kept.lastUsed(), users.getOrDefault(kept.id(), List.of()))).toList());
+    }
+
+    @Operation(operationId = "deletePackage", summary = "Delete a code package that no unfinished job names",
+            description = "A package that unfinished jobs name is a 409 naming them; finished jobs keep their copy")
+    @ApiResponse(responseCode = "204", description = "Deleted")
+    @DeleteMapping("/{id}")
+    ResponseEntity<Void> delete(@PathVariable @Pattern(regexp = "sha256:[0-9a-f]{64}") String id,
+                                @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
+        return audit.recordPackage("delete-package", namespace, id, () -> {
+            String ns = access.resolve(namespace, Action.DELETE);
+            List<String> users = jobs.unfinishedJobsByPackage(ns).getOrDefault(id, List.of());
+            if (!users.isEmpty()) {
+                throw new PackageInUseException(ns, id, users);
+            }
+            try {
+                if (!store.delete(ns, id)) {
+                    throw new PackageNotFoundException(ns, id);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return ResponseEntity.noContent().<Void>build();
+        }, response -> AuditOutcome.DELETED, response -> id);
     }
 
     @Operation(summary = "Download a code package", description = "Only the namespace that uploaded it may read it")

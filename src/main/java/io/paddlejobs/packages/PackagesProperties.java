@@ -4,6 +4,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -12,12 +13,21 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Code packages ({@code paddlejobs.packages.*}).
  *
- * @param dir             where uploaded archives are kept, one folder per namespace
- * @param maxSize         the largest archive (gzipped tar) accepted
- * @param maxUnpackedSize the most its files may add up to once unpacked (a small archive can unpack to a huge one)
- * @param maxEntries      the most files and directories one package may hold
- * @param urlKey          the secret that signs the content URLs pods fetch packages from; unset, one is
- *                        generated and kept in {@code dir} (several replicas of the service must share it)
+ * @param dir               where uploaded archives are kept, one folder per namespace
+ * @param maxSize           the largest archive (gzipped tar) accepted
+ * @param maxUnpackedSize   the most its files may add up to once unpacked (a small archive can unpack to a huge one)
+ * @param maxEntries        the most files and directories one package may hold (headers count too)
+ * @param urlKey            the secret that signs the content URLs pods fetch packages from; unset, one is
+ *                          generated and kept in {@code dir} (several replicas of the service must share it)
+ * @param maxUploadsPerUser uploads one user may have in flight at once (429 past it)
+ * @param uploadGracePeriod how long an upload may take before its rate is checked ...
+ * @param uploadMinRate     ... and the average bytes per second it must keep from then on (408 below it)
+ * @param namespaceQuota    the most bytes a namespace's packages may add up to (0: no cap)
+ * @param namespaceMaxCount the most packages a namespace may keep (0: no cap)
+ * @param minFreeSpace      below this much free space where packages are kept, uploads are refused (507);
+ *                          the local backend's {@code min-free-space} unless set
+ * @param expireAfter       a package no unfinished job uses, unused for this long, is deleted (0: never)
+ * @param sweepInterval     how often expired packages are looked for
  */
 @Validated
 @ConfigurationProperties("paddlejobs.packages")
@@ -26,5 +36,35 @@ public record PackagesProperties(
         @DefaultValue("64MB") @NotNull DataSize maxSize,
         @DefaultValue("1GB") @NotNull DataSize maxUnpackedSize,
         @DefaultValue("10000") @Min(1) int maxEntries,
-        @Size(min = 32, message = "must be at least 32 characters: it signs the packages' content URLs") String urlKey) {
+        @Size(min = 32, message = "must be at least 32 characters: it signs the packages' content URLs") String urlKey,
+        @DefaultValue("2") @Min(1) int maxUploadsPerUser,
+        @DefaultValue("10s") @NotNull Duration uploadGracePeriod,
+        @DefaultValue("64KB") @NotNull DataSize uploadMinRate,
+        @DefaultValue("1GB") @NotNull DataSize namespaceQuota,
+        @DefaultValue("100") @Min(0) int namespaceMaxCount,
+        @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
+        @DefaultValue("30d") @NotNull Duration expireAfter,
+        @DefaultValue("10m") @NotNull Duration sweepInterval) {
+
+    /** The defaults, with packages kept in {@code dir}: for tests, which change what they exercise with the withers. */
+    static PackagesProperties in(Path dir) {
+        return new PackagesProperties(dir, DataSize.ofMegabytes(64), DataSize.ofGigabytes(1), 10_000, null, 2,
+                Duration.ofSeconds(10), DataSize.ofKilobytes(64), DataSize.ofGigabytes(1), 100, DataSize.ofMegabytes(512),
+                Duration.ofDays(30), Duration.ofMinutes(10));
+    }
+
+    PackagesProperties withLimits(DataSize maxSize, DataSize maxUnpackedSize, int maxEntries) {
+        return new PackagesProperties(dir, maxSize, maxUnpackedSize, maxEntries, urlKey, maxUploadsPerUser,
+                uploadGracePeriod, uploadMinRate, namespaceQuota, namespaceMaxCount, minFreeSpace, expireAfter, sweepInterval);
+    }
+
+    PackagesProperties withUrlKey(String key) {
+        return new PackagesProperties(dir, maxSize, maxUnpackedSize, maxEntries, key, maxUploadsPerUser,
+                uploadGracePeriod, uploadMinRate, namespaceQuota, namespaceMaxCount, minFreeSpace, expireAfter, sweepInterval);
+    }
+
+    PackagesProperties withQuota(DataSize bytes, int count, DataSize floor) {
+        return new PackagesProperties(dir, maxSize, maxUnpackedSize, maxEntries, urlKey, maxUploadsPerUser,
+                uploadGracePeriod, uploadMinRate, bytes, count, floor, expireAfter, sweepInterval);
+    }
 }

@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
- * One line per submit, cancel and delete, on the logger {@code paddlejobs.audit}, whatever the
- * outcome: {@code action=submit user=alice namespace=team-a job=train outcome=created status=201}.
+ * One line per submit, cancel and delete, and per package upload and delete, on the logger
+ * {@code paddlejobs.audit}, whatever the outcome:
+ * {@code action=submit user=alice namespace=team-a job=train outcome=created status=201},
+ * {@code action=upload user=alice namespace=team-a package=sha256:... outcome=created status=201}.
  * Values that are not plain words are quoted, so a name sent by a caller cannot forge a line.
  * Lines are written off the request thread ({@link AuditWriter}); none is lost on shutdown.
  */
@@ -47,6 +49,28 @@ public class AuditLog implements AutoCloseable {
     }
 
     /**
+     * Like {@link #record}, for a code package ({@code verb} {@code upload} or {@code delete-package}):
+     * the line names {@code package=} instead of a job, the one {@code packageOf} gives once the call
+     * returned, else {@code knownPackage}.
+     */
+    public <T> T recordPackage(String verb, String requestedNamespace, String knownPackage, Supplier<T> call,
+                               Function<T, AuditOutcome> outcome, Function<T, String> packageOf) {
+        String user = access.userName();
+        String namespace = access.namespaceMeant(requestedNamespace);
+        T result;
+        try {
+            result = call.get();
+        } catch (RuntimeException e) {
+            int status = AuditOutcome.statusOf(e);
+            write(verb, user, namespace, "package", knownPackage, AuditOutcome.ofError(status), status);
+            throw e;
+        }
+        AuditOutcome done = outcome.apply(result);
+        write(verb, user, namespace, "package", packageOf.apply(result), done, done.status());
+        return result;
+    }
+
+    /**
      * A caller turned away before any controller ran (no token, a wrong one): an attempt at an
      * action is audited all the same.
      */
@@ -61,8 +85,13 @@ public class AuditLog implements AutoCloseable {
     }
 
     private void write(Action action, String user, String namespace, String job, AuditOutcome outcome, int status) {
-        writer.write("action=%s user=%s namespace=%s job=%s outcome=%s status=%d".formatted(
-                action.verb(), value(user), value(namespace), value(job), outcome.word(), status));
+        write(action.verb(), user, namespace, "job", job, outcome, status);
+    }
+
+    private void write(String verb, String user, String namespace, String subjectKey, String subject,
+                       AuditOutcome outcome, int status) {
+        writer.write("action=%s user=%s namespace=%s %s=%s outcome=%s status=%d".formatted(
+                verb, value(user), value(namespace), subjectKey, value(subject), outcome.word(), status));
     }
 
     private static Optional<Action> actionOf(HttpServletRequest request) {

@@ -87,6 +87,12 @@ final class ServiceClient {
         return JSON.readTree(response.body());
     }
 
+    /** Uploads a gzipped tar as a code package. */
+    HttpResponse<String> upload(byte[] gzippedTar, String namespace) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + "/packages?namespace=" + namespace))
+                .header("Content-Type", "application/gzip").POST(HttpRequest.BodyPublishers.ofByteArray(gzippedTar)));
+    }
+
     HttpResponse<String> delete(String path) {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).DELETE());
     }

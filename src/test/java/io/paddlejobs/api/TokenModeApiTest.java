@@ -3,6 +3,7 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.packages.Archives;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -43,6 +44,7 @@ class TokenModeApiTest {
     static final String CAROL = "carol-s3cret";
     static final String DAVE = "dave-s3cret";
     static final String ERIN = "erin-s3cret";
+    static final String FRANK = "frank-s3cret";
 
     @TempDir
     static Path tmp;
@@ -81,8 +83,12 @@ class TokenModeApiTest {
                         sha256: %s
                         namespaces: [team-e]
                         max-gpus-in-use: 4
+                      - user: frank
+                        sha256: %s
+                        namespaces: [team-f]
+                        submissions-per-minute: 1
                     """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB), Tokens.sha256(CAROL), Tokens.sha256(DAVE),
-                    Tokens.sha256(ERIN)));
+                    Tokens.sha256(ERIN), Tokens.sha256(FRANK)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -119,7 +125,9 @@ class TokenModeApiTest {
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
                 Arguments.of("DELETE", "/jobs/%1$s?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs?namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),
-                Arguments.of("POST", "/jobs?dry_run=true&namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"));
+                Arguments.of("POST", "/jobs?dry_run=true&namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),
+                Arguments.of("GET", "/packages?namespace=%2$s", null),
+                Arguments.of("DELETE", "/packages/sha256:" + "0".repeat(64) + "?namespace=%2$s", null));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -293,6 +301,28 @@ class TokenModeApiTest {
                         "action=cancel user=alice namespace=team-b job=bobs-job outcome=denied status=403"))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=delete user=alice namespace=team-a job=gone outcome=not-found status=404")));
+    }
+
+    @Test
+    void uploadsAndPackageDeletesAreAuditedAndANewPackageSpendsTheSubmissionRate(CapturedOutput output) {
+        ServiceClient frank = anonymous.withToken(FRANK); // one submission a minute
+        HttpResponse<String> first = frank.upload(new Archives().file("a.py", "1").bytes(), "team-f");
+        HttpResponse<String> second = frank.upload(new Archives().file("b.py", "2").bytes(), "team-f");
+        String id = json.readTree(first.body()).get("package").asString();
+        HttpResponse<String> deleted = frank.delete("/packages/" + id + "?namespace=team-f");
+
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        assertThat(second.statusCode()).as(second.body()).isEqualTo(429);
+        assertThat(second.headers().firstValue("Retry-After")).isPresent();
+        assertThat(deleted.statusCode()).isEqualTo(204);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut().lines()
+                .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=frank")))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=upload user=frank namespace=team-f package=" + id + " outcome=created status=201"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=upload user=frank namespace=team-f package=- outcome=limited status=429"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=delete-package user=frank namespace=team-f package=" + id + " outcome=deleted status=204")));
     }
 
     @Test

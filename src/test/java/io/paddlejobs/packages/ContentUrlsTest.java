@@ -17,7 +17,7 @@ class ContentUrlsTest {
     Path dir;
 
     private static PackagesProperties in(Path dir, String urlKey) {
-        return new PackagesProperties(dir, DataSize.ofMegabytes(1), DataSize.ofMegabytes(1), 10, urlKey);
+        return PackagesProperties.in(dir).withLimits(DataSize.ofMegabytes(1), DataSize.ofMegabytes(1), 10).withUrlKey(urlKey);
     }
 
     @Test

@@ -17,7 +17,7 @@ class PackageStoreTest {
     Path dir;
 
     PackageStore store(DataSize maxSize) {
-        return new PackageStore(new PackagesProperties(dir, maxSize, DataSize.ofMegabytes(1), 100, null));
+        return new PackageStore(PackagesProperties.in(dir).withLimits(maxSize, DataSize.ofMegabytes(1), 100));
     }
 
     @Test
@@ -48,5 +48,31 @@ class PackageStoreTest {
         assertThat(store.exists("team-a", stored.id())).isTrue();
         assertThat(store.exists("team-b", stored.id())).isFalse();
         assertThat(store.exists("team-a", "sha256:../../etc")).isFalse();
+    }
+
+    @Test
+    void belowTheDiskFloorAnUploadIs507AndNothingIsKept() throws Exception {
+        PackageStore store = new PackageStore(PackagesProperties.in(dir).withQuota(DataSize.ofGigabytes(1), 100,
+                DataSize.ofTerabytes(1_000_000))); // more than any disk has free
+        byte[] bytes = new Archives().file("a.py", "print(1)\n").bytes();
+
+        assertThatThrownBy(() -> store.store("team-a", new ByteArrayInputStream(bytes)))
+                .isInstanceOf(UploadRefusedException.class).hasMessageContaining("min-free-space")
+                .satisfies(e -> assertThat(((UploadRefusedException) e).getStatusCode().value()).isEqualTo(507));
+        assertThat(store.list("team-a")).isEmpty();
+    }
+
+    @Test
+    void aNamespaceOverItsByteQuotaIsRefusedButAnIdenticalUploadIsNot() throws Exception {
+        byte[] first = new Archives().file("a.py", "print(1)\n").bytes();
+        PackageStore store = new PackageStore(PackagesProperties.in(dir).withQuota(DataSize.ofBytes(first.length + 10), 0,
+                DataSize.ofBytes(0)));
+        store.store("team-a", new ByteArrayInputStream(first));
+
+        assertThatThrownBy(() -> store.store("team-a", new ByteArrayInputStream(new Archives().file("b.py", "2").bytes())))
+                .isInstanceOf(UploadRefusedException.class).hasMessageContaining("namespace-quota");
+        assertThat(store.store("team-a", new ByteArrayInputStream(first)).created()).isFalse();
+        assertThat(store.store("team-b", new ByteArrayInputStream(first)).created()).isTrue();
+        assertThat(store.list("team-a")).hasSize(1);
     }
 }
