@@ -94,6 +94,14 @@ class Client:
         answer = self._json("POST", "/packages", raw=archive, content_type="application/gzip", namespace=namespace)
         return answer["package"]
 
+    def packages(self, namespace: Optional[str] = None) -> List[Document]:
+        """The namespace's code packages, oldest first: ``package``, ``size``, ``created``, ``last_used``, ``used_by``."""
+        return self._json("GET", "/packages", namespace=namespace)["items"]
+
+    def delete_package(self, package: str, namespace: Optional[str] = None) -> None:
+        """Delete a code package; a ProblemError 409 names the unfinished jobs that still use it."""
+        self._request("DELETE", "/packages/" + _quote(package), namespace=namespace).close()
+
     def _json(self, method: str, path: str, **options: Any) -> Any:
         with self._request(method, path, **options) as response:
             text = response.read().decode("utf-8")

@@ -1,3 +1,5 @@
+import io
+import tarfile
 import time
 
 import pytest
@@ -98,3 +100,24 @@ def test_wait_polls_where_the_service_will_not_stream(service):
     assert job.wait(timeout=60, poll=0.1)["phase"] == "Succeeded"
     assert job.phase() is paddle_jobs.JobPhase.SUCCEEDED
     job.delete()
+
+
+def test_a_package_is_listed_and_deleted_once_no_unfinished_job_uses_it(client):
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w:gz") as tar:
+        data = b"sleep 60\n"
+        entry = tarfile.TarInfo("hold.sh")
+        entry.size, entry.mode = len(data), 0o755
+        tar.addfile(entry, io.BytesIO(data))
+    package = client.upload(archive.getvalue(), namespace="py-packages")
+    job = client.submit(paddle_jobs.PaddleJob(job_name="py-holder", entry_point="./hold.sh", package=package),
+                        namespace="py-packages")
+
+    listed = client.packages(namespace="py-packages")
+    assert [(p["package"], p["used_by"]) for p in listed] == [(package, ["py-holder"])]
+    with pytest.raises(paddle_jobs.ProblemError) as in_use:
+        client.delete_package(package, namespace="py-packages")
+    assert in_use.value.status == 409
+    job.cancel()
+    client.delete_package(package, namespace="py-packages")
+    assert client.packages(namespace="py-packages") == []
