@@ -105,17 +105,17 @@ class LiveStatusPageBrowserTests {
         page.open(statusUrl);
         page.await(d -> page.phase().equals("Running"));
 
-        button("Cancel job to-cancel").click();
+        clickButton("Cancel job to-cancel");
         page.await(d -> !d.findElements(By.cssSelector("#actions .action-question")).isEmpty());
         assertThat(phaseOf("to-cancel")).as("nothing happens before the answer").isEqualTo("Running");
-        buttonWithText("#actions", "Yes, cancel it").click();
+        clickButtonWithText("#actions", "Yes, cancel it");
 
         page.await(d -> page.phase().equals("Cancelled"));
         assertThat(phaseOf("to-cancel")).isEqualTo("Cancelled");
         page.await(d -> d.findElements(By.cssSelector("button[aria-label='Cancel job to-cancel']")).isEmpty());
 
-        button("Delete job to-cancel").click();
-        buttonWithText("#actions", "Yes, delete it").click();
+        clickButton("Delete job to-cancel");
+        clickButtonWithText("#actions", "Yes, delete it");
         page.await(d -> d.getCurrentUrl().matches(".*/jobs(\\?.*)?$"));
         assertThat(jobs.get("/jobs/to-cancel").statusCode()).isEqualTo(404);
     }
@@ -127,12 +127,12 @@ class LiveStatusPageBrowserTests {
         browser.driver().get(jobs.baseUrl() + "/jobs");
         page.await(d -> !d.findElements(By.cssSelector("button[aria-label='Cancel job listed-running']")).isEmpty());
 
-        button("Cancel job listed-running").click();
-        buttonWithText("[data-job='listed-running']", "No").click();
+        clickButton("Cancel job listed-running");
+        clickButtonWithText("[data-job='listed-running']", "No");
         assertThat(phaseOf("listed-running")).isIn("Pending", "Running");
 
-        button("Cancel job listed-running").click();
-        buttonWithText("[data-job='listed-running']", "Yes, cancel it").click();
+        clickButton("Cancel job listed-running");
+        clickButtonWithText("[data-job='listed-running']", "Yes, cancel it");
         page.await(d -> phaseOf("listed-running").equals("Cancelled"));
         page.await(d -> d.findElement(By.xpath("//table[@id='jobs']//tr[th='listed-running']")).getText().contains("Cancelled"));
     }
@@ -149,7 +149,7 @@ class LiveStatusPageBrowserTests {
         page.open(statusUrl);
         page.await(d -> page.phase().equals("Running"));
 
-        button("Follow trainer-0's log live").click();
+        clickButton("Follow trainer-0's log live");
         page.await(d -> page.logTailOf("trainer-0").contains("tick 3"));
         int seen = page.logTailOf("trainer-0").split("\n").length;
         page.await(d -> page.logTailOf("trainer-0").split("\n").length > seen + 3);
@@ -205,13 +205,20 @@ class LiveStatusPageBrowserTests {
                 .map(item -> item.getDomProperty("textContent").strip()).toList();
     }
 
-    private WebElement button(String label) {
-        return page.await(d -> d.findElement(By.cssSelector("button[aria-label=\"" + label + "\"]")));
+    // The page re-renders its buttons when a status arrives, so a button found a moment ago may be gone by the
+    // click: finding and clicking in one awaited step retries with the fresh button (await ignores stale elements).
+    private void clickButton(String label) {
+        page.await(d -> {
+            d.findElement(By.cssSelector("button[aria-label=\"" + label + "\"]")).click();
+            return true;
+        });
     }
 
-    private WebElement buttonWithText(String within, String text) {
-        return page.await(d -> d.findElement(By.cssSelector(within))
-                .findElement(By.xpath(".//button[normalize-space(.)='" + text + "']")));
+    private void clickButtonWithText(String within, String text) {
+        page.await(d -> {
+            d.findElement(By.cssSelector(within)).findElement(By.xpath(".//button[normalize-space(.)='" + text + "']")).click();
+            return true;
+        });
     }
 
     /** Requests the page's scripts made with fetch() to paths ending so (the browser's own resource timing). */
