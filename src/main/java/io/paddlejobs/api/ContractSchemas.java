@@ -131,7 +131,7 @@ class ContractSchemas implements OpenApiCustomizer {
 
     private static void quantity(Schema<?> property) {
         String description = property.getDescription() == null ? "" : property.getDescription();
-        property.format("quantity").description(description.contains("quantity") ? description
+        property.format("quantity").minLength(1).description(description.contains("quantity") ? description
                 : (description + ", Kubernetes quantity").replaceFirst("^, ", ""));
     }
 }

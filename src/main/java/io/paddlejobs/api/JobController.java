@@ -153,11 +153,13 @@ class JobController {
                      @Parameter(description = "Only jobs with these labels: key=value[,key=value]")
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
+                     @Parameter(description = "The continue token of the previous page; empty or omitted: the first page",
+                             schema = @Schema(type = "string", pattern = "[A-Za-z0-9_-]*"))
                      @RequestParam(name = "continue", required = false) String continueToken) {
         JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
-                continueToken);
+                continueToken == null || continueToken.isEmpty() ? null : continueToken);
         JobPage page = jobs.list(query);
         return new JobListView(page.items().stream().map(job -> JobSummary.of(job, statusUrls)).toList(),
                 page.continueToken());

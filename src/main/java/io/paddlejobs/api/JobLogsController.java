@@ -50,12 +50,13 @@ class JobLogsController {
                                                @Pattern(regexp = JobController.DNS_LABEL) String namespace,
                                                @Parameter(schema = @Schema(type = "string", defaultValue = "trainer",
                                                        allowableValues = {"pserver", "trainer"}))
-                                               @RequestParam(defaultValue = "trainer") @Pattern(regexp = "pserver|trainer") String role,
+                                               // No defaultValue: Spring would give it for role= too, which the contract's pattern refuses.
+                                               @RequestParam(required = false) @Pattern(regexp = "pserver|trainer") String role,
                                                @RequestParam(defaultValue = "0") @Min(0) int index,
                                                @RequestParam(required = false) @Min(0) Integer tail,
                                                @RequestParam(defaultValue = "false") boolean follow) {
         JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
-        Role replicaRole = Role.fromLabel(role);
+        Role replicaRole = Role.fromLabel(role == null ? "trainer" : role);
         jobs.requireReplica(key, replicaRole, index);
         StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
         return logStreams.stream(access.userName(), body);

@@ -22,7 +22,7 @@ import java.util.Map;
 @Schema(name = "JobRequest", description = "A training job. Only entry_point is required.")
 record JobRequestBody(
         @Schema(description = "DNS-1035 label (starts with a letter: it names a Service), 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
-        @Size(min = 1, max = 40) @Pattern(regexp = DnsLabels.JOB_NAME, message = DnsLabels.JOB_NAME_MESSAGE) String name,
+        @Size(min = 1, max = MAX_NAME_LENGTH) @Pattern(regexp = DnsLabels.JOB_NAME, message = DnsLabels.JOB_NAME_MESSAGE) String name,
         @Schema(description = "Shell command run in each replica", example = "python3 train.py", requiredMode = Schema.RequiredMode.REQUIRED)
         @NotBlank @Size(max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String entryPoint,
         @Schema(description = "Shell command for pservers, if they start differently; defaults to entry_point")
@@ -58,7 +58,7 @@ record JobRequestBody(
 
         @Schema(description = "An uploaded code package (POST /packages) of this namespace; replicas start in its "
                 + "unpacked directory", example = "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
-        @JsonProperty("package") @Pattern(regexp = "sha256:[0-9a-f]{64}", message = "must be sha256: and 64 lower-case hex digits")
+        @JsonProperty("package") @Pattern(regexp = PACKAGE_ID, message = "must be sha256: and 64 lower-case hex digits")
         String codePackage,
 
         @Schema(description = "How many times the whole job is started again after a failure (every replica stopped,"
@@ -79,6 +79,11 @@ record JobRequestBody(
      * message), and low enough that no product of counts, CPUs and memory overflows in planning.
      */
     static final int MAX_COUNT = 10_000;
+
+    static final int MAX_NAME_LENGTH = 40;
+
+    /** A code package's id: its content's SHA-256. */
+    static final String PACKAGE_ID = "sha256:[0-9a-f]{64}";
 
     /** A process can be given no NUL character, in its command line or its environment. */
     static final String NO_NUL = "[^\\x00]*";

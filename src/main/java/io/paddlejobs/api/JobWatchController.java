@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -13,7 +14,6 @@ import java.util.concurrent.Semaphore;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
-import org.springframework.validation.annotation.Validated;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -24,16 +24,16 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * {@code GET /jobs?watch=true}: the namespace's job changes as Server-Sent Events (see
  * {@link NamespaceStream}), with the list's access rules and filters. Documented on the list
- * operation, which it shares a path with.
+ * operation, which it shares a path with. Its parameters are checked by Spring MVC's own method
+ * validation, as every controller's are (no {@code @Validated}: that is a second way, whose
+ * violations would reach {@link ProblemAdvice} as an unexpected error).
  */
 @Hidden
-@Validated
 @RestController
 @RequestMapping(path = "/jobs", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 class JobWatchController {
 
     static final int MAX_STREAMS = 4096;
-    private static final String DNS_LABEL = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
 
     private final NamespaceAccess access;
     private final JobFeed feed;
@@ -49,7 +49,7 @@ class JobWatchController {
     }
 
     @GetMapping(params = "watch=true")
-    SseEmitter watch(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+    SseEmitter watch(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
                      @RequestParam(required = false) String phase,
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(name = "timeout_seconds", required = false) @Min(1) @Max(86_400) Integer timeoutSeconds) {

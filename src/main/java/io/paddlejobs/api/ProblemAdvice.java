@@ -65,6 +65,17 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return e.getBody();
     }
 
+    /** A query string Tomcat cannot parse: a parameter without a name ({@code ?=x}), a bad %-escape. */
+    @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
+    ProblemDetail unreadableQuery(org.apache.tomcat.util.http.InvalidParameterException e) {
+        return unreadableQuery();
+    }
+
+    static ProblemDetail unreadableQuery() {
+        return Problems.invalidRequest(List.of(new FieldError("query", "must be name=value pairs, each name not empty, "
+                + "with every % followed by two hex digits of UTF-8", null)));
+    }
+
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ProblemDetail parameterType(MethodArgumentTypeMismatchException e) {
         return Problems.invalidRequest(List.of(new FieldError(e.getName(), "has the wrong type", e.getValue())));
@@ -74,6 +85,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
     @ExceptionHandler(Exception.class)
     ProblemDetail unexpected(Exception e) {
         log.error("Unexpected error", e);
+        return internalError();
+    }
+
+    static ProblemDetail internalError() {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
                 "The service failed to handle this request; the error has been logged.");
         problem.setTitle("Internal error");
@@ -132,8 +147,9 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return ResponseEntity.badRequest().body(UnreadableBodies.problem(causeOfType(e, JacksonException.class)));
     }
 
-    private static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
-        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+    /** The first of {@code e}'s causes, {@code e} itself included, that is a {@code type}. */
+    static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (type.isInstance(cause)) {
                 return type.cast(cause);
             }

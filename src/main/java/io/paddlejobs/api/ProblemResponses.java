@@ -34,10 +34,13 @@ class ProblemResponses implements OpenApiCustomizer {
         UNAUTHORIZED(401, "Unauthorized", "No valid bearer token (security modes token and kubernetes)"),
         FORBIDDEN(403, "Forbidden", "The caller may not use this namespace, or a cluster quota refused the job"),
         NOT_FOUND(404, "NotFound", "No such job (or replica) in this namespace"),
+        NOT_ACCEPTABLE(406, "NotAcceptable", "The Accept header allows none of the media types the operation answers with"),
+        REQUEST_TIMEOUT(408, "RequestTimeout", "The body arrived too slowly"),
         CONFLICT(409, "Conflict", "The name is taken by a job with another spec, or by an object the service did not create"),
         CONTENT_TOO_LARGE(413, "ContentTooLarge", "The body is over the size limit"),
         UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType", "The body is not of the media type the operation reads"),
         TOO_MANY_REQUESTS(429, "TooManyRequests", "Over one of the namespace's limits; Retry-After says when to try again"),
+        INTERNAL_ERROR(500, "InternalError", "The service failed to handle the request; the error is logged"),
         BAD_GATEWAY(502, "BadGateway", "The cluster refused the change for a reason the service cannot name"),
         SERVICE_UNAVAILABLE(503, "ServiceUnavailable", "The backend cannot be reached now; Retry-After says when to try again");
 
@@ -54,10 +57,12 @@ class ProblemResponses implements OpenApiCustomizer {
         boolean appliesTo(String path, PathItem.HttpMethod method, Operation operation) {
             boolean changes = method != PathItem.HttpMethod.GET;
             return switch (this) {
-                case BAD_REQUEST, UNAUTHORIZED, FORBIDDEN, SERVICE_UNAVAILABLE -> true;
+                case BAD_REQUEST, FORBIDDEN, NOT_ACCEPTABLE, INTERNAL_ERROR, SERVICE_UNAVAILABLE -> true;
+                // ContractSecurity has left a requirement only where the running mode wants a token.
+                case UNAUTHORIZED -> operation.getSecurity() != null && !operation.getSecurity().isEmpty();
                 case NOT_FOUND -> path.contains("{");
                 case CONFLICT, TOO_MANY_REQUESTS -> "submit".equals(operation.getOperationId());
-                case CONTENT_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE -> operation.getRequestBody() != null;
+                case CONTENT_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, REQUEST_TIMEOUT -> operation.getRequestBody() != null;
                 case BAD_GATEWAY -> changes && path.startsWith("/jobs");
             };
         }
@@ -74,19 +79,18 @@ class ProblemResponses implements OpenApiCustomizer {
         Components components = api.getComponents();
         ModelConverters.getInstance(api.getSpecVersion() == SpecVersion.V31)
                 .readAll(new AnnotatedType(ProblemSchema.class)).forEach(components::addSchemas);
+        // Only the answers some operation gives (in mode none, no 401) are described.
         Map<String, ApiResponse> responses = new TreeMap<>();
-        for (ErrorAnswer answer : ErrorAnswer.values()) {
-            responses.put(answer.component, response(answer));
-        }
-        responses.forEach(components::addResponses);
         api.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
             for (ErrorAnswer answer : ErrorAnswer.values()) {
                 if (answer.appliesTo(path, method, operation)) {
                     operation.getResponses().addApiResponse(String.valueOf(answer.status),
                             new ApiResponse().$ref("#/components/responses/" + answer.component));
+                    responses.putIfAbsent(answer.component, response(answer));
                 }
             }
         }));
+        responses.forEach(components::addResponses);
     }
 
     private static ApiResponse response(ErrorAnswer answer) {

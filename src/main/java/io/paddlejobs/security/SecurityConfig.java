@@ -10,6 +10,8 @@ import org.springframework.security.config.annotation.web.configurers.AbstractHt
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+import org.springframework.security.web.firewall.HttpFirewall;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import java.util.Set;
 import org.springframework.security.web.session.DisableEncodeUrlFilter;
 import tools.jackson.databind.json.JsonMapper;
@@ -21,6 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * use is decided per request by {@link NamespaceAccess}; this chain only says who the caller is.
  * Either way the responses carry the headers of {@link SecurityHeaders}, requests from other sites
  * and unknown host names are refused first ({@link RequestOriginFilter}), and no session is made.
+ * What the firewall refuses, before all of it, is a problem document too ({@link RejectedRequests}).
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfig {
@@ -42,6 +45,16 @@ class SecurityConfig {
     @ConditionalOnSecurityMode(SecurityProperties.Mode.TOKEN)
     TokenStore tokenStore(SecurityProperties security) {
         return TokenStore.load(security.tokenFile(), security.limits());
+    }
+
+    @Bean
+    HttpFirewall httpFirewall() {
+        return RejectedRequests.firewall();
+    }
+
+    @Bean
+    RequestRejectedHandler requestRejectedHandler(JsonMapper json) {
+        return new RejectedRequests(json);
     }
 
     @Bean

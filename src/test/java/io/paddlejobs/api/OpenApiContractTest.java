@@ -101,8 +101,8 @@ class OpenApiContractTest extends ApiTest {
     void submitDocumentsItsErrorsAsProblemDocuments() throws Exception {
         JsonNode responses = apiDocs().at("/paths/~1jobs/post/responses");
 
-        assertThat(responses.propertyNames()).contains("200", "201", "400", "401", "403", "409", "413", "415", "429",
-                "503");
+        assertThat(responses.propertyNames()).contains("200", "201", "400", "403", "406", "408", "409", "413", "415",
+                "429", "500", "503");
         assertThat(responses.at("/400/$ref").asString()).isEqualTo("#/components/responses/BadRequest");
         assertThat(apiDocs().at("/components/responses/BadRequest/content/application~1problem+json/schema/$ref")
                 .asString()).isEqualTo("#/components/schemas/Problem");
@@ -114,11 +114,32 @@ class OpenApiContractTest extends ApiTest {
 
         paths.propertyNames().forEach(path -> paths.path(path).propertyNames().forEach(method -> {
             JsonNode responses = paths.path(path).path(method).path("responses");
-            assertThat(responses.propertyNames()).as("%s %s", method, path).contains("400", "401", "403", "503");
+            assertThat(responses.propertyNames()).as("%s %s", method, path).contains("400", "403", "406", "500", "503");
             if (path.contains("{name}")) {
                 assertThat(responses.propertyNames()).as("%s %s", method, path).contains("404");
             }
         }));
+    }
+
+    @Test
+    void inModeNoneNoOperationAsksForATokenNorAnswers401() throws Exception {
+        JsonNode docs = apiDocs();
+
+        assertThat(docs.path("security").isMissingNode()).isTrue();
+        docs.path("paths").properties().forEach(path -> path.getValue().properties().forEach(operation -> {
+            assertThat(operation.getValue().path("security").toString()).as("%s %s", operation.getKey(), path.getKey())
+                    .isEqualTo("[]");
+            assertThat(operation.getValue().path("responses").propertyNames()).doesNotContain("401");
+        }));
+    }
+
+    @Test
+    void everyPatternIsAnchoredAsBeanValidationMatchesTheWholeValue() throws Exception {
+        List<String> patterns = apiDocs().findValuesAsString("pattern");
+
+        assertThat(patterns).isNotEmpty().allMatch(pattern -> pattern.startsWith("^") && pattern.endsWith("$"));
+        assertThat(apiDocs().at("/paths/~1jobs/get/parameters/0/schema/pattern").asString())
+                .isEqualTo("^(?:[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)$");
     }
 
     @Test

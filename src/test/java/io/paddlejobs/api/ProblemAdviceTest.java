@@ -18,6 +18,12 @@ class ProblemAdviceTest {
         String broken() {
             return Integer.toString(Integer.parseInt("not a number"));
         }
+
+        @GetMapping("/unparsable-query")
+        String unparsableQuery() {
+            // What Tomcat throws from getParameter for ?=x or a bad %-escape, wherever it is first asked.
+            throw new org.apache.tomcat.util.http.InvalidParameterException("parameter name is empty");
+        }
     }
 
     private final MockMvc mvc = MockMvcBuilders.standaloneSetup(new Broken())
@@ -31,5 +37,15 @@ class ProblemAdviceTest {
         assertThat(result.getResponse().getContentAsString())
                 .contains("The service failed to handle this request")
                 .doesNotContain("not a number", "NumberFormatException");
+    }
+
+    @Test
+    void aQueryStringTomcatCannotParseIsABadRequestNamingTheQuery() throws Exception {
+        MvcResult result = mvc.perform(get("/unparsable-query")).andReturn();
+
+        assertThat(result.getResponse().getStatus()).isEqualTo(400);
+        assertThat(result.getResponse().getContentAsString())
+                .contains("\"field\":\"query\"")
+                .doesNotContain("parameter name is empty", "Exception");
     }
 }

@@ -236,6 +236,20 @@ class TokenModeApiTest {
     }
 
     @Test
+    void contractAsksForATokenOnEveryOperationButThePackageContentUrl() {
+        JsonNode paths = json.readTree(anonymous.get("/v3/api-docs").body()).path("paths");
+
+        paths.properties().forEach(path -> path.getValue().properties().forEach(operation -> {
+            JsonNode op = operation.getValue();
+            boolean signedUrl = path.getKey().equals("/packages/{id}/content");
+            assertThat(op.path("security").path(0).has("bearer")).as("%s %s", operation.getKey(), path.getKey())
+                    .isEqualTo(!signedUrl);
+            assertThat(op.path("responses").has("401")).as("%s %s", operation.getKey(), path.getKey())
+                    .isEqualTo(!signedUrl);
+        }));
+    }
+
+    @Test
     void submissionsOverTheRateAre429WithRetryAfter() {
         ServiceClient carol = anonymous.withToken(CAROL);
         String job = "{\"entry_point\": \"true\", \"trainers\": 1, \"pservers\": 1}";

@@ -1,0 +1,83 @@
+package io.paddlejobs.api;
+
+import io.paddlejobs.planning.DnsLabels;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.Parameter;
+import java.util.Map;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+
+/**
+ * The rules on parameters and fields as the service enforces them. Bean Validation's
+ * {@code @Pattern} must match the whole value, a JSON Schema {@code pattern} only somewhere in it:
+ * every pattern is anchored, so a value the contract admits is one the service accepts. A job's
+ * {@code name} and a package's {@code id} in a path are given the form every name and id has (others
+ * answer 404: nothing can have them). The list's 200 also says it streams with {@code watch=true}.
+ * Runs last, after every other customizer has added its schemas.
+ */
+@Component
+@Order(3)
+class ContractRules implements OpenApiCustomizer {
+
+    /** Path parameters whose values are always of one form. */
+    private static final Map<String, Schema<?>> PATH_FORMS = Map.of(
+            "name", new StringSchema().pattern(anchored(DnsLabels.JOB_NAME)).maxLength(JobRequestBody.MAX_NAME_LENGTH)
+                    .description("The job's name"),
+            "id", new StringSchema().pattern(anchored(JobRequestBody.PACKAGE_ID)).description("The package's id"));
+
+    @Override
+    public void customise(OpenAPI api) {
+        api.getComponents().getSchemas().values().forEach(ContractRules::anchorPatterns);
+        api.getPaths().values().forEach(item -> item.readOperations().forEach(operation -> {
+            if (operation.getParameters() != null) {
+                operation.getParameters().forEach(ContractRules::constrain);
+            }
+            if (operation.getRequestBody() != null && operation.getRequestBody().getContent() != null) {
+                operation.getRequestBody().getContent().values().forEach(media -> anchorPatterns(media.getSchema()));
+            }
+        }));
+        streamFromList(api.getPaths().get("/jobs").getGet());
+    }
+
+    private static void constrain(Parameter parameter) {
+        if ("path".equals(parameter.getIn()) && PATH_FORMS.containsKey(parameter.getName())) {
+            Schema<?> form = PATH_FORMS.get(parameter.getName());
+            parameter.schema(new StringSchema().pattern(form.getPattern()).maxLength(form.getMaxLength()))
+                    .description(parameter.getDescription() == null ? form.getDescription() : parameter.getDescription());
+        }
+        anchorPatterns(parameter.getSchema());
+    }
+
+    private static void streamFromList(Operation list) {
+        Content content = list.getResponses().get("200").getContent();
+        content.addMediaType(org.springframework.http.MediaType.TEXT_EVENT_STREAM_VALUE, new MediaType()
+                .schema(new StringSchema().description("With watch=true: Server-Sent Events (job, deleted, end)")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void anchorPatterns(Schema<?> schema) {
+        if (schema == null) {
+            return;
+        }
+        if (schema.getPattern() != null) {
+            schema.setPattern(anchored(schema.getPattern()));
+        }
+        if (schema.getProperties() != null) {
+            schema.getProperties().values().forEach(property -> anchorPatterns((Schema<?>) property));
+        }
+        anchorPatterns(schema.getItems());
+        if (schema.getAdditionalProperties() instanceof Schema<?> values) {
+            anchorPatterns(values);
+        }
+    }
+
+    static String anchored(String pattern) {
+        return pattern.startsWith("^") && pattern.endsWith("$") ? pattern : "^(?:" + pattern + ")$";
+    }
+}
