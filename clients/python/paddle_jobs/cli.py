@@ -36,6 +36,8 @@ def _submit(client: Client, args: argparse.Namespace) -> int:
         raise PaddleJobsError("%s is not a JSON job request: %s" % (args.file, e)) from None
     if args.package:
         request["package"] = client.upload(package(args.package, with_client=False))
+    if args.max_restarts is not None:
+        request["max_restarts"] = args.max_restarts
     if args.dry_run:
         _print_json(client.submit(request, dry_run=True))
         return 0
@@ -107,6 +109,8 @@ def _parser() -> argparse.ArgumentParser:
     submit.add_argument("--dry-run", action="store_true", help="print the plan; start nothing")
     submit.add_argument("--package", metavar="DIR", help="ship this folder: replicas start in a copy of it")
     submit.add_argument("--timeout", type=float, help="with --wait: give up after this many seconds")
+    submit.add_argument("--max-restarts", type=int, metavar="N",
+                        help="start the whole job again up to N times after a failure (the request's max_restarts)")
     submit.set_defaults(run=_submit)
 
     for name, run, text in (("status", _status, "a job's status as JSON"), ("cancel", _cancel, "cancel a job"),

@@ -64,3 +64,11 @@ def test_a_bad_request_prints_each_field_and_exits_two(service):
 
     assert result.returncode == 2
     assert "num_gpu" in result.stderr
+
+
+def test_submit_max_restarts_sets_the_requests_max_restarts(service):
+    result = run(service, "submit", "-", "--dry-run", "--max-restarts", "2",
+                 stdin=json.dumps({"name": "cli-restarts", "entry_point": "true"}))
+
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["plan"]["spec"]["max_restarts"] == 2

@@ -128,6 +128,7 @@ function render(status) {
   document.title = `${jobName} · ${status.phase} · paddle-jobs`;
   renderWhy(status);
   renderTime(status);
+  renderRestarts(status);
   renderProgress(status);
   replicas.render(status.replicas, FINISHED_PHASES.has(status.phase));
   actions.update(allowed, FINISHED_PHASES.has(status.phase));
@@ -177,6 +178,24 @@ function renderTime(status) {
   $('queue').textContent = queued ? `position ${status.queue_position}${status.queue_position === 1 ? ', next to start' : ''}` : '';
   $('elapsed-label').textContent = label;
   $('elapsed').textContent = formatDuration(end - Date.parse(from));
+}
+
+/** How many restarts the job had, and how each attempt ended, in the job's own words. */
+function renderRestarts(status) {
+  const attempts = status.attempts || [];
+  const shown = attempts.length > 0 || (status.restarts || 0) > 0;
+  $('restarts-label').hidden = !shown;
+  $('restarts').hidden = !shown;
+  $('restarts').textContent = String(status.restarts || 0);
+  const list = $('attempts');
+  list.hidden = attempts.length === 0;
+  list.replaceChildren(...attempts.map((attempt) => {
+    const item = document.createElement('li');
+    const outcome = attempt.finished_at ? `${attempt.reason || 'Ended'}: ${attempt.message || ''}` : 'running';
+    item.textContent = `Attempt ${attempt.number + 1}: ${outcome}`;
+    item.dataset.attempt = String(attempt.number);
+    return item;
+  }));
 }
 
 function earliest(instants) {

@@ -1,6 +1,7 @@
 package io.paddlejobs.config;
 
 import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.RestartBackoff;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -11,5 +12,10 @@ class PlanningConfig {
     @Bean
     JobPlanner jobPlanner(PlanningProperties properties) {
         return new JobPlanner(properties.toPolicy());
+    }
+
+    @Bean
+    RestartBackoff restartBackoff(PlanningProperties properties) {
+        return properties.restarts().toBackoff();
     }
 }

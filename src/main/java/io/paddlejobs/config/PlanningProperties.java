@@ -3,10 +3,13 @@ package io.paddlejobs.config;
 import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.planning.RestartBackoff;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -20,7 +23,18 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("paddlejobs")
-public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid @DefaultValue Limits limits) {
+public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid @DefaultValue Limits limits,
+                                 @Valid @DefaultValue Restarts restarts) {
+
+    /** {@code paddlejobs.restarts.*}: the wait before a failed job is started again, doubling up to {@code max-backoff}. */
+    public record Restarts(
+            @DefaultValue("10s") @NotNull Duration backoff,
+            @DefaultValue("5m") @NotNull Duration maxBackoff) {
+
+        public RestartBackoff toBackoff() {
+            return new RestartBackoff(backoff, maxBackoff);
+        }
+    }
 
     public record Defaults(
             @DefaultValue("paddlepaddle/paddle:2.6.1") @NotBlank String image,

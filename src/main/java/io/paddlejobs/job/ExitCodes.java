@@ -1,5 +1,7 @@
 package io.paddlejobs.job;
 
+import io.paddlejobs.planning.RestartOn;
+
 /**
  * What a replica's exit code means, in words a user can act on: the one wording of every backend,
  * so that the same exit reads the same wherever the job ran. The words follow the replica's id in
@@ -38,6 +40,18 @@ public final class ExitCodes {
                     + "); ask for more memory";
         }
         return describe(code);
+    }
+
+    /**
+     * How a replica's exit came about, for {@code restart_on}: a kill by SIGKILL, SIGTERM, SIGHUP or SIGINT
+     * came from outside the program (the kernel's out-of-memory killer, an operator, a node going down);
+     * any other code, a crash by SIGSEGV or SIGABRT included, is the program's own.
+     */
+    public static RestartOn.Cause cause(int code) {
+        return switch (code) {
+            case 128 + 9, 128 + 15, 128 + 1, 128 + 2 -> RestartOn.Cause.INFRASTRUCTURE;
+            default -> RestartOn.Cause.EXIT;
+        };
     }
 
     private static String signalMeaning(int signal) {

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobRequest;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -12,11 +13,19 @@ import java.util.Map;
  *
  * @param port      the allocated first port; {@code null} while the job was queued
  * @param processes by replica id, to stop leftovers after a crash
+ * @param restartAt when the job's next attempt starts, while it waits to be started again after a failure
+ *                  (its count of restarts is in the status): a service restarted meanwhile waits for the rest
+ *                  of the backoff and starts that attempt once
  */
 record JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
-                 Map<String, ReplicaProcess.ProcessRef> processes) {
+                 Map<String, ReplicaProcess.ProcessRef> processes, Instant restartAt) {
 
     JobRecord {
         processes = processes == null ? Map.of() : Map.copyOf(processes);
+    }
+
+    JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
+              Map<String, ReplicaProcess.ProcessRef> processes) {
+        this(request, namespace, port, status, processes, null);
     }
 }

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.local;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.RestartBackoff;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -27,14 +28,14 @@ class LocalBackendConfig {
 
     @Bean
     JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Environment env,
-                               CodePackages packages) {
+                               CodePackages packages, RestartBackoff backoff) {
         String securityMode = env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT);
         boolean tenants = !securityMode.equals("none");
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(env),
                 properties.sandboxUser());
         sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
         var store = new JobRecordStore(properties.jobsDir(), json);
-        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages);
+        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages, backoff);
         long reading = System.nanoTime();
         int recorded = backend.recover();
         log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "

@@ -1,21 +1,30 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
+import io.paddlejobs.planning.RestartBackoff;
+import io.paddlejobs.planning.RestartOn;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
  * One job's state on this machine, and the rules that move it: every trainer exits 0 ->
- * {@code Succeeded}; any replica fails -> {@code Failed}, naming it; cancel -> {@code Cancelled}.
+ * {@code Succeeded}; any replica fails -> {@code Failed}, naming it, unless the job has restarts to
+ * spend on that failure ({@link RestartDecision}): then every replica is stopped and the job, still
+ * {@code Running} with reason {@code Restarting}, waits until its next attempt; cancel -> {@code Cancelled}.
+ * Replicas report in with the attempt they belong to, so that a late exit of an earlier attempt's
+ * replica is never taken for the current one's.
  * All changes go through this object's lock; readers get an immutable snapshot. Both listeners are
  * called under that lock, so they must return at once.
  */
@@ -41,6 +50,11 @@ final class LocalJob {
     private volatile Job snapshot;
     /** While replicas are being started, changes are published but written once, at the end. */
     private boolean starting;
+    /** The restarts spent: the current attempt's number. */
+    private int restarts;
+    private final List<Attempt> attempts = new ArrayList<>();
+    /** When the next attempt starts, while the job waits for it; else {@code null}. */
+    private Instant restartAt;
 
     LocalJob(JobPlan plan, Instant createdAt, Clock clock, Consumer<LocalJob> onChange, Consumer<JobKey> onShown) {
         this.plan = plan;
@@ -66,6 +80,9 @@ final class LocalJob {
             job.startedAt = status.startedAt();
             job.finishedAt = status.finishedAt();
             job.replicas.restore(status.replicas(), record.processes());
+            job.restarts = status.restarts();
+            job.attempts.addAll(status.attempts());
+            job.restartAt = record.restartAt();
             job.publish();
         }
         return job;
@@ -85,6 +102,21 @@ final class LocalJob {
 
     synchronized JobPlan plan() {
         return plan;
+    }
+
+    /** The current attempt: 0 for the first run, then the restart it is. */
+    synchronized int attempt() {
+        return restarts;
+    }
+
+    /** When the next attempt starts, while the job waits to be started again; else {@code null}. */
+    synchronized Instant restartAt() {
+        return restartAt;
+    }
+
+    /** Whether it waits for a slot: queued, or read back from its record while it waited to be started again. */
+    synchronized boolean waitsForSlot() {
+        return phase == JobPhase.PENDING || restartAt != null && !phase.isFinished();
     }
 
     /** Where a waiting job stands in the queue, counting from 1. */
@@ -109,21 +141,50 @@ final class LocalJob {
         }
         this.plan = placedPlan;
         this.port = placedPlan.ports().first();
+        queuePosition = null;
+        if (restartAt != null) {
+            publish(); // its next attempt starts when its backoff ends (beginAttempt)
+            return true;
+        }
         this.starting = true;
         replicas = new LocalReplicas(placedPlan);
-        queuePosition = null;
         reason = null;
         message = null;
+        beginAttemptRecord();
         publish();
         return true;
+    }
+
+    /**
+     * The backoff has passed: the same plan's replicas, all pending again, for the next attempt. Returns
+     * false when the job ended meanwhile (cancelled during its backoff): nothing is to start.
+     */
+    synchronized boolean beginAttempt() {
+        if (phase.isFinished() || restartAt == null) {
+            return false;
+        }
+        restartAt = null;
+        starting = true;
+        replicas = new LocalReplicas(plan);
+        reason = null;
+        message = null;
+        beginAttemptRecord();
+        publish();
+        return true;
+    }
+
+    private void beginAttemptRecord() {
+        if (plan.spec().maxRestartsOrDefault() > 0) {
+            attempts.add(new Attempt(restarts, clock.instant(), null, null, null));
+        }
     }
 
     /**
      * A replica's process is running. Returns false when the job ended while it was being
      * started (another replica failed first): the caller must stop it at once.
      */
-    synchronized boolean replicaStarted(Replica replica, ReplicaProcess process) {
-        boolean wanted = !phase.isFinished();
+    synchronized boolean replicaStarted(int attempt, Replica replica, ReplicaProcess process) {
+        boolean wanted = !phase.isFinished() && attempt == restarts && restartAt == null;
         Instant now = clock.instant();
         replicas.get(replica.id()).started(process, now, wanted);
         // A fast replica may already have exited: "started" means none is left pending.
@@ -142,24 +203,68 @@ final class LocalJob {
     }
 
     /**
-     * A replica's process ended. Returns the processes to stop as a result (the rest of the job,
-     * when this ended it); the caller stops them outside this lock.
+     * What a replica's exit leads to: the processes to stop (the rest of the job, when this ended its
+     * attempt), which the caller stops outside this lock, and when the next attempt starts, if there is one.
      */
-    synchronized List<ReplicaProcess> replicaExited(String id, int exitCode) {
+    record Outcome(List<ReplicaProcess> toStop, Instant restartAt) {
+
+        static final Outcome NOTHING = new Outcome(List.of(), null);
+    }
+
+    /** A replica's process of {@code attempt} ended with {@code exitCode}. */
+    synchronized Outcome replicaExited(int attempt, String id, int exitCode, RestartBackoff backoff) {
+        if (attempt != restarts || restartAt != null) {
+            return Outcome.NOTHING; // an earlier attempt's replica, stopped when that attempt failed
+        }
         LocalReplicas.Entry r = replicas.get(id);
         boolean counts = r.exited(exitCode, clock.instant());
         if (!counts || phase.isFinished()) {
             publish(); // we stopped it, so its exit is no failure; or the job has ended already
-            return List.of();
+            return Outcome.NOTHING;
         }
         if (exitCode != 0) {
-            return finish(JobPhase.FAILED, r.failureReason(), r.failureMessage());
+            return attemptFailed(r.failureReason(), r.failureMessage(), ExitCodes.cause(exitCode), exitCode, backoff);
         }
         if (replicas.everyTrainerSucceeded()) {
-            return finish(JobPhase.SUCCEEDED, "Completed", "every trainer exited 0");
+            return new Outcome(finish(JobPhase.SUCCEEDED, "Completed", "every trainer exited 0"), null);
         }
         publish();
-        return List.of();
+        return Outcome.NOTHING;
+    }
+
+    /**
+     * The service restarted while this job's attempt ran (read back from its record): its processes are
+     * gone or being stopped. That is a failure from outside, restarted as {@code restart_on} says.
+     */
+    synchronized Outcome serviceRestarted(String reasonIfFailed, String messageIfFailed, RestartBackoff backoff) {
+        if (phase.isFinished() || restartAt != null) {
+            return Outcome.NOTHING;
+        }
+        return attemptFailed(reasonIfFailed, messageIfFailed, RestartOn.Cause.INFRASTRUCTURE, null, backoff);
+    }
+
+    private Outcome attemptFailed(String failReason, String failMessage, RestartOn.Cause cause, Integer exitCode,
+                                  RestartBackoff backoff) {
+        RestartDecision decision = RestartDecision.after(plan.spec(), restarts, backoff, failMessage, cause, exitCode);
+        if (!(decision instanceof RestartDecision.Restart restart)) {
+            return new Outcome(finish(JobPhase.FAILED, failReason, ((RestartDecision.Fail) decision).message()), null);
+        }
+        Instant now = clock.instant();
+        endAttempt(now, failReason, failMessage);
+        restarts = restart.restart();
+        restartAt = now.plus(restart.backoff());
+        reason = RestartDecision.RESTARTING;
+        message = restart.message();
+        List<ReplicaProcess> toStop = replicas.stopActive();
+        publish();
+        return new Outcome(toStop, restartAt);
+    }
+
+    private void endAttempt(Instant at, String why, String words) {
+        int last = attempts.size() - 1;
+        if (last >= 0 && attempts.get(last).finishedAt() == null) {
+            attempts.set(last, attempts.get(last).ended(at, why, words));
+        }
     }
 
     /** Fails a job that could not start (no ports, a process that would not spawn). */
@@ -177,6 +282,8 @@ final class LocalJob {
         message = finalMessage;
         finishedAt = clock.instant();
         queuePosition = null;
+        restartAt = null;
+        endAttempt(finishedAt, finalReason, finalMessage);
         if (startedAt == null) {
             // Replicas start side by side: a fast one can end the job before the others report in.
             startedAt = replicas.firstStart();
@@ -187,7 +294,7 @@ final class LocalJob {
     }
 
     synchronized JobRecord record() {
-        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), replicas.processRefs());
+        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), replicas.processRefs(), restartAt);
     }
 
     private void publish() {
@@ -198,7 +305,7 @@ final class LocalJob {
         List<ReplicaStatus> statuses = replicas.statuses();
         JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
                 LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
-                statuses);
+                statuses, restarts, attempts);
         snapshot = new Job(plan, status);
         if (write && !starting) {
             onChange.accept(this);

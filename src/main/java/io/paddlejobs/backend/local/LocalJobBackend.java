@@ -9,12 +9,14 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -49,14 +51,24 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final LocalScheduler scheduler;
     private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
 
+    private final RestartBackoff backoff;
+
+    /** With the default backoff between attempts (10 s, doubling up to 5 min). */
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
                     CodePackages packages) {
+        this(properties, planner, store, clock, sandbox, packages,
+                new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)));
+    }
+
+    LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
+                    CodePackages packages, RestartBackoff backoff) {
         this.planner = planner;
+        this.backoff = backoff;
         this.store = store;
         this.site = new LoopbackSite(properties);
         this.disk = new DiskSpace(properties.dataRoot(), properties.minFreeSpace());
         this.clock = clock;
-        this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock);
+        this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock, backoff);
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
                 new PortAllocator(properties.firstPort(), properties.lastPort()), launcher.executor(), launcher::start);
     }
@@ -199,8 +211,13 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 scheduler.requeue(job);
             } else if (!job.phase().isFinished()) {
                 leftovers.addAll(record.processes().values());
-                job.finish(JobPhase.FAILED, "ServiceRestarted",
-                        "the service restarted while the job was running; its processes were stopped. " + RUN_AGAIN);
+                // Written before anything is stopped or started: a second crash finds the decision, not a second one.
+                job.serviceRestarted("ServiceRestarted",
+                        "the service restarted while the job was running; its processes were stopped. " + RUN_AGAIN,
+                        backoff);
+                if (job.waitsForSlot()) {
+                    scheduler.requeue(job); // its next attempt, once its backoff has passed
+                }
             }
         }
         launcher.stopLeftovers(leftovers);

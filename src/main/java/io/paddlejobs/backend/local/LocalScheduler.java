@@ -115,7 +115,7 @@ final class LocalScheduler {
         List<Admitted> admitted = new ArrayList<>();
         while (slots.size() < maxRunning && !queue.isEmpty()) {
             LocalJob job = queue.pollFirst();
-            if (job.phase() != JobPhase.PENDING) {
+            if (!job.waitsForSlot()) {
                 continue; // ended while it waited
             }
             int portCount = job.plan().ports().count();

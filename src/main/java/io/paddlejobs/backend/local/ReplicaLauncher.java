@@ -6,13 +6,19 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.PaddleEnv;
 import io.paddlejobs.planning.Replica;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -55,10 +62,12 @@ final class ReplicaLauncher implements AutoCloseable {
     private final RunTimeLimits runTimeLimits = new RunTimeLimits(timers, this::stopLater);
     private final JobPlanner planner;
     private final Site site;
+    private final RestartBackoff backoff;
 
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
-                    CodePackages packages, Sandbox sandbox, Clock clock) {
+                    CodePackages packages, Sandbox sandbox, Clock clock, RestartBackoff backoff) {
         this.properties = properties;
+        this.backoff = backoff;
         this.planner = planner;
         this.site = site;
         this.store = store;
@@ -83,6 +92,11 @@ final class ReplicaLauncher implements AutoCloseable {
         if (!job.placed(placed)) {
             return; // it ended on its way out of the queue
         }
+        if (job.restartAt() != null) {
+            // Read back while it waited to be started again: the rest of its backoff, then its next attempt.
+            attemptAt(job, job.restartAt());
+            return;
+        }
         JobKey key = job.key();
         try {
             Files.createDirectories(store.workDir(key));
@@ -95,19 +109,64 @@ final class ReplicaLauncher implements AutoCloseable {
                     return;
                 }
             }
-            Files.createDirectories(store.logFile(key, "any").getParent());
-            Files.createDirectories(properties.storageDir(key.namespace()));
-            sandbox.handOver(store.workDir(key), properties.storageDir(key.namespace()));
-            // Spawning is most of a start's time; the replicas are started side by side.
-            List<CompletableFuture<Void>> starts = placed.replicas().stream()
-                    .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica), executor))
-                    .toList();
-            CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
-            watchPservers(job, placed);
+            launch(job, placed);
             runTimeLimits.limit(job, placed.spec().maxRunTime());
         } catch (IOException | RuntimeException e) {
             log.warn("Job {} could not start", key, e);
             stopLater(job.failToStart(bounded("a replica could not be started: " + rootCause(e).getMessage())));
+        } finally {
+            job.startFinished();
+        }
+    }
+
+    /** Starts the replicas of the job's current attempt, side by side, and watches its pservers. */
+    private void launch(LocalJob job, JobPlan placed) throws IOException {
+        JobKey key = job.key();
+        Files.createDirectories(store.logFile(key, "any").getParent());
+        Files.createDirectories(properties.storageDir(key.namespace()));
+        Path checkpoints = Path.of(site.checkpointPath(key.namespace(), key.name()));
+        Files.createDirectories(checkpoints);
+        sandbox.handOver(store.workDir(key), properties.storageDir(key.namespace()), checkpoints);
+        int attempt = job.attempt();
+        // Spawning is most of a start's time; the replicas are started side by side.
+        List<CompletableFuture<Void>> starts = placed.replicas().stream()
+                .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica, attempt), executor))
+                .toList();
+        CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
+        watchPservers(job, placed, attempt);
+    }
+
+    /**
+     * A failed attempt's processes are stopped (gracefully, all at once), then the next attempt starts when
+     * its backoff has passed. The job keeps its slot and ports meanwhile, so it starts on the same ports.
+     */
+    private void restartLater(LocalJob job, LocalJob.Outcome outcome) {
+        executor.execute(() -> {
+            stopNow(outcome.toStop());
+            attemptAt(job, outcome.restartAt());
+        });
+    }
+
+    private void attemptAt(LocalJob job, Instant at) {
+        long delay = Math.max(0, Duration.between(clock.instant(), at).toMillis());
+        try {
+            timers.schedule(() -> executor.execute(() -> nextAttempt(job)), delay, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException shuttingDown) {
+            // the record says when it was due: the next start of the service starts it
+        }
+    }
+
+    private void nextAttempt(LocalJob job) {
+        if (!job.beginAttempt()) {
+            return; // cancelled, deleted or stopped during its backoff
+        }
+        try {
+            launch(job, job.plan());
+            // Counted from the job's first start; a job read back from its record is limited from then on.
+            runTimeLimits.limitOnce(job, job.plan().spec().maxRunTime(), job.snapshot().status().startedAt());
+        } catch (IOException | RuntimeException e) {
+            log.warn("Job {} could not start again", job.key(), e);
+            stopLater(job.failToStart(bounded("a replica could not be started again: " + rootCause(e).getMessage())));
         } finally {
             job.startFinished();
         }
@@ -133,16 +192,23 @@ final class ReplicaLauncher implements AutoCloseable {
         ReplicaProcess.stopLeftovers(leftovers, properties.stopGracePeriod());
     }
 
-    private void startReplica(LocalJob job, JobPlan plan, Replica replica) {
+    private void startReplica(LocalJob job, JobPlan plan, Replica replica, int attempt) {
         JobKey key = job.key();
         try {
+            Map<String, String> env = new HashMap<>(replica.env());
+            env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
             var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), plan.role(replica.role()).entryPoint(),
-                    replica.env(), store.workDir(key), properties.storageDir(key.namespace()),
+                    env, store.workDir(key), properties.storageDir(key.namespace()),
                     store.logFile(key, replica.id()), properties.maxLogSize().toBytes());
             ReplicaProcess process = ReplicaProcess.start(launch, sandbox, environment);
-            boolean wanted = job.replicaStarted(replica, process);
+            boolean wanted = job.replicaStarted(attempt, replica, process);
             process.exit().thenAcceptAsync(code -> {
-                stopLater(job.replicaExited(replica.id(), code));
+                LocalJob.Outcome outcome = job.replicaExited(attempt, replica.id(), code, backoff);
+                if (outcome.restartAt() != null) {
+                    restartLater(job, outcome);
+                } else {
+                    stopLater(outcome.toStop());
+                }
                 // Whatever the replica left running (its shell's children) goes with it.
                 stopLater(List.of(process));
             }, executor);
@@ -155,15 +221,15 @@ final class ReplicaLauncher implements AutoCloseable {
     }
 
     /** Fails the job if one of its pservers never listens (see {@link PserverWatch}). */
-    private void watchPservers(LocalJob job, JobPlan placed) {
+    private void watchPservers(LocalJob job, JobPlan placed, int attempt) {
         if (!placed.replicasOf(Role.PSERVER).isEmpty()) {
-            lookAt(job, new PserverWatch(placed, properties.pserverListenTimeout(), clock));
+            lookAt(job, new PserverWatch(placed, properties.pserverListenTimeout(), clock), attempt);
         }
     }
 
-    private void lookAt(LocalJob job, PserverWatch watch) {
-        if (job.phase().isFinished()) {
-            return;
+    private void lookAt(LocalJob job, PserverWatch watch, int attempt) {
+        if (job.phase().isFinished() || job.attempt() != attempt || job.restartAt() != null) {
+            return; // ended, or the attempt it watched did (the next one has a watch of its own)
         }
         Map<String, ReplicaStatus> replicas = job.snapshot().status().replicas().stream()
                 .collect(Collectors.toMap(ReplicaStatus::id, Function.identity()));
@@ -171,7 +237,7 @@ final class ReplicaLauncher implements AutoCloseable {
         if (failure.isPresent()) {
             stopLater(job.finish(JobPhase.FAILED, "PserverNotListening", failure.get()));
         } else if (!watch.isDone()) {
-            timers.schedule(() -> lookAt(job, watch), 1, TimeUnit.SECONDS);
+            timers.schedule(() -> lookAt(job, watch, attempt), 1, TimeUnit.SECONDS);
         }
     }
 

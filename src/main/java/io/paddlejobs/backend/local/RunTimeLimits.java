@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.job.JobPhase;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,15 +36,29 @@ final class RunTimeLimits {
 
     /** Limits a job that has just started; {@code null} means no limit. */
     void limit(LocalJob job, Duration maxRunTime) {
-        if (maxRunTime == null) {
-            return;
+        if (maxRunTime != null) {
+            schedule(job, maxRunTime, maxRunTime);
         }
+    }
+
+    /**
+     * Limits a job that starts again, unless it is limited already: one read back from its record is limited
+     * to what is left of its {@code max_run_time}, counted from {@code startedAt}, its first start.
+     */
+    void limitOnce(LocalJob job, Duration maxRunTime, Instant startedAt) {
+        if (maxRunTime != null && !pending.containsKey(job)) {
+            schedule(job, maxRunTime, maxRunTime.minus(startedAt == null ? Duration.ZERO
+                    : Duration.between(startedAt, Instant.now())));
+        }
+    }
+
+    private void schedule(LocalJob job, Duration maxRunTime, Duration within) {
         String message = "ran longer than max_run_time (%d s); its replicas were stopped"
                 .formatted(maxRunTime.toSeconds());
         pending.put(job, timers.schedule(() -> {
             pending.remove(job);
             stop.accept(job.finish(JobPhase.FAILED, REASON, message));
-        }, maxRunTime.toMillis(), TimeUnit.MILLISECONDS));
+        }, Math.max(0, within.toMillis()), TimeUnit.MILLISECONDS));
         if (job.phase().isFinished()) {
             ended(job); // it ended before its limit was set
         }

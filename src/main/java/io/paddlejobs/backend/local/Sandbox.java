@@ -135,6 +135,14 @@ final class Sandbox {
      * storage directory to the user its replicas run as, so that they may write there.
      */
     void handOver(Path workDir, Path storageDir) throws IOException {
+        handOver(workDir, storageDir, null);
+    }
+
+    /**
+     * Also the job's checkpoint directory under {@code storageDir} ({@code checkpoints/<job>}) and the
+     * {@code checkpoints} directory above it, which the service made: the job's user writes its checkpoints there.
+     */
+    void handOver(Path workDir, Path storageDir, Path checkpoints) throws IOException {
         JobUser user = jobUser();
         if (user == null) {
             return;
@@ -145,6 +153,10 @@ final class Sandbox {
             }
         }
         chown(storageDir, user);
+        if (checkpoints != null) {
+            chown(checkpoints.getParent(), user);
+            chown(checkpoints, user);
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.planning.RestartBackoff;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,6 +56,18 @@ final class LocalBackendFixture implements AutoCloseable {
 
     /** @param hidden what of the service confined replicas must not see besides the data root */
     LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden) {
+        this(properties, tenants, hidden, new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)));
+    }
+
+    /** @param backoff the wait before a failed job starts again (short in tests) */
+    LocalBackendFixture(Path dataRoot, RestartBackoff backoff) {
+        this(new LocalProperties(dataRoot, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534),
+                false, Sandbox.Hidden.NOTHING, backoff);
+    }
+
+    private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
+                                RestartBackoff backoff) {
         this.dataRoot = properties.dataRoot();
         this.properties = properties;
         this.planner = new JobPlanner(policy());
@@ -62,7 +75,7 @@ final class LocalBackendFixture implements AutoCloseable {
         this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
                 properties.sandboxUser());
         this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(), sandbox,
-                NoCodePackages.INSTANCE);
+                NoCodePackages.INSTANCE, backoff);
         backend.recover();
     }
 
