@@ -77,6 +77,8 @@ public class AuditLog implements AutoCloseable {
     void unauthenticated(HttpServletRequest request) {
         actionOf(request).ifPresent(action -> write(action, null, request.getParameter("namespace"),
                 jobOf(request), AuditOutcome.UNAUTHENTICATED, 401));
+        packageActionOf(request).ifPresent(verb -> write(verb, null, request.getParameter("namespace"), "package",
+                jobOf(request), AuditOutcome.UNAUTHENTICATED, 401));
     }
 
     @Override
@@ -104,6 +106,17 @@ public class AuditLog implements AutoCloseable {
         };
     }
 
+    /** The verbs {@link #recordPackage} writes, for a package upload or delete turned away before its controller. */
+    private static Optional<String> packageActionOf(HttpServletRequest request) {
+        String path = request.getRequestURI().substring(request.getContextPath().length());
+        return switch (request.getMethod()) {
+            case "POST" -> path.equals("/packages") ? Optional.of("upload") : Optional.empty();
+            case "DELETE" -> path.matches("/packages/[^/]+") ? Optional.of("delete-package") : Optional.empty();
+            default -> Optional.empty();
+        };
+    }
+
+    /** The job's name, or the package's id: the path's third part. */
     private static String jobOf(HttpServletRequest request) {
         String[] parts = request.getRequestURI().substring(request.getContextPath().length()).split("/");
         return parts.length > 2 ? parts[2] : null;

@@ -343,13 +343,19 @@ class TokenModeApiTest {
     void attemptsWithoutAValidTokenAreAuditedToo(CapturedOutput output) {
         anonymous.post("/jobs", "{\"name\": \"sneaky\", \"entry_point\": \"true\"}");
         anonymous.withToken("wrong").delete("/jobs/victim?namespace=team-a");
+        anonymous.upload(new Archives().file("a.py", "1").bytes(), "team-a");
+        anonymous.delete("/packages/sha256:" + "0".repeat(64) + "?namespace=team-a");
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut().lines()
                 .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=-")))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=submit user=- namespace=- job=- outcome=unauthenticated status=401"))
                 .anySatisfy(line -> assertThat(line).endsWith(
-                        "action=delete user=- namespace=team-a job=victim outcome=unauthenticated status=401")));
+                        "action=delete user=- namespace=team-a job=victim outcome=unauthenticated status=401"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=upload user=- namespace=team-a package=- outcome=unauthenticated status=401"))
+                .anySatisfy(line -> assertThat(line).endsWith("action=delete-package user=- namespace=team-a package=sha256:"
+                        + "0".repeat(64) + " outcome=unauthenticated status=401")));
     }
 
     @Test
