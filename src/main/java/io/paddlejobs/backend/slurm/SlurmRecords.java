@@ -45,11 +45,19 @@ final class SlurmRecords {
         return new JobFiles(jobsDir.resolve(key.namespace()).resolve(key.name()));
     }
 
-    /** Replaces the record atomically, so a crash never leaves half of one. */
+    /**
+     * Replaces the record atomically, so a crash never leaves half of one. Not through a link: a job
+     * that replaced its directory by one would have the service write wherever it points; its
+     * record is then left as it was (logged), and its status is kept in memory only.
+     */
     void save(SlurmJob job) {
         Path record = files(job.key()).record();
         try {
             Files.createDirectories(record.getParent());
+            if (!record.getParent().toRealPath().equals(record.getParent())) {
+                log.warn("The directory of job {} was replaced by a link; its record is not written there", job.key());
+                return;
+            }
             Path temp = Files.createTempFile(record.getParent(), "job.json", ".tmp");
             json.writeValue(temp.toFile(), job);
             Files.move(temp, record, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
