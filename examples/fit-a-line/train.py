@@ -5,6 +5,10 @@ The same file runs as either role, chosen by TRAINING_ROLE (Paddle 2.x fleet nam
   PSERVER  holds a shard of the parameters and applies the gradients trainers push (async SGD);
   TRAINER  trains on its shard of the data: pull parameters, compute a gradient, push it.
 Messages are one JSON object per line over TCP; see README.md.
+
+A restarted job (max_restarts) resumes: after every pass trainer 0 writes the parameters and the pass
+to PADDLE_JOB_CHECKPOINT_DIR (the same directory for every attempt); at start pservers take their
+shard from there and trainers go on with the next pass.
 """
 import json
 import os
@@ -24,6 +28,9 @@ CONNECT_DEADLINE = 60.0  # seconds a trainer waits for every pserver; they may s
 BARRIER_TIMEOUT = 120.0  # seconds a pserver waits for every trainer to say hello
 PSERVER_IDLE_LIMIT = 300.0  # a pserver gives up if no trainer talks to it this long (a trainer died)
 NUM_PARAMS = FEATURES + 1   # parameter i < FEATURES is w[i]; parameter FEATURES is b
+# Only under paddle-jobs: run by hand, every run starts afresh.
+CHECKPOINT = (os.path.join(os.environ["PADDLE_JOB_CHECKPOINT_DIR"], "fit-a-line.json")
+              if os.environ.get("PADDLE_JOB_CHECKPOINT_DIR") else None)
 METRICS_MARKER = "PADDLEJOBS_METRICS"  # paddle-jobs charts lines "PADDLEJOBS_METRICS {json}" on the status page
 
 
@@ -92,6 +99,28 @@ class Server(socketserver.ThreadingTCPServer):
     daemon_threads = True       # trainers' open connections must not keep the process alive
 
 
+def load_checkpoint():
+    """The last pass finished and its parameters, or pass 0 and none."""
+    if CHECKPOINT is None:
+        return 0, None
+    try:
+        with open(CHECKPOINT, encoding="utf-8") as f:
+            saved = json.load(f)
+        return int(saved["pass"]), [float(v) for v in saved["params"]]
+    except (OSError, ValueError, KeyError):
+        return 0, None
+
+
+def save_checkpoint(n, params):
+    """Written aside and renamed into place, so that a kill mid-write leaves the previous one whole."""
+    if CHECKPOINT is None:
+        return
+    partial = CHECKPOINT + ".partial"
+    with open(partial, "w", encoding="utf-8") as f:
+        json.dump({"pass": n, "params": list(params)}, f)
+    os.replace(partial, CHECKPOINT)
+
+
 def run_pserver():
     endpoints = pserver_endpoints()
     host, port, trainers = env("POD_IP"), env_int("PADDLE_PORT"), env_int("PADDLE_TRAINERS_NUM")
@@ -100,7 +129,8 @@ def run_pserver():
     if me not in endpoints:
         die("POD_IP:PADDLE_PORT %s is not in PADDLE_PSERVERS_IP_PORT_LIST %s" % (me, ",".join(endpoints)))
     index = endpoints.index(me)
-    shard = {p: 0.0 for p in range(NUM_PARAMS) if owner(p, len(endpoints)) == index}
+    _, saved = load_checkpoint()
+    shard = {p: saved[p] if saved else 0.0 for p in range(NUM_PARAMS) if owner(p, len(endpoints)) == index}
     lock = threading.Condition()     # handler threads share shard, hello, done and last_seen
     hello, done = set(), set()
     all_done = threading.Event()
@@ -226,8 +256,15 @@ def run_trainer():
     # Training takes well under a second; a pause between passes lets a person watch the loss fall.
     pause = env_float("FIT_A_LINE_PASS_SECONDS", 0)
 
+    done_passes, _ = load_checkpoint()
+    if done_passes:
+        print("trainer %d resumes after pass %d (restart %s)"
+              % (trainer_id, done_passes, os.environ.get("PADDLE_JOB_RESTART_COUNT", "0")), flush=True)
+
     for n in range(1, PASSES + 1):
         order.shuffle(rows)
+        if n <= done_passes:
+            continue  # shuffled all the same, so the passes to come see the rows in their usual order
         for start in range(0, len(rows), BATCH):
             batch = rows[start:start + BATCH]
             params = pull(clients)
@@ -242,7 +279,10 @@ def run_trainer():
             for index, client in enumerate(clients):
                 mine = {str(p): grads[p] for p in range(NUM_PARAMS) if owner(p, len(clients)) == index}
                 client.call({"op": "push", "grads": mine})
-        loss = mse(pull(clients), rows)
+        params = pull(clients)
+        loss = mse(params, rows)
+        if trainer_id == 0:
+            save_checkpoint(n, params)
         print("pass %d loss %.6f" % (n, loss), flush=True)
         report(n, loss=loss)
         if pause > 0 and n < PASSES:

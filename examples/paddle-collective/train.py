@@ -4,6 +4,11 @@ gradients on its own rows, and gloo all-reduces them, so every rank takes the sa
 paddle.distributed.init_parallel_env() reads what paddle-jobs injects in collective mode:
 PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT,
 PADDLE_DISTRI_BACKEND=gloo and the store's address MASTER_ADDR/MASTER_PORT.
+
+It survives a restart of its job (max_restarts): every CHECKPOINT_EVERY steps rank 0 saves the model,
+the optimizer and the next step with paddle.save into PADDLE_JOB_CHECKPOINT_DIR (the same directory
+for every attempt), and every rank starts from the latest checkpoint there. Each step's rows depend
+only on rank and step, so a resumed run ends with the parameters an uninterrupted one has.
 """
 import hashlib
 import json
@@ -17,6 +22,10 @@ FEATURES = 13
 STEPS = int(os.environ.get("STEPS", "40"))
 ROWS = 64  # per trainer and step
 REPORT_EVERY = 5
+CHECKPOINT_EVERY = int(os.environ.get("CHECKPOINT_EVERY", "5"))
+# Only under paddle-jobs: run by hand, every run starts afresh.
+CHECKPOINT = (os.path.join(os.environ["PADDLE_JOB_CHECKPOINT_DIR"], "collective.pdckpt")
+              if os.environ.get("PADDLE_JOB_CHECKPOINT_DIR") else None)
 
 
 def rows(rank, step):
@@ -36,14 +45,35 @@ def checksum(model):
     return digest.hexdigest()
 
 
+def save_checkpoint(model, optimizer, next_step):
+    """Written aside and renamed into place, so that a kill mid-write leaves the previous one whole."""
+    if CHECKPOINT is None:
+        return
+    partial = CHECKPOINT + ".partial"
+    paddle.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "next_step": next_step}, partial)
+    os.replace(partial, CHECKPOINT)
+
+
+def resume(model, optimizer):
+    """The step to start from: 0, or the one after the latest checkpoint, whose state is loaded."""
+    if CHECKPOINT is None or not os.path.exists(CHECKPOINT):
+        return 0
+    state = paddle.load(CHECKPOINT)
+    model.set_state_dict(state["model"])
+    optimizer.set_state_dict(state["optimizer"])
+    return int(state["next_step"])
+
+
 def main():
     dist.init_parallel_env()
     rank, world = dist.get_rank(), dist.get_world_size()
     paddle.seed(7)  # the same initial parameters on every rank; DataParallel also broadcasts rank 0's
     model = paddle.DataParallel(paddle.nn.Linear(FEATURES, 1))
     optimizer = paddle.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
-    print(f"trainer {rank} of {world} training {STEPS} steps", flush=True)
-    for step in range(STEPS):
+    start = resume(model, optimizer)
+    restart = os.environ.get("PADDLE_JOB_RESTART_COUNT", "0")
+    print(f"trainer {rank} of {world} training {STEPS} steps from step {start} (restart {restart})", flush=True)
+    for step in range(start, STEPS):
         x, y = rows(rank, step)
         loss = paddle.mean((model(x) - y) ** 2)
         loss.backward()  # DataParallel all-reduces the gradients here
@@ -53,6 +83,8 @@ def main():
             value = float(loss)
             print(f"step {step} loss {value:.6f}", flush=True)
             print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "loss": value}), flush=True)
+        if rank == 0 and (step + 1) % CHECKPOINT_EVERY == 0:
+            save_checkpoint(model, optimizer, step + 1)
     digest = checksum(model)
     with open(f"params-rank-{rank}.sha256", "w") as f:
         f.write(digest + "\n")

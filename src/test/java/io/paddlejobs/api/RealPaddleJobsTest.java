@@ -46,6 +46,7 @@ class RealPaddleJobsTest {
         // taken for ours, by the trainers and by the listen watch alike.
         registry.add("paddlejobs.local.first-port", () -> 31000);
         registry.add("paddlejobs.local.last-port", () -> 31999);
+        registry.add("paddlejobs.restarts.backoff", () -> "1s");
     }
 
     @LocalServerPort
@@ -124,6 +125,54 @@ class RealPaddleJobsTest {
                 .contains("server not ready");
         assertThat(status.get("replicas").valueStream().map(r -> r.get("state").asString()))
                 .doesNotContain("Running", "Pending");
+    }
+
+    @Test
+    void collectiveJobWithATrainerKilledMidTrainingResumesFromItsCheckpointAndEndsAsAnUninterruptedRunEnds()
+            throws Exception {
+        client.submit(collective("collective-whole"));
+        assertThat(awaitFinished("collective-whole").get("phase").asString()).isEqualTo("Succeeded");
+        String uninterrupted = PaddleExamples.parametersChecksum(log("collective-whole", "trainer", 0)).orElseThrow();
+
+        client.submit(collective("collective-resumed"));
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(250))
+                .until(() -> log("collective-resumed", "trainer", 1).contains("step 60 "));
+        long killed = System.nanoTime();
+        new ProcessBuilder("kill", "-9", Long.toString(pidOf("collective-resumed", "trainer-1"))).start().waitFor();
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            JsonNode status = client.getJson("/jobs/collective-resumed/status");
+            return status.get("restarts").asInt() == 1 && status.get("trainers").get("running").asInt() == 2;
+        });
+        long nextAttemptRunning = System.nanoTime() - killed;
+
+        JsonNode status = awaitFinished("collective-resumed");
+
+        String log = log("collective-resumed", "trainer", 0);
+        assertThat(status.get("phase").asString()).as("%s%n%s", status, log).isEqualTo("Succeeded");
+        assertThat(status.get("restarts").asInt()).isEqualTo(1);
+        assertThat(status.get("attempts").get(0).get("message").asString()).contains("trainer-1 killed by signal 9");
+        java.util.regex.Matcher resumed = java.util.regex.Pattern.compile("from step (\\d+) \\(restart 1\\)").matcher(log);
+        assertThat(resumed.find()).as("the second attempt says where it resumed:%n%s", log).isTrue();
+        assertThat(Integer.parseInt(resumed.group(1))).as("resumed from a checkpoint, not from step 0").isGreaterThan(0);
+        assertThat(PaddleExamples.parametersChecksum(log)).as("the same parameters as the uninterrupted run")
+                .contains(uninterrupted);
+        System.out.printf("paddle-e2e restart: trainer-1 killed -> next attempt's trainers running in %d ms"
+                + " (backoff 1 s); resumed from step %s%n", nextAttemptRunning / 1_000_000, resumed.group(1));
+    }
+
+    /** The collective example for 200 steps, restarted on a kill from outside; each name has its own checkpoints. */
+    private String collective(String name) throws Exception {
+        var request = (tools.jackson.databind.node.ObjectNode) json.readTree(
+                PaddleExamples.request("paddle-collective", PaddleVenvs.python("3.3.1")));
+        request.put("name", name).put("max_restarts", 2).put("restart_on", "infrastructure");
+        request.putObject("env").put("STEPS", "200").put("CHECKPOINT_EVERY", "10");
+        return json.writeValueAsString(request);
+    }
+
+    /** A replica's pid, from its job's record: the pid a kill -9 from outside would hit. */
+    private long pidOf(String job, String replica) throws Exception {
+        JsonNode record = json.readTree(dataRoot.resolve("jobs/default").resolve(job).resolve("job.json").toFile());
+        return record.get("processes").get(replica).get("pid").asLong();
     }
 
     private long awaitFirstLoss(String job, long submitted) {

@@ -41,6 +41,27 @@ class FitALineExampleTest {
         }
     }
 
+    @Test
+    void exampleJobWithATrainerKilledMidTrainingResumesAfterItsLastCheckpointedPass() throws Exception {
+        try (var local = new LocalBackendFixture(dataRoot,
+                new io.paddlejobs.planning.RestartBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(1)))) {
+            local.backend.submit(local.plan(io.paddlejobs.planning.JobRequests.named("fit-a-line", "python3 -u " + TRAIN_PY)
+                    .spec("max_restarts=1 restart_on=infrastructure").pservers(2).trainers(2)
+                    .env(java.util.Map.of("FIT_A_LINE_PASS_SECONDS", "0.3")).build()));
+            org.awaitility.Awaitility.await().atMost(LocalBackendFixture.DEADLINE)
+                    .until(() -> local.log("fit-a-line", Role.TRAINER, 0).contains("pass 3 loss"));
+
+            new ProcessBuilder("kill", "-9", Long.toString(local.pidOf("fit-a-line", "trainer-0"))).start().waitFor();
+            Job job = local.awaitPhase("fit-a-line", JobPhase.SUCCEEDED);
+
+            assertThat(job.status().restarts()).isEqualTo(1);
+            Matcher resumed = Pattern.compile("trainer 0 resumes after pass (\\d+) \\(restart 1\\)")
+                    .matcher(local.log("fit-a-line", Role.TRAINER, 0));
+            assertThat(resumed.find()).as(local.log("fit-a-line", Role.TRAINER, 0)).isTrue();
+            assertThat(Integer.parseInt(resumed.group(1))).isGreaterThanOrEqualTo(3);
+        }
+    }
+
     private static List<Double> losses(String log) {
         Matcher m = LOSS.matcher(log);
         List<Double> losses = new java.util.ArrayList<>();
