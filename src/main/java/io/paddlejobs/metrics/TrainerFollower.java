@@ -5,6 +5,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
@@ -20,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Reads one trainer's output through the backend's own log stream ({@code follow}), so it works
  * alike on every backend: on the local one it is the replica's log file, on Kubernetes the pod's
  * log. It reads from the start (a restarted service gets back what a job reported), follows
- * until the trainer ends, and tries again while there is no log yet (a pod not started).
+ * until the trainer ends, and tries again while there is no log yet (a pod not started) or its job
+ * waits to be started again (the next attempt's points continue the series).
  */
 final class TrainerFollower implements Runnable {
 
@@ -92,7 +94,11 @@ final class TrainerFollower implements Runnable {
                 .flatMap(this::trainer);
     }
 
+    /** A trainer of a job waiting for its next attempt is to run again: its series goes on then. */
     private Optional<ReplicaState> trainer(Job job) {
+        if (RestartDecision.RESTARTING.equals(job.status().reason()) && !job.status().phase().isFinished()) {
+            return Optional.of(ReplicaState.PENDING);
+        }
         return job.status().replicas().stream()
                 .filter(r -> r.role() == Role.TRAINER && r.index() == index)
                 .map(ReplicaStatus::state)

@@ -53,4 +53,24 @@ class QueuedJobsMetricsTest {
                 .filter(thread -> thread.getName().startsWith("metrics-") && !thread.getName().equals("metrics-waiting"))
                 .count();
     }
+
+    @Test
+    void aRestartedJobsMetricsContinueTheSeriesWithThePointsOfTheFailedAttemptKept() {
+        try (var local = new LocalBackendFixture(dataRoot,
+                new io.paddlejobs.planning.RestartBackoff(Duration.ofMillis(200), Duration.ofSeconds(1)));
+             var metrics = new MetricsCollector(local.backend, new MetricsProperties(1000, 64, 64, 200,
+                     Duration.ofMillis(100)), Clock.systemUTC())) {
+            Job job = local.backend.submit(local.plan(io.paddlejobs.planning.JobRequests.named("resumed",
+                    "if [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ]; then echo 'PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 2.0}';"
+                            + " exit 1; fi; echo 'PADDLEJOBS_METRICS {\"step\": 2, \"loss\": 1.0}'")
+                    .spec("max_restarts=1 mode=collective trainers=1").build()));
+            metrics.watch(job);
+
+            local.awaitPhase("resumed", JobPhase.SUCCEEDED);
+
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(() ->
+                    assertThat(metrics.read(local.job("resumed"), 0).metrics().get("loss").get("trainer-0"))
+                            .extracting(io.paddlejobs.metrics.MetricPoint::step).containsExactly(1L, 2L));
+        }
+    }
 }
