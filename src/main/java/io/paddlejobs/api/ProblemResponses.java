@@ -14,6 +14,7 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.core.annotation.Order;
@@ -39,7 +40,7 @@ class ProblemResponses implements OpenApiCustomizer {
         CONFLICT(409, "Conflict", "The name is taken by a job with another spec, or by an object the service did not create"),
         CONTENT_TOO_LARGE(413, "ContentTooLarge", "The body is over the size limit"),
         UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType", "The body is not of the media type the operation reads"),
-        TOO_MANY_REQUESTS(429, "TooManyRequests", "Over one of the namespace's limits; Retry-After says when to try again"),
+        TOO_MANY_REQUESTS(429, "TooManyRequests", "Over one of the namespace's or the user's limits; Retry-After says when to try again"),
         INTERNAL_ERROR(500, "InternalError", "The service failed to handle the request; the error is logged"),
         BAD_GATEWAY(502, "BadGateway", "The cluster refused the change for a reason the service cannot name"),
         SERVICE_UNAVAILABLE(503, "ServiceUnavailable", "The backend cannot be reached now; Retry-After says when to try again");
@@ -61,7 +62,9 @@ class ProblemResponses implements OpenApiCustomizer {
                 // ContractSecurity has left a requirement only where the running mode wants a token.
                 case UNAUTHORIZED -> operation.getSecurity() != null && !operation.getSecurity().isEmpty();
                 case NOT_FOUND -> path.contains("{");
-                case CONFLICT, TOO_MANY_REQUESTS -> "submit".equals(operation.getOperationId());
+                case CONFLICT -> "submit".equals(operation.getOperationId());
+                // A submit over the rate or quota, a log read over the user's open logs, an upload over its slots.
+                case TOO_MANY_REQUESTS -> Set.of("submit", "logs", "upload").contains(operation.getOperationId());
                 case CONTENT_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, REQUEST_TIMEOUT -> operation.getRequestBody() != null;
                 case BAD_GATEWAY -> changes && path.startsWith("/jobs");
             };
