@@ -43,6 +43,31 @@ class ContractRules implements OpenApiCustomizer {
             }
         }));
         streamFromList(api.getPaths().get("/jobs").getGet());
+        api.getComponents().addSchemas("JobSpec", spec(api.getComponents().getSchemas()));
+        api.getComponents().getSchemas().get("JobPlan").getProperties()
+                .put("spec", new Schema<>().$ref("#/components/schemas/JobSpec"));
+    }
+
+    /**
+     * A plan's spec: the request as the planner resolved it, written by the planning JSON module,
+     * whose durations are ISO-8601 ({@code PT2H}), not the request's syntax ({@code 2h}).
+     */
+    @SuppressWarnings("unchecked")
+    private static Schema<?> spec(Map<String, Schema> schemas) {
+        try {
+            Schema<?> spec = io.swagger.v3.core.util.Json31.mapper()
+                    .readValue(io.swagger.v3.core.util.Json31.mapper().writeValueAsString(schemas.get("JobRequest")), Schema.class);
+            spec.description("The request as resolved: given fields as given, durations as ISO-8601");
+            for (String duration : new String[] {"max_run_time", "stall_timeout"}) {
+                if (spec.getProperties().containsKey(duration)) {
+                    spec.getProperties().put(duration, new StringSchema().format("duration")
+                            .description(((Schema<?>) spec.getProperties().get(duration)).getDescription()));
+                }
+            }
+            return spec;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("The request schema cannot be copied", e);
+        }
     }
 
     private static void constrain(Parameter parameter) {

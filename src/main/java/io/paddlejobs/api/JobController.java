@@ -150,12 +150,15 @@ class JobController {
                      @Parameter(description = "Only jobs in this phase", schema = @Schema(type = "string",
                              allowableValues = {"Pending", "Running", "Succeeded", "Failed", "Cancelled"}))
                      @RequestParam(required = false) String phase,
-                     @Parameter(description = "Only jobs with these labels: key=value[,key=value]")
+                     @Parameter(description = "Only jobs with these labels: key=value[,key=value]",
+                             schema = @Schema(type = "string", pattern = LabelSelector.SYNTAX))
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit,
                      @Parameter(description = "The continue token of the previous page; empty or omitted: the first page",
                              schema = @Schema(type = "string", pattern = "[A-Za-z0-9_-]*"))
-                     @RequestParam(name = "continue", required = false) String continueToken) {
+                     @RequestParam(name = "continue", required = false) String continueToken,
+                     // Read so that watch=null is refused rather than ignored; watch=true is JobWatchController's.
+                     @Parameter(hidden = true) @RequestParam(required = false) Boolean watch) {
         JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,

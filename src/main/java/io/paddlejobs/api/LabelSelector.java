@@ -6,6 +6,12 @@ import java.util.Map;
 /** Parses the equality-only label selector of a list query: {@code team=nlp,stage=dev}. */
 final class LabelSelector {
 
+    /**
+     * What {@link #parse} accepts, for the contract: blank, or terms with a key before their first
+     * '=' ({@code String.split} drops trailing empty terms, so trailing commas are let through).
+     */
+    static final String SYNTAX = "\\s*|,+|[^,=][^,=]*=[^,]*(,[^,=][^,=]*=[^,]*)*,*";
+
     private LabelSelector() {
     }
 

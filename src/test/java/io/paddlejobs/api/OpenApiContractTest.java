@@ -84,7 +84,9 @@ class OpenApiContractTest extends ApiTest {
         assertThat(schemas.at("/Resources/properties/cpu/type").asString()).isEqualTo("string");
         assertThat(schemas.at("/Resources/properties/memory/type").asString()).isEqualTo("string");
         assertThat(schemas.at("/RolePlan/properties/role/enum").toString()).isEqualTo("[\"pserver\",\"trainer\"]");
-        assertThat(schemas.at("/JobPlan/properties/spec/$ref").asString()).isEqualTo("#/components/schemas/JobRequest");
+        assertThat(schemas.at("/JobPlan/properties/spec/$ref").asString()).isEqualTo("#/components/schemas/JobSpec");
+        assertThat(schemas.at("/JobSpec/properties/max_run_time/format").asString()).isEqualTo("duration");
+        assertThat(schemas.at("/JobSpec/properties/entry_point").isObject()).isTrue();
     }
 
     @Test

@@ -24,6 +24,7 @@ class QueryParameterTest extends ApiTest {
                 arguments(get("/jobs").queryParam("limit", "ten"), "limit"),
                 arguments(get("/jobs").queryParam("phase", "Sleeping"), "phase"),
                 arguments(get("/jobs").queryParam("label_selector", "team"), "label_selector"),
+                arguments(get("/jobs").queryParam("watch", "null"), "watch"),
                 arguments(get("/jobs").queryParam("continue", "not a token!"), "continue"),
                 arguments(get("/jobs").queryParam("watch", "true").queryParam("namespace", "Not_A_Namespace"), "namespace"),
                 arguments(get("/jobs").queryParam("watch", "true").queryParam("timeout_seconds", "0"), "timeout_seconds"),
