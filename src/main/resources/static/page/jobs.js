@@ -43,9 +43,33 @@ async function refresh() {
   }
   $('jobs').tBodies[0].replaceChildren(...list.items.map(row));
   showNextPage(list.continue);
+  showCapacity();
   if (!watching && list.items.some((job) => !FINISHED_PHASES.has(job.phase))) {
     laterWhenVisible(REFRESH_INTERVAL_MS, () => mine === generation && refresh());
   }
+}
+
+// What the machine has and who holds it: only the local backend has an answer (elsewhere a 404, and no section).
+async function showCapacity() {
+  const url = new URL('capacity', window.location.href);
+  if (query.get('namespace')) url.searchParams.set('namespace', query.get('namespace'));
+  let capacity;
+  try {
+    capacity = await getJson(url);
+  } catch (failure) {
+    $('capacity').hidden = true;
+    return;
+  }
+  const amounts = (a) => `${a.gpus} GPUs, ${a.memory} memory, ${a.cpus} CPUs`;
+  $('capacity-summary').textContent =
+    `Free: ${amounts(capacity.free)} · in use: ${amounts(capacity.in_use)} · in all: ${amounts(capacity.total)}`;
+  $('gpus').hidden = capacity.gpus.length === 0;
+  $('gpus').tBodies[0].replaceChildren(...capacity.gpus.map((gpu) => el('tr', {},
+    el('th', { text: gpu.index, attrs: { scope: 'row' } }),
+    labelled('Name', gpu.name),
+    labelled('Held by', !gpu.held ? 'free' : gpu.job ? `${gpu.job.name} (${gpu.replica})` : 'a job of another namespace'))));
+  $('capacity-notes').replaceChildren(...capacity.notes.map((note) => el('li', { text: note })));
+  $('capacity').hidden = false;
 }
 
 function jobUrl(job) {

@@ -48,12 +48,13 @@ class ReplicaView {
   constructor(replica, open) {
     const fullLog = pageUrl('logs', { role: replica.role, index: replica.index });
     this.host = labelled('Host', replica.host);
+    this.gpus = labelled('GPUs', null);
     this.state = labelled('State', null);
     this.restarts = labelled('Restarts', null);
     this.exitCode = labelled('Exit code', null);
     this.detail = labelled('Detail', null);
     this.row = el('tr', {}, el('th', { text: replica.id, attrs: { scope: 'row' } }),
-      this.host, this.state, this.restarts, this.exitCode, this.detail,
+      this.host, this.gpus, this.state, this.restarts, this.exitCode, this.detail,
       labelled('Log', null, el('a', { text: 'Full log', attrs: { href: fullLog, 'aria-label': `Full log of ${replica.id}`, 'data-api': '' } })));
 
     this.logState = el('span');
@@ -122,6 +123,8 @@ class ReplicaView {
     const stateChanged = replica.state !== this.replica.state || this.state.childElementCount === 0;
     this.replica = replica;
     this.host.textContent = replica.host;
+    // Only the local backend hands out GPUs itself; elsewhere the cluster's scheduler places them.
+    this.gpus.textContent = replica.gpus?.length ? replica.gpus.join(', ') : '—';
     if (stateChanged) {
       this.state.replaceChildren(badge(replica.state));
       this.logState.replaceChildren(badge(replica.state));

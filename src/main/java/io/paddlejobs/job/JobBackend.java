@@ -78,6 +78,21 @@ public interface JobBackend {
     boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException;
 
+    /**
+     * Refuses, at submit and in a dry run, a job that could never run here (more GPUs or memory
+     * than the machine has), with violations that say what the machine has. Backends in front of a
+     * cluster's own scheduler accept every plan: the cluster decides.
+     *
+     * @throws io.paddlejobs.planning.InvalidJobRequestException naming the fields and what the machine has
+     */
+    default void requireFits(JobPlan plan) {
+    }
+
+    /** What this backend may hand out and who holds it, where it schedules on its own machine (local). */
+    default Optional<Capacity> capacity() {
+        return Optional.empty();
+    }
+
     /** The objects a submit would create, for a dry run; backends that create none return an empty list. */
     default List<Map<String, Object>> manifests(JobPlan plan) {
         return List.of();

@@ -77,6 +77,11 @@ public class JobService {
         }
     }
 
+    /** @see JobBackend#capacity */
+    public Optional<Capacity> capacity() {
+        return backend.capacity();
+    }
+
     public Job get(JobKey key) {
         return find(key).orElseThrow(() -> new JobNotFoundException(key));
     }
@@ -160,6 +165,7 @@ public class JobService {
         }
         JobPlan plan = planner.plan(withGeneratedName(request), namespace, backend.site());
         PlanSize.check(plan, maxPlanBytes);
+        backend.requireFits(plan);
         return plan;
     }
 

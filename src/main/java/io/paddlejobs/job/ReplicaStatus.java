@@ -2,6 +2,7 @@ package io.paddlejobs.job;
 
 import io.paddlejobs.planning.Role;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One replica as it stands.
@@ -9,6 +10,9 @@ import java.time.Instant;
  * @param exitCode the process's exit code once it has exited, else {@code null}
  * @param reason   why it is not running, in words, with exit codes in {@link ExitCodes}' wording
  *                 ({@code killed by signal 9 (SIGKILL: killed, often for running out of memory)})
+ * @param gpus     the GPUs this replica was given, as its {@code CUDA_VISIBLE_DEVICES} names them (UUIDs,
+ *                 or indexes where only those are known); empty where none, or where the backend's own
+ *                 scheduler places them (Kubernetes, Slurm)
  */
 public record ReplicaStatus(
         String id,
@@ -20,5 +24,16 @@ public record ReplicaStatus(
         Integer exitCode,
         String reason,
         Instant startedAt,
-        Instant finishedAt) {
+        Instant finishedAt,
+        List<String> gpus) {
+
+    public ReplicaStatus {
+        gpus = gpus == null ? List.of() : List.copyOf(gpus);
+    }
+
+    /** A replica whose GPUs the backend does not hand out itself. */
+    public ReplicaStatus(String id, Role role, int index, String host, ReplicaState state, int restarts,
+                         Integer exitCode, String reason, Instant startedAt, Instant finishedAt) {
+        this(id, role, index, host, state, restarts, exitCode, reason, startedAt, finishedAt, List.of());
+    }
 }

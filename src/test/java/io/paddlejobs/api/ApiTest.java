@@ -42,6 +42,11 @@ abstract class ApiTest {
         registry.add("paddlejobs.local.data-root", DATA_ROOT::toString);
         // Classes leave sleeping jobs behind; the default four slots would queue the next class's jobs.
         registry.add("paddlejobs.local.max-running-jobs", () -> 50);
+        // Likewise the CPUs and memory they are counted against.
+        registry.add("paddlejobs.local.cpus", () -> 1000);
+        registry.add("paddlejobs.local.memory", () -> "64TB");
+        // An 8-GPU server (by index: no nvidia-smi needed), so that the GPU examples plan and run here.
+        registry.add("paddlejobs.local.gpus", () -> "0,1,2,3,4,5,6,7");
     }
 
     /** {@code {'a':1}} -> {@code {"a":1}}: request bodies in tables read better without escaped quotes. */

@@ -53,6 +53,7 @@ class LiveStatusPageBrowserTests {
     static void dataRoot(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> "4");
+        registry.add("paddlejobs.local.cpus", () -> 1000);
     }
 
     @BeforeEach

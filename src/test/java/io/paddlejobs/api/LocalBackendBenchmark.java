@@ -38,6 +38,8 @@ class LocalBackendBenchmark {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> SLEEPING_JOBS + 10);
+        registry.add("paddlejobs.local.cpus", () -> 1000);
+        registry.add("paddlejobs.local.memory", () -> "64TB");
         registry.add("logging.level.root", () -> "WARN");
     }
 

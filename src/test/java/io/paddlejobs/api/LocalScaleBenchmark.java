@@ -84,7 +84,8 @@ class LocalScaleBenchmark {
     }
 
     private static ServiceProcess start(Path root) throws IOException {
-        return ServiceProcess.start(root, "--paddlejobs.local.max-running-jobs=" + RUNNING);
+        return ServiceProcess.start(root, "--paddlejobs.local.max-running-jobs=" + RUNNING,
+                "--paddlejobs.local.cpus=1000", "--paddlejobs.local.memory=64TB");
     }
 
     /** From starting the service's JVM until it answers ready with every job back; in ms. */

@@ -53,6 +53,10 @@ class TokenModeApiTest {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> 50);
+        // Tests leave sleeping jobs behind, some with GPUs: a machine with room for them all.
+        registry.add("paddlejobs.local.cpus", () -> 1000);
+        registry.add("paddlejobs.local.memory", () -> "64TB");
+        registry.add("paddlejobs.local.gpus", () -> "0,1,2,3,4,5,6,7");
         registry.add("paddlejobs.security.mode", () -> "token");
         // These tests are about the API; where no sandbox exists they still run (see ReplicaConfinementTest).
         registry.add("paddlejobs.local.allow-shared-files", () -> "true");

@@ -16,16 +16,25 @@ import java.util.Map;
  * @param restartAt when the job's next attempt starts, while it waits to be started again after a failure
  *                  (its count of restarts is in the status): a service restarted meanwhile waits for the rest
  *                  of the backoff and starts that attempt once
+ * @param gpus      the GPUs each replica was given, which a restart of the job asks for again
  */
 record JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
-                 Map<String, ReplicaProcess.ProcessRef> processes, Instant restartAt) {
+                 Map<String, ReplicaProcess.ProcessRef> processes, Instant restartAt, GpuAssignment gpus) {
 
     JobRecord {
         processes = processes == null ? Map.of() : Map.copyOf(processes);
+        gpus = gpus == null ? GpuAssignment.NONE : gpus;
     }
 
+    /** A job that waits for no restart and holds no GPUs (as records from before either were written). */
     JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
               Map<String, ReplicaProcess.ProcessRef> processes) {
-        this(request, namespace, port, status, processes, null);
+        this(request, namespace, port, status, processes, null, GpuAssignment.NONE);
+    }
+
+    /** A job that holds no GPUs. */
+    JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
+              Map<String, ReplicaProcess.ProcessRef> processes, Instant restartAt) {
+        this(request, namespace, port, status, processes, restartAt, GpuAssignment.NONE);
     }
 }

@@ -35,12 +35,18 @@ class LocalBackendConfig {
                 properties.sandboxUser());
         sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
         var store = new JobRecordStore(properties.jobsDir(), json);
-        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages, backoff);
+        MachineCapacity machine = MachineCapacity.detect(properties, CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo"));
+        log.warn("Local backend: memory and CPU are counted, not enforced: a replica may use more than its plan gives it");
+        var resources = ResourceLedger.of(machine, properties);
+        var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages, resources,
+                backoff);
         long reading = System.nanoTime();
         int recorded = backend.recover();
         log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "
-                        + "replicas {}", properties.dataRoot().toAbsolutePath().normalize(), recorded,
-                (System.nanoTime() - reading) / 1_000_000, properties.maxRunningJobs(),
+                        + "capacity {} ({}; CPUs counted {} per CPU); replicas {}",
+                properties.dataRoot().toAbsolutePath().normalize(), recorded,
+                (System.nanoTime() - reading) / 1_000_000, properties.maxRunningJobs(), machine.summary(),
+                machine.origin(), properties.cpuOversubscription(),
                 sandbox.confinesFiles() ? "sandboxed (bubblewrap: own PID namespace, no capabilities, only their "
                         + "job's files writable, " + (sandbox.jobUser() == null ? "own user namespace)"
                         : "as uid " + sandbox.jobUser().uid() + ")")

@@ -47,6 +47,8 @@ final class LocalJob {
     private Integer queuePosition;
     /** The first port, once the backend has allocated it. */
     private Integer port;
+    /** The GPUs its replicas hold, once the scheduler gave them; kept after it ends, for a restart to reuse. */
+    private GpuAssignment gpus = GpuAssignment.NONE;
     private volatile Job snapshot;
     /** While replicas are being started, changes are published but written once, at the end. */
     private boolean starting;
@@ -74,6 +76,7 @@ final class LocalJob {
         LocalJob job = new LocalJob(plan, status.createdAt(), clock, onChange, onShown);
         synchronized (job) {
             job.port = record.port();
+            job.gpus = record.gpus();
             job.phase = status.phase();
             job.reason = status.reason();
             job.message = status.message();
@@ -119,13 +122,34 @@ final class LocalJob {
         return phase == JobPhase.PENDING || restartAt != null && !phase.isFinished();
     }
 
-    /** Where a waiting job stands in the queue, counting from 1. */
-    synchronized void showQueuePosition(int position) {
-        if (phase == JobPhase.PENDING && (queuePosition == null || queuePosition != position)) {
+    /** The GPUs each replica holds or last held ({@link GpuAssignment#NONE} before it first started). */
+    synchronized GpuAssignment gpus() {
+        return gpus;
+    }
+
+    /**
+     * Where a waiting job stands in the queue, counting from 1.
+     *
+     * @param firstWaitsFor the first job in the queue when it waits for resources (this one waits behind it),
+     *                      {@code null} when every slot is taken ({@code max-running-jobs})
+     */
+    synchronized void showQueuePosition(int position, String firstWaitsFor) {
+        show("Queued", firstWaitsFor == null
+                ? "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)".formatted(position)
+                : "position %d in the queue, behind %s, which waits for resources (jobs start in submission order)"
+                        .formatted(position, firstWaitsFor), position);
+    }
+
+    /** The first waiting job: a slot is free, but not what it asks for ({@code waiting for 2 GPUs: ...}). */
+    synchronized void showWaitingForResources(String waitingFor) {
+        show("WaitingForResources", waitingFor + "; position 1 in the queue", 1);
+    }
+
+    private void show(String newReason, String newMessage, int position) {
+        if (phase == JobPhase.PENDING && !(newMessage.equals(message) && Integer.valueOf(position).equals(queuePosition))) {
             queuePosition = position;
-            reason = "Queued";
-            message = "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)"
-                    .formatted(position);
+            reason = newReason;
+            message = newMessage;
             // Shown, not written: positions change with every start and cancel, and are worked out again on load.
             publish(false);
         }
@@ -135,11 +159,12 @@ final class LocalJob {
      * Called once the job has its ports: the plan now says where every replica listens. Returns
      * false when the job ended meanwhile (cancelled on its way out of the queue): nothing is to start.
      */
-    synchronized boolean placed(JobPlan placedPlan) {
+    synchronized boolean placed(JobPlan placedPlan, GpuAssignment givenGpus) {
         if (phase.isFinished()) {
             return false;
         }
         this.plan = placedPlan;
+        this.gpus = givenGpus;
         this.port = placedPlan.ports().first();
         queuePosition = null;
         if (restartAt != null) {
@@ -294,7 +319,7 @@ final class LocalJob {
     }
 
     synchronized JobRecord record() {
-        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), replicas.processRefs(), restartAt);
+        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), replicas.processRefs(), restartAt, gpus);
     }
 
     private void publish() {
@@ -302,7 +327,7 @@ final class LocalJob {
     }
 
     private void publish(boolean write) {
-        List<ReplicaStatus> statuses = replicas.statuses();
+        List<ReplicaStatus> statuses = replicas.statuses(gpus);
         JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
                 LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
                 statuses, restarts, attempts);

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
@@ -7,11 +8,13 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
+import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -49,19 +52,20 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ConcurrentHashMap<JobKey, LocalJob> jobs = new ConcurrentHashMap<>();
     private final ReplicaLauncher launcher;
     private final LocalScheduler scheduler;
+    private final ResourceLedger resources;
     private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
 
     private final RestartBackoff backoff;
 
     /** With the default backoff between attempts (10 s, doubling up to 5 min). */
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
-                    CodePackages packages) {
-        this(properties, planner, store, clock, sandbox, packages,
+                    CodePackages packages, ResourceLedger resources) {
+        this(properties, planner, store, clock, sandbox, packages, resources,
                 new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)));
     }
 
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
-                    CodePackages packages, RestartBackoff backoff) {
+                    CodePackages packages, ResourceLedger resources, RestartBackoff backoff) {
         this.planner = planner;
         this.backoff = backoff;
         this.store = store;
@@ -69,8 +73,24 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.disk = new DiskSpace(properties.dataRoot(), properties.minFreeSpace());
         this.clock = clock;
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock, backoff);
+        this.resources = resources;
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
-                new PortAllocator(properties.firstPort(), properties.lastPort()), launcher.executor(), launcher::start);
+                new PortAllocator(properties.firstPort(), properties.lastPort()), resources, launcher.executor(),
+                launcher::start);
+    }
+
+    /** A job asking for more GPUs or memory than this machine has would wait for ever: it is refused instead. */
+    @Override
+    public void requireFits(JobPlan plan) {
+        List<Violation> violations = resources.neverFits(plan);
+        if (!violations.isEmpty()) {
+            throw new InvalidJobRequestException(violations);
+        }
+    }
+
+    @Override
+    public Optional<Capacity> capacity() {
+        return Optional.of(scheduler.capacity());
     }
 
     @Override
@@ -220,6 +240,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 }
             }
         }
+        // Nothing is started before the leftovers are gone: the GPUs they may still use are not handed out.
         launcher.stopLeftovers(leftovers);
         scheduler.startWhatFits();
         return recorded.size();

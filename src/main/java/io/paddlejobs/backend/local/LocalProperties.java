@@ -33,6 +33,14 @@ import org.springframework.validation.annotation.Validated;
  *                          capabilities still owns the host's files and kernel settings); it must be able to
  *                          search the data root's directories
  * @param sandboxGid        ... and their group
+ * @param gpus              the GPUs jobs may be given, by index or UUID, or {@code none}; empty: those
+ *                          {@code nvidia-smi} lists (see {@link MachineCapacity})
+ * @param nvidiaSmi         the command that lists the GPUs
+ * @param memory            memory jobs may be given in all; {@code null}: this process's cgroup limit, else the machine's
+ * @param cpus              CPUs jobs are counted against; {@code null}: this process's cgroup limit, else the machine's
+ * @param cpuOversubscription how many CPUs of jobs are counted per CPU of the machine: jobs mostly wait
+ *                          on each other, on data and on GPUs, and a trainer asks for a whole CPU it rarely
+ *                          fills; with 4 the README's examples (up to 6 CPUs) run on a 2-core laptop
  */
 @Validated
 @ConfigurationProperties("paddlejobs.local")
@@ -49,7 +57,12 @@ public record LocalProperties(
         @DefaultValue("false") boolean allowSharedFiles,
         @DefaultValue List<String> inheritEnv,
         @DefaultValue("65534") @Min(1) int sandboxUid,
-        @DefaultValue("65534") @Min(1) int sandboxGid) {
+        @DefaultValue("65534") @Min(1) int sandboxGid,
+        @DefaultValue List<String> gpus,
+        @DefaultValue("nvidia-smi") @NotNull String nvidiaSmi,
+        DataSize memory,
+        @Min(1) Integer cpus,
+        @DefaultValue("4") @Min(1) @Max(64) int cpuOversubscription) {
 
     Sandbox.JobUser sandboxUser() {
         return new Sandbox.JobUser(sandboxUid, sandboxGid);

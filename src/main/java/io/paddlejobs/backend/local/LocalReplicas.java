@@ -127,10 +127,10 @@ final class LocalReplicas {
         return toStop;
     }
 
-    List<ReplicaStatus> statuses() {
+    List<ReplicaStatus> statuses(GpuAssignment gpus) {
         return byId.values().stream()
                 .map(e -> new ReplicaStatus(e.replica.id(), e.replica.role(), e.replica.index(), e.replica.host(),
-                        e.state, 0, e.exitCode, e.reason, e.startedAt, e.finishedAt))
+                        e.state, 0, e.exitCode, e.reason, e.startedAt, e.finishedAt, gpus.visibleIds(e.replica.id())))
                 .toList();
     }
 

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.JobPhase;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -7,13 +8,15 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.ObjIntConsumer;
 
 /**
  * Which jobs run on this machine: at most {@code max-running-jobs} hold a slot, each with its own
- * block of ports; the others wait in submission order and are shown their position.
+ * block of ports and the GPUs, memory and CPUs the {@link ResourceLedger} gave it; the others wait
+ * in submission order and are shown their position. The first waiting job is never overtaken: one
+ * that asks for many GPUs is not starved by smaller ones behind it.
  *
  * <p>Lock order: this scheduler's lock is taken before a job's, never the other way round. A
  * job's changes run under the job's lock, so a finished job's slot is freed from another thread
@@ -26,14 +29,20 @@ final class LocalScheduler {
     private record Slot(int firstPort, int portCount) {
     }
 
-    /** A job that has just got a slot, to be started on these ports. */
-    private record Admitted(LocalJob job, int firstPort) {
+    /** A job that has just got a slot, to be started on these ports with these GPUs. */
+    private record Admitted(LocalJob job, int firstPort, GpuAssignment gpus) {
+    }
+
+    /** Starts a job that got a slot. */
+    interface Starter {
+        void start(LocalJob job, int firstPort, GpuAssignment gpus);
     }
 
     private final int maxRunning;
     private final PortAllocator ports;
+    private final ResourceLedger resources;
     private final Executor elsewhere;
-    private final ObjIntConsumer<LocalJob> start;
+    private final Starter start;
     private final Deque<LocalJob> queue = new ArrayDeque<>();
     /** By job, not by key: a late release of a deleted job must not free the slot of a new one of its name. */
     private final Map<LocalJob, Slot> slots = new HashMap<>();
@@ -42,9 +51,10 @@ final class LocalScheduler {
      * @param elsewhere runs what must not run on the calling thread (freeing a slot from under a job's lock)
      * @param start     starts a job that got a slot, on its first port
      */
-    LocalScheduler(int maxRunning, PortAllocator ports, Executor elsewhere, ObjIntConsumer<LocalJob> start) {
+    LocalScheduler(int maxRunning, PortAllocator ports, ResourceLedger resources, Executor elsewhere, Starter start) {
         this.maxRunning = maxRunning;
         this.ports = ports;
+        this.resources = resources;
         this.elsewhere = elsewhere;
         this.start = start;
     }
@@ -62,6 +72,19 @@ final class LocalScheduler {
     /** Queues a job read back from its record without starting anything yet (see {@link #startWhatFits}). */
     synchronized void requeue(LocalJob job) {
         queue.addLast(job);
+    }
+
+    /**
+     * A job read back from its record while its processes may still run: it holds its GPUs, memory
+     * and CPUs until it is released, so no waiting job is started on them meanwhile.
+     */
+    synchronized void holdRecovered(LocalJob job) {
+        resources.hold(job, job.plan(), job.gpus());
+    }
+
+    /** What this machine has, and who holds what. */
+    synchronized Capacity capacity() {
+        return resources.capacity();
     }
 
     void startWhatFits() {
@@ -100,31 +123,41 @@ final class LocalScheduler {
     private void freeSlot(LocalJob job) {
         List<Admitted> admitted;
         synchronized (this) {
+            boolean heldResources = resources.release(job);
             Slot slot = slots.remove(job);
-            if (slot == null) {
+            if (slot == null && !heldResources) {
                 return;
             }
-            ports.release(slot.firstPort(), slot.portCount());
+            if (slot != null) {
+                ports.release(slot.firstPort(), slot.portCount());
+            }
             admitted = admitWhatFits();
         }
         startAll(admitted);
     }
 
-    /** Gives free slots to the first waiting jobs, and tells the rest where they stand. */
+    /** Gives free slots to the first waiting jobs, as long as the first one fits, and tells the rest where they stand. */
     private List<Admitted> admitWhatFits() {
         List<Admitted> admitted = new ArrayList<>();
         while (slots.size() < maxRunning && !queue.isEmpty()) {
-            LocalJob job = queue.pollFirst();
+            LocalJob job = queue.peekFirst();
             if (!job.waitsForSlot()) {
+                queue.pollFirst();
                 continue; // ended while it waited
             }
+            Optional<GpuAssignment> gpus = resources.take(job, job.plan(), job.gpus());
+            if (gpus.isEmpty()) {
+                break; // it waits for resources, and the rest wait behind it
+            }
+            queue.pollFirst();
             int portCount = job.plan().ports().count();
             try {
                 int firstPort = ports.allocate(portCount);
                 slots.put(job, new Slot(firstPort, portCount));
-                admitted.add(new Admitted(job, firstPort));
+                admitted.add(new Admitted(job, firstPort, gpus.get()));
             } catch (IllegalStateException noPorts) {
                 // It never held a slot, so the next one may fit; it has no process to stop.
+                resources.release(job);
                 job.failToStart(noPorts.getMessage());
             }
         }
@@ -135,12 +168,22 @@ final class LocalScheduler {
     /** Positions are shown, not written (see {@link LocalJob#showQueuePosition}): this touches no file. */
     private void showPositions() {
         int position = 1;
+        String firstWaitsFor = null;
         for (LocalJob waiting : queue) {
-            waiting.showQueuePosition(position++);
+            if (waiting.phase() != JobPhase.PENDING) {
+                continue;
+            }
+            if (position == 1 && slots.size() < maxRunning) {
+                firstWaitsFor = waiting.key().name();
+                waiting.showWaitingForResources(resources.shortage(waiting.plan()));
+            } else {
+                waiting.showQueuePosition(position, firstWaitsFor);
+            }
+            position++;
         }
     }
 
     private void startAll(List<Admitted> admitted) {
-        admitted.forEach(job -> start.accept(job.job(), job.firstPort()));
+        admitted.forEach(job -> start.start(job.job(), job.firstPort(), job.gpus()));
     }
 }

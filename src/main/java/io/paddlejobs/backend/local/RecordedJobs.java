@@ -42,6 +42,7 @@ final class RecordedJobs {
             if (record.port() != null) {
                 plan = planner.onPorts(plan, record.port(), site);
             }
+            plan = record.gpus().applyTo(plan);
             return Optional.of(LocalJob.restore(plan, record, clock, onChange, onShown));
         } catch (RuntimeException e) {
             store.quarantine(stored.dir(), "its request no longer plans: " + e.getMessage());

@@ -84,12 +84,12 @@ final class ReplicaLauncher implements AutoCloseable {
     }
 
     /**
-     * Starts a job that got a slot: it is planned again on its ports, and its replicas are started.
-     * Whatever goes wrong, the job ends failed: it never hangs as Pending.
+     * Starts a job that got a slot: it is planned again on its ports, each replica is given its GPUs,
+     * and its replicas are started. Whatever goes wrong, the job ends failed: it never hangs as Pending.
      */
-    void start(LocalJob job, int firstPort) {
-        JobPlan placed = planner.onPorts(job.plan(), firstPort, site);
-        if (!job.placed(placed)) {
+    void start(LocalJob job, int firstPort, GpuAssignment gpus) {
+        JobPlan placed = gpus.applyTo(planner.onPorts(job.plan(), firstPort, site));
+        if (!job.placed(placed, gpus)) {
             return; // it ended on its way out of the queue
         }
         if (job.restartAt() != null) {
@@ -199,7 +199,8 @@ final class ReplicaLauncher implements AutoCloseable {
             env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
             var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), plan.role(replica.role()).entryPoint(),
                     env, store.workDir(key), properties.storageDir(key.namespace()),
-                    store.logFile(key, replica.id()), properties.maxLogSize().toBytes());
+                    store.logFile(key, replica.id()), properties.maxLogSize().toBytes(),
+                    job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());
             ReplicaProcess process = ReplicaProcess.start(launch, sandbox, environment);
             boolean wanted = job.replicaStarted(attempt, replica, process);
             process.exit().thenAcceptAsync(code -> {

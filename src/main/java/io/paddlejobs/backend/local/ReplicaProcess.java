@@ -31,13 +31,15 @@ final class ReplicaProcess {
     }
 
     /** Where and how one replica runs. */
+    /** @param gpus the indexes of the GPUs the replica was given (the sandbox shows it their device nodes) */
     record Launch(String id, String entryPoint, Map<String, String> env, Path workDir, Path storageDir, Path logFile,
-                  long maxLogBytes) {
+                  long maxLogBytes, List<Integer> gpus) {
     }
 
     static ReplicaProcess start(Launch launch, Sandbox sandbox, ReplicaEnvironment environment) throws IOException {
         Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.workDir()));
-        Sandbox.Start start = sandbox.start(launch.entryPoint(), launch.workDir(), launch.storageDir(), env);
+        Sandbox.Start start = sandbox.start(launch.entryPoint(), launch.workDir(), launch.storageDir(), env,
+                launch.gpus());
         ProcessBuilder builder = new ProcessBuilder(start.command())
                 .directory(launch.workDir().toFile())
                 .redirectErrorStream(true)

@@ -165,6 +165,11 @@ final class Sandbox {
      * outside it, some as root, and must not load what a job names.
      */
     Start start(String entryPoint, Path workDir, Path storageDir, Map<String, String> env) {
+        return start(entryPoint, workDir, storageDir, env, List.of());
+    }
+
+    /** @param gpus the indexes of the replica's GPUs: confined, it sees their device nodes and no other GPU's */
+    Start start(String entryPoint, Path workDir, Path storageDir, Map<String, String> env, List<Integer> gpus) {
         List<String> command = new ArrayList<>();
         if (setsid != null) {
             command.add(setsid.toString());
@@ -182,7 +187,7 @@ final class Sandbox {
             }
         });
         command.addAll(bubblewrap());
-        mounts(absolute(workDir), absolute(storageDir)).forEach(mount -> command.addAll(mount.args()));
+        mounts(absolute(workDir), absolute(storageDir), gpus).forEach(mount -> command.addAll(mount.args()));
         if (confinesFiles()) {
             command.add("--unshare-ipc");
         }
@@ -201,11 +206,17 @@ final class Sandbox {
 
     /** What a replica sees of the file system, in the order bubblewrap applies it. */
     List<SandboxMounts.Mount> mounts(Path work, Path storage) {
+        return mounts(work, storage, List.of());
+    }
+
+    List<SandboxMounts.Mount> mounts(Path work, Path storage, List<Integer> gpus) {
         var mounts = new SandboxMounts();
         if (!confineFiles) {
             return mounts.withDevices("/", Path.of("/")).system("--proc", "/proc").list();
         }
-        mounts.readOnly("/", Path.of("/")).system("--dev", "/dev").system("--proc", "/proc").empty(Path.of("/tmp"));
+        mounts.readOnly("/", Path.of("/")).system("--dev", "/dev");
+        GpuDeviceNodes.HOST.present(gpus).forEach(node -> mounts.withDevices("/dev/" + node, Path.of("/dev", node)));
+        mounts.system("--proc", "/proc").empty(Path.of("/tmp"));
         hidden.directories().stream().filter(Files::isDirectory).forEach(mounts::empty);
         mounts.empty(dataRoot);
         hidden.files().stream().filter(Files::isRegularFile).forEach(file -> mounts.readOnly("/dev/null", file));

@@ -46,7 +46,8 @@ final class LocalBackendFixture implements AutoCloseable {
 
     LocalBackendFixture(Path dataRoot, int maxRunningJobs, Duration pserverListenTimeout) {
         this(new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999, pserverListenTimeout,
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534), false);
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534, List.of("none"),
+                "nvidia-smi", null, null, 4), false);
     }
 
     /** @param tenants whether replicas are confined as in token mode */
@@ -62,8 +63,13 @@ final class LocalBackendFixture implements AutoCloseable {
     /** @param backoff the wait before a failed job starts again (short in tests) */
     LocalBackendFixture(Path dataRoot, RestartBackoff backoff) {
         this(new LocalProperties(dataRoot, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534),
-                false, Sandbox.Hidden.NOTHING, backoff);
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534,
+                List.of("none"), "nvidia-smi", null, null, 4), false, Sandbox.Hidden.NOTHING, backoff);
+    }
+
+    /** These settings, unconfined, with this backoff between attempts. */
+    LocalBackendFixture(LocalProperties properties, RestartBackoff backoff) {
+        this(properties, false, Sandbox.Hidden.NOTHING, backoff);
     }
 
     private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
@@ -75,14 +81,16 @@ final class LocalBackendFixture implements AutoCloseable {
         this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
                 properties.sandboxUser());
         this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(), sandbox,
-                NoCodePackages.INSTANCE, backoff);
+                NoCodePackages.INSTANCE, ResourceLedger.of(MachineCapacity.detect(properties,
+                        CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo")), properties), backoff);
         backend.recover();
     }
 
     /** Token-mode properties on this data root. */
     static LocalProperties tenantProperties(Path dataRoot) {
         return new LocalProperties(dataRoot, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534);
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534,
+                List.of("none"), "nvidia-smi", null, null, 4);
     }
 
     /**

@@ -29,7 +29,8 @@ class LogLimitsTest {
 
     private LocalProperties properties(Path root, DataSize maxLog, DataSize minFree) {
         return new LocalProperties(root, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),  maxLog, minFree, Sandbox.Mode.AUTO,
-                false, List.of(), 65534, 65534);
+                false, List.of(), 65534, 65534, List.of("none"), "nvidia-smi",
+                null, null, 4);
     }
 
     @Test

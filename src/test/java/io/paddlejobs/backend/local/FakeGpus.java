@@ -1,0 +1,53 @@
+package io.paddlejobs.backend.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * A machine with GPUs, for tests on machines without: an {@code nvidia-smi} script that answers the
+ * one query the service makes as the real one does, and settings that use it.
+ */
+final class FakeGpus {
+
+    static final String UUID_PREFIX = "GPU-5f1c0ad2-0000-4000-8000-00000000000";
+
+    private FakeGpus() {
+    }
+
+    /** The UUID the fake gives GPU {@code index}. */
+    static String uuid(int index) {
+        return UUID_PREFIX + index;
+    }
+
+    /**
+     * Writes {@code dir/nvidia-smi}, listing {@code count} GPUs; any other question than the service's
+     * is an error, as the real one's would be.
+     */
+    static Path nvidiaSmi(Path dir, int count) throws IOException {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            lines.append(i).append(", ").append(uuid(i)).append(", NVIDIA H100 80GB HBM3, 81559\n");
+        }
+        Path script = dir.resolve("nvidia-smi");
+        Files.writeString(script, """
+                #!/bin/sh
+                if [ "$*" != "%s" ]; then echo "unexpected arguments: $*" >&2; exit 2; fi
+                cat <<'GPUS'
+                %sGPUS
+                """.formatted(String.join(" ", NvidiaSmi.QUERY), lines));
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return script;
+    }
+
+    /** Local settings with these GPUs (empty: detect), this {@code nvidia-smi}, and room for every job's memory and CPUs. */
+    static LocalProperties properties(Path dataRoot, int maxRunningJobs, List<String> gpus, Path nvidiaSmi) {
+        return new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
+                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534, gpus,
+                nvidiaSmi.toString(), DataSize.ofGigabytes(64), 64, 4);
+    }
+}
