@@ -5,6 +5,7 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.security.SecurityProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,9 +17,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -31,16 +32,18 @@ import org.springframework.stereotype.Component;
  * thread serves every watcher. A backend that says which jobs may have changed (local: each change;
  * Kubernetes: each informer event) is looked at once it says so; one that cannot (Slurm) is polled,
  * every {@link #POLL}, for the watched jobs. So a change costs one look however many watch it, and
- * a quiet watcher costs no thread. Watchers are called on a small shared pool, each in order and
- * one call at a time ({@link SerialWatcher}), so one that blocks (a client that stopped reading)
- * delays no other.
+ * a quiet watcher costs no thread. Watchers are called on a shared pool, each in order and one
+ * call at a time ({@link SerialWatcher}), at most {@code paddlejobs.security.streams.senders-per-user}
+ * of one caller's at once ({@link SenderLane}): clients of one tenant that stopped reading delay
+ * only that tenant's other streams, and each is dropped once a send has taken
+ * {@code send-timeout}.
  */
 @Component
 class JobFeed implements AutoCloseable {
 
     static final Duration POLL = Duration.ofMillis(50);
-    /** At most this many watchers' calls run at once; more clients that stopped reading make the rest wait. */
-    private static final int CALLERS = 32;
+    /** Threads the senders may have at most, whatever the callers: a ceiling for a flood of callers. */
+    private static final int MAX_SENDERS = 1024;
     private static final Logger log = LoggerFactory.getLogger(JobFeed.class);
 
     private final JobService jobs;
@@ -49,13 +52,19 @@ class JobFeed implements AutoCloseable {
         feed.setDaemon(true);
         return feed;
     });
-    /** Threads only while a watcher's call runs: a few when sends are quick, one per client that stopped reading. */
-    private final ThreadPoolExecutor callers = new ThreadPoolExecutor(CALLERS, CALLERS, 30, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), task -> {
+    /**
+     * Threads only while a watcher's call runs: a few when sends are quick, one per client that
+     * stopped reading until its send times out; the lanes bound how many of one caller's.
+     */
+    private final ThreadPoolExecutor callers = new ThreadPoolExecutor(0, MAX_SENDERS, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), task -> {
                 Thread caller = new Thread(task, "job-feed-call");
                 caller.setDaemon(true);
                 return caller;
             });
+    private final Map<String, SenderLane> lanes = new ConcurrentHashMap<>();
+    private final int sendersPerUser;
+    private final Duration sendTimeout;
     private final boolean pushed;
     private final Set<JobKey> maybeChanged = ConcurrentHashMap.newKeySet();
     /** Whether a look at {@link #maybeChanged} is on the thread's queue: a burst of changes costs one. */
@@ -66,16 +75,19 @@ class JobFeed implements AutoCloseable {
     private final LastToldStatuses told = new LastToldStatuses();
     private final Map<JobWatcher, SerialWatcher> serial = new IdentityHashMap<>();
 
-    JobFeed(JobService jobs) {
+    JobFeed(JobService jobs, SecurityProperties security) {
         this.jobs = jobs;
-        callers.allowCoreThreadTimeOut(true);
+        this.sendersPerUser = security.streams().sendersPerUser();
+        this.sendTimeout = security.streams().sendTimeout();
         this.pushed = jobs.onChange(this::mayHaveChanged);
         if (!pushed) {
             thread.scheduleWithFixedDelay(guarded(this::lookAtEveryWatchedJob),
                     POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
         }
-        thread.scheduleWithFixedDelay(guarded(() -> everyWatcher().forEach(JobWatcher::everySecond)),
-                1, 1, TimeUnit.SECONDS);
+        thread.scheduleWithFixedDelay(guarded(() -> {
+            List.copyOf(serial.values()).forEach(watcher -> watcher.abandonIfStalled(sendTimeout));
+            everyWatcher().forEach(JobWatcher::everySecond);
+        }), 1, 1, TimeUnit.SECONDS);
     }
 
     /** Called on the backend's threads, often under its locks: queues a look and returns. */
@@ -90,26 +102,34 @@ class JobFeed implements AutoCloseable {
         }
     }
 
-    /** Starts with the job as it is now (null if there is none), then each change. */
-    void watchJob(JobKey key, JobWatcher watcher) {
+    /**
+     * Starts with the job as it is now (null if there is none), then each change.
+     *
+     * @param user whose share of the senders the watcher's calls use
+     */
+    void watchJob(JobKey key, JobWatcher watcher, String user) {
         thread.execute(() -> {
             Job now = jobs.find(key).orElse(null);
             told.told(key, now == null ? null : now.status());
-            JobWatcher queued = serial.computeIfAbsent(watcher, w -> new SerialWatcher(w, callers));
+            JobWatcher queued = serial.computeIfAbsent(watcher, w -> new SerialWatcher(w, lane(user)));
             jobWatchers.computeIfAbsent(key, k -> new ArrayList<>()).add(queued);
             queued.changed(key, now);
         });
     }
 
-    /** Each change of the namespace's jobs from now on. */
-    void watchNamespace(String namespace, JobWatcher watcher) {
+    /** Each change of the namespace's jobs from now on, on the senders' share of {@code user}. */
+    void watchNamespace(String namespace, JobWatcher watcher, String user) {
         thread.execute(() -> {
             if (!namespaceWatchers.containsKey(namespace)) {
                 allOf(namespace).forEach(job -> told.toldIfNew(job.key(), job.status()));
             }
             namespaceWatchers.computeIfAbsent(namespace, ns -> new ArrayList<>())
-                    .add(serial.computeIfAbsent(watcher, w -> new SerialWatcher(w, callers)));
+                    .add(serial.computeIfAbsent(watcher, w -> new SerialWatcher(w, lane(user))));
         });
+    }
+
+    private SenderLane lane(String user) {
+        return lanes.computeIfAbsent(user, u -> new SenderLane(callers, sendersPerUser));
     }
 
     void unwatchJob(JobKey key, JobWatcher watcher) {

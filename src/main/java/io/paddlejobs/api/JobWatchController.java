@@ -5,16 +5,13 @@ import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
+import io.paddlejobs.security.SecurityProperties;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import java.io.IOException;
-import java.util.concurrent.Semaphore;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -33,19 +30,20 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RequestMapping(path = "/jobs", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 class JobWatchController {
 
-    static final int MAX_STREAMS = 4096;
-
     private final NamespaceAccess access;
     private final JobFeed feed;
     private final SerializedJobs serialized;
     private final StatusUrls statusUrls;
-    private final Semaphore streams = new Semaphore(MAX_STREAMS);
+    private final StreamSlots slots;
 
-    JobWatchController(NamespaceAccess access, JobFeed feed, SerializedJobs serialized, StatusUrls statusUrls) {
+    JobWatchController(NamespaceAccess access, JobFeed feed, SerializedJobs serialized, StatusUrls statusUrls,
+                       SecurityProperties security) {
         this.access = access;
         this.feed = feed;
         this.serialized = serialized;
         this.statusUrls = statusUrls;
+        this.slots = new StreamSlots("watches", "poll the list instead", security.streams().maxPerUser(),
+                security.streams().maxTotal());
     }
 
     @GetMapping(params = "watch=true")
@@ -56,16 +54,13 @@ class JobWatchController {
         JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), 1, null);
-        if (!streams.tryAcquire()) {
-            throw new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE, ProblemDetail.forStatusAndDetail(
-                    HttpStatus.SERVICE_UNAVAILABLE, "As many watches as the service serves are open; poll the list instead."),
-                    null);
-        }
+        String user = access.userName();
+        Runnable release = slots.take(user);
         SseEmitter emitter = new SseEmitter(0L);
         NamespaceStream stream = new NamespaceStream(query, emitter, serialized, statusUrls.forLater(), timeoutSeconds,
                 ended -> {
                     feed.unwatchNamespace(query.namespace(), ended);
-                    streams.release();
+                    release.run();
                 });
         emitter.onCompletion(stream::stop);
         emitter.onError(error -> stream.stop());
@@ -79,7 +74,7 @@ class JobWatchController {
             return emitter;
         }
         // The container calls back (stop) only once this method has returned: never before the watch.
-        feed.watchNamespace(query.namespace(), stream);
+        feed.watchNamespace(query.namespace(), stream, user);
         return emitter;
     }
 }

@@ -15,4 +15,12 @@ interface JobWatcher {
 
     /** The service stops. */
     void closed();
+
+    /**
+     * One of its calls has taken longer than a send may (its client stopped reading): it is
+     * dropped. Called on the feed's thread while that call still blocks, so it must not write.
+     */
+    default void abandoned() {
+        closed();
+    }
 }

@@ -85,6 +85,12 @@ final class NamespaceStream implements JobWatcher {
         emitter.complete();
     }
 
+    /** Its client stopped reading: it ends without another write, which would block as the last one does. */
+    @Override
+    public void abandoned() {
+        stop();
+    }
+
     /** The client went away (or the container gave up on it). */
     void stop() {
         if (ended.compareAndSet(false, true)) {

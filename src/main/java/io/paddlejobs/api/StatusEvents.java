@@ -3,8 +3,7 @@ package io.paddlejobs.api;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.metrics.MetricsCollector;
-import java.util.Optional;
-import java.util.concurrent.Semaphore;
+import io.paddlejobs.security.SecurityProperties;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -13,35 +12,33 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * when the status changes (from the {@link JobFeed}, as soon as it sees it), {@code metrics} with
  * the points added since the last event (the body of {@code GET …/metrics?since=}, looked at every
  * second), then {@code end} once the job has finished and nothing new came. A stream holds no
- * thread while it waits; at most {@link #MAX_STREAMS} are open at once, beyond that the page is
- * refused and polls instead.
+ * thread while it waits; at most {@code paddlejobs.security.streams.max-per-user} of one caller's
+ * are open at once ({@code max-total} in all), beyond that the page is refused and polls instead.
  */
 @Component
 class StatusEvents {
 
-    static final int MAX_STREAMS = 4096;
-
     private final JobFeed feed;
     private final MetricsCollector metrics;
     private final SerializedJobs serialized;
-    private final Semaphore streams = new Semaphore(MAX_STREAMS);
+    private final StreamSlots slots;
 
-    StatusEvents(JobFeed feed, MetricsCollector metrics, SerializedJobs serialized) {
+    StatusEvents(JobFeed feed, MetricsCollector metrics, SerializedJobs serialized, SecurityProperties security) {
         this.feed = feed;
         this.metrics = metrics;
         this.serialized = serialized;
+        this.slots = new StreamSlots("status streams", "poll the status URL instead",
+                security.streams().maxPerUser(), security.streams().maxTotal());
     }
 
-    /** @return empty when as many streams as allowed are open */
-    Optional<SseEmitter> stream(Job job) {
+    /** @throws org.springframework.web.ErrorResponseException 429 or 503 when as many streams as allowed are open */
+    SseEmitter stream(Job job, String user) {
         JobKey key = job.key();
-        if (!streams.tryAcquire()) {
-            return Optional.empty();
-        }
+        Runnable release = slots.take(user);
         SseEmitter emitter = new SseEmitter(0L); // no time limit: it ends with the job, or when the page goes
         StatusStream stream = new StatusStream(emitter, metrics, serialized, ended -> {
             feed.unwatchJob(key, ended);
-            streams.release();
+            release.run();
         });
         emitter.onCompletion(stream::stop);
         emitter.onError(error -> stream.stop());
@@ -52,8 +49,8 @@ class StatusEvents {
         // (Tomcat's headers are not thread-safe: a stream now and then failed with a 500).
         stream.changed(key, job);
         if (!stream.ended()) { // a first send that failed has ended it: nothing to watch for
-            feed.watchJob(key, stream);
+            feed.watchJob(key, stream, user);
         }
-        return Optional.of(emitter);
+        return emitter;
     }
 }

@@ -7,10 +7,7 @@ import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.validation.constraints.Pattern;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
-import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -43,8 +40,6 @@ class StatusEventsController {
     SseEmitter statusEvents(@PathVariable String name,
                             @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
         JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
-        return events.stream(jobs.get(key)).orElseThrow(() -> new ErrorResponseException(HttpStatus.SERVICE_UNAVAILABLE,
-                ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                        "As many status streams as the service serves are open; poll the status URL instead."), null));
+        return events.stream(jobs.get(key), access.userName());
     }
 }

@@ -84,6 +84,12 @@ final class StatusStream implements JobWatcher {
         return ended.get();
     }
 
+    /** Its client stopped reading: it ends without another write, which would block as the last one does. */
+    @Override
+    public void abandoned() {
+        stop();
+    }
+
     /** The page went away (or the container gave up on it). */
     void stop() {
         if (ended.compareAndSet(false, true)) {

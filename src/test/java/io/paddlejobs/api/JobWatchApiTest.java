@@ -121,8 +121,8 @@ class JobWatchApiTest {
             public void closed() {
             }
         };
-        feed.watchNamespace("blocked", stuck);
-        feed.watchJob(key, other);
+        feed.watchNamespace("blocked", stuck, "bob");
+        feed.watchJob(key, other, "alice");
         try {
             client.submit("""
                     {"name": "quick", "entry_point": "true"}""", "blocked");

@@ -61,7 +61,8 @@ class ClusterReviewsTest {
 
     static SecurityProperties security(Map<String, String> defaultNamespaces) {
         return new SecurityProperties(SecurityProperties.Mode.KUBERNETES, null, SecurityProperties.Limits.NONE,
-                List.of(), new SecurityProperties.Kubernetes(TTL, defaultNamespaces), List.of(), null, "default");
+                List.of(), new SecurityProperties.Kubernetes(TTL, defaultNamespaces), List.of(), null, "default",
+                SecurityProperties.Streams.DEFAULTS);
     }
 
     @Test

@@ -1,0 +1,169 @@
+package io.paddlejobs.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The red-team experiment on status streams, in token mode: one tenant's clients that stopped
+ * reading (a 1 KiB receive buffer, never read) on a job that writes metrics as fast as it can. Once
+ * they were 32, every tenant's stream waited for them (a 3 s job's end arrived after 45 s).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext // stop the jobs' processes before the temporary directory goes
+class StreamSharesTest {
+
+    private static final String ALICE = "alice-streams";
+    private static final String BOB = "bob-streams";
+    private static final int STALLED = 40;
+
+    @TempDir
+    static Path tmp;
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void properties(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
+        registry.add("paddlejobs.security.mode", () -> "token");
+        registry.add("paddlejobs.local.allow-shared-files", () -> "true"); // about streams, not files
+        registry.add("paddlejobs.security.token-file", StreamSharesTest::tokenFile);
+        registry.add("paddlejobs.security.streams.max-per-user", () -> STALLED);
+        registry.add("paddlejobs.security.streams.send-timeout", () -> "1s");
+    }
+
+    @Test
+    void fortyStalledStreamsOfOneTenantNeitherDelayAnotherTenantsStatusNorOutstayTheSendTimeout() throws Exception {
+        ServiceClient bob = new ServiceClient(port).withToken(BOB);
+        ServiceClient alice = new ServiceClient(port).withToken(ALICE);
+        bob.submit(spew(), "team-b");
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            for (int i = 0; i < STALLED; i++) { // while spew is quiet, so that each first event is small
+                stalled.add(stalledStream("/jobs/spew/status?namespace=team-b", BOB));
+            }
+            try (var refused = stream("/jobs/spew/status?namespace=team-b", BOB)) {
+                assertThat(refused.in().readLine()).contains(" 429 ");
+                assertThat(lineWith(refused.in(), "\"detail\"")).contains(
+                        "User 'bob' already has 40 status streams open", "paddlejobs.security.streams.max-per-user");
+            }
+
+            alice.submit("{\"name\": \"victim\", \"entry_point\": \"sleep 5\"}", "team-a");
+            long started = System.nanoTime();
+            try (var victim = stream("/jobs/victim/status?namespace=team-a", ALICE)) {
+                victim.awaitEvent("status", "\"Succeeded\"");
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(took).as("the victim's end, due after 5 s (a 3 s job's came after 45 s before)").isLessThan(Duration.ofSeconds(15));
+            // Each stalled stream is dropped once one of its sends has taken a second, so bob may open streams again.
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> opens("/jobs/spew/status?namespace=team-b", BOB));
+        } finally {
+            for (Socket socket : stalled) {
+                socket.close();
+            }
+            bob.send("POST", "/jobs/spew/cancel?namespace=team-b", null);
+        }
+    }
+
+    /** A job that, after a quiet start, writes a 60-metric line every few milliseconds. */
+    private static String spew() {
+        String metrics = IntStream.range(0, 60).mapToObj(i -> "\"metric_" + i + "\": 0.123456")
+                .collect(Collectors.joining(", "));
+        String entryPoint = "sleep 3; i=0; while true; do i=$((i+1)); echo 'PADDLEJOBS_METRICS {\"step\": '$i', " + metrics
+                + "}'; sleep 0.005; done";
+        return JsonMapper.builder().build().writeValueAsString(Map.of("name", "spew", "entry_point", entryPoint));
+    }
+
+    /** A client that asks for a stream, reads that it is open, then reads nothing more, through a 1 KiB receive buffer. */
+    private Socket stalledStream(String path, String token) throws IOException {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(1024);
+        socket.setSoTimeout(30_000);
+        socket.connect(new InetSocketAddress("127.0.0.1", port));
+        request(socket, path, token);
+        var in = socket.getInputStream();
+        var statusLine = new StringBuilder();
+        for (int b = in.read(); b != -1 && b != '\n'; b = in.read()) {
+            statusLine.append((char) b);
+        }
+        assertThat(statusLine).contains(" 200 ");
+        return socket;
+    }
+
+    private static String lineWith(BufferedReader in, String part) throws IOException {
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            if (line.contains(part)) {
+                return line;
+            }
+        }
+        throw new IOException("no line with " + part);
+    }
+
+    private EventStreamSocket stream(String path, String token) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(30_000);
+        request(socket, path, token);
+        return new EventStreamSocket(socket,
+                new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8), 512));
+    }
+
+    private boolean opens(String path, String token) {
+        try (var stream = stream(path, token)) {
+            String statusLine = stream.in().readLine();
+            return statusLine != null && statusLine.contains(" 200 ");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void request(Socket socket, String path, String token) throws IOException {
+        socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
+                + "\r\nAccept: text/event-stream\r\nAuthorization: Bearer " + token + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+    }
+
+    static String tokenFile() {
+        Path file = tmp.resolve("tokens.yaml");
+        try {
+            Files.writeString(file, """
+                    tokens:
+                      - user: alice
+                        sha256: %s
+                        namespaces: [team-a]
+                      - user: bob
+                        sha256: %s
+                        namespaces: [team-b]
+                    """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return file.toString();
+    }
+}
