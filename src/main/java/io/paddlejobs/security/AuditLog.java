@@ -33,19 +33,7 @@ public class AuditLog implements AutoCloseable {
      */
     public <T> T record(Action action, String requestedNamespace, String job, Supplier<T> call,
                         Function<T, AuditOutcome> outcome) {
-        String user = access.userName();
-        String namespace = access.namespaceMeant(requestedNamespace);
-        T result;
-        try {
-            result = call.get();
-        } catch (RuntimeException e) {
-            int status = AuditOutcome.statusOf(e);
-            write(action, user, namespace, job, AuditOutcome.ofError(status), status);
-            throw e;
-        }
-        AuditOutcome done = outcome.apply(result);
-        write(action, user, namespace, job, done, done.status());
-        return result;
+        return recorded(action.verb(), "job", requestedNamespace, job, call, outcome, result -> job);
     }
 
     /**
@@ -55,6 +43,12 @@ public class AuditLog implements AutoCloseable {
      */
     public <T> T recordPackage(String verb, String requestedNamespace, String knownPackage, Supplier<T> call,
                                Function<T, AuditOutcome> outcome, Function<T, String> packageOf) {
+        return recorded(verb, "package", requestedNamespace, knownPackage, call, outcome, packageOf);
+    }
+
+    /** The line names {@code subjectKey=}: {@code knownSubject} when the call throws, else what {@code subjectOf} gives. */
+    private <T> T recorded(String verb, String subjectKey, String requestedNamespace, String knownSubject,
+                           Supplier<T> call, Function<T, AuditOutcome> outcome, Function<T, String> subjectOf) {
         String user = access.userName();
         String namespace = access.namespaceMeant(requestedNamespace);
         T result;
@@ -62,11 +56,11 @@ public class AuditLog implements AutoCloseable {
             result = call.get();
         } catch (RuntimeException e) {
             int status = AuditOutcome.statusOf(e);
-            write(verb, user, namespace, "package", knownPackage, AuditOutcome.ofError(status), status);
+            write(verb, user, namespace, subjectKey, knownSubject, AuditOutcome.ofError(status), status);
             throw e;
         }
         AuditOutcome done = outcome.apply(result);
-        write(verb, user, namespace, "package", packageOf.apply(result), done, done.status());
+        write(verb, user, namespace, subjectKey, subjectOf.apply(result), done, done.status());
         return result;
     }
 

@@ -10,6 +10,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,6 +25,11 @@ final class JobsApi {
 
     JobsApi(int port) {
         this.baseUrl = "http://127.0.0.1:" + port;
+    }
+
+    /** The API of a service started on its own (a free port). */
+    static JobsApi of(ConfigurableApplicationContext service) {
+        return new JobsApi(((WebServerApplicationContext) service).getWebServer().getPort());
     }
 
     String baseUrl() {

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.paddlejobs.PaddleJobsApplication;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +16,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.springframework.test.context.DynamicPropertyRegistry;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * A real throw-away Slurm cluster for the tests ({@code src/test/slurm/slurm-up.sh}): munged,
@@ -51,6 +54,16 @@ final class SlurmCluster implements BeforeAllCallback {
         registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
         registry.add("paddlejobs.slurm.slurm-conf", () -> current().slurmConf());
         registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
+    }
+
+    /** A whole service of its own (not the test's context) on this cluster, for tests that stop and start it again. */
+    static ConfigurableApplicationContext startService(Path sharedDir) {
+        return new SpringApplicationBuilder(PaddleJobsApplication.class).run(
+                "--server.port=0",
+                "--paddlejobs.backend=slurm",
+                "--paddlejobs.slurm.shared-dir=" + sharedDir,
+                "--paddlejobs.slurm.slurm-conf=" + current().slurmConf(),
+                "--paddlejobs.slurm.poll-interval=250ms");
     }
 
     static boolean required() {

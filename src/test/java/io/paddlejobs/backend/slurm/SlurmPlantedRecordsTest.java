@@ -3,7 +3,6 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.PaddleJobsApplication;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +11,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -35,8 +32,8 @@ class SlurmPlantedRecordsTest {
     @Test
     void plantedRecordsNeitherStopTheStartNorClaimAnotherJobOrNamespace() throws IOException {
         Path jobs = sharedDir.resolve("jobs");
-        try (ConfigurableApplicationContext first = service()) {
-            JobsApi api = api(first);
+        try (ConfigurableApplicationContext first = SlurmCluster.startService(sharedDir)) {
+            JobsApi api = JobsApi.of(first);
             api.submit(SlurmJobsApiTest.job("real", "sleep 120"));
             // As the report's job planted it, from its working directory.
             api.submit(SlurmJobsApiTest.job("planter", "mkdir -p ../../zz; echo "
@@ -53,8 +50,8 @@ class SlurmPlantedRecordsTest {
         Files.createDirectories(jobs.resolve("thieves/thief"));
         Files.writeString(jobs.resolve("thieves/thief/job.json"), real.toString());
 
-        try (ConfigurableApplicationContext second = service()) {
-            JobsApi api = api(second);
+        try (ConfigurableApplicationContext second = SlurmCluster.startService(sharedDir)) {
+            JobsApi api = JobsApi.of(second);
 
             assertThat(api.status("real").path("phase").asString()).isEqualTo("Running");
             assertThat(api.json("/jobs?namespace=thieves").path("items")).as("no job claims real's Slurm job").isEmpty();
@@ -74,18 +71,5 @@ class SlurmPlantedRecordsTest {
             return !Files.exists(jobDir.resolve("job.json"))
                     && files.anyMatch(file -> file.getFileName().toString().startsWith("job.json.refused-"));
         }
-    }
-
-    private ConfigurableApplicationContext service() {
-        return new SpringApplicationBuilder(PaddleJobsApplication.class).run(
-                "--server.port=0",
-                "--paddlejobs.backend=slurm",
-                "--paddlejobs.slurm.shared-dir=" + sharedDir,
-                "--paddlejobs.slurm.slurm-conf=" + SlurmCluster.current().slurmConf(),
-                "--paddlejobs.slurm.poll-interval=250ms");
-    }
-
-    private static JobsApi api(ConfigurableApplicationContext context) {
-        return new JobsApi(((WebServerApplicationContext) context).getWebServer().getPort());
     }
 }

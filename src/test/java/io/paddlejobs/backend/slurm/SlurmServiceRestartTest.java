@@ -2,15 +2,12 @@ package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.paddlejobs.PaddleJobsApplication;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import tools.jackson.databind.JsonNode;
 
@@ -28,8 +25,8 @@ class SlurmServiceRestartTest {
     @Test
     void aServiceRestartedMidJobPicksItsJobBackUpToItsEnd() {
         String jobId;
-        try (ConfigurableApplicationContext first = service()) {
-            JobsApi api = api(first);
+        try (ConfigurableApplicationContext first = SlurmCluster.startService(sharedDir)) {
+            JobsApi api = JobsApi.of(first);
             api.submit(SlurmJobsApiTest.job("outlives", "sleep 6; echo finished"));
             JsonNode running = api.awaitPhase("outlives", "Running", SlurmJobsApiTest.RUN);
             jobId = running.path("created_at").asString();
@@ -37,8 +34,8 @@ class SlurmServiceRestartTest {
         assertThat(SlurmJobsApiTest.slurmStates("outlives")).as("stopping the service leaves the job running")
                 .contains("RUNNING");
 
-        try (ConfigurableApplicationContext second = service()) {
-            JobsApi api = api(second);
+        try (ConfigurableApplicationContext second = SlurmCluster.startService(sharedDir)) {
+            JobsApi api = JobsApi.of(second);
             assertThat(api.status("outlives").path("created_at").asString()).isEqualTo(jobId);
 
             JsonNode done = api.awaitPhase("outlives", "Succeeded", Duration.ofSeconds(60));
@@ -46,18 +43,5 @@ class SlurmServiceRestartTest {
             assertThat(done.path("trainers").path("succeeded").asInt()).isEqualTo(1);
             assertThat(api.logs("outlives", "role=trainer&index=0")).isEqualTo("finished\n");
         }
-    }
-
-    private ConfigurableApplicationContext service() {
-        return new SpringApplicationBuilder(PaddleJobsApplication.class).run(
-                "--server.port=0",
-                "--paddlejobs.backend=slurm",
-                "--paddlejobs.slurm.shared-dir=" + sharedDir,
-                "--paddlejobs.slurm.slurm-conf=" + SlurmCluster.current().slurmConf(),
-                "--paddlejobs.slurm.poll-interval=250ms");
-    }
-
-    private static JobsApi api(ConfigurableApplicationContext context) {
-        return new JobsApi(((WebServerApplicationContext) context).getWebServer().getPort());
     }
 }
