@@ -115,6 +115,8 @@ def save_checkpoint(n, params):
     """Written aside and renamed into place, so that a kill mid-write leaves the previous one whole."""
     if CHECKPOINT is None:
         return
+    # The service makes the directory where it can (local, Slurm); on a cluster's shared claim the job may be first.
+    os.makedirs(os.path.dirname(CHECKPOINT), exist_ok=True)
     partial = CHECKPOINT + ".partial"
     with open(partial, "w", encoding="utf-8") as f:
         json.dump({"pass": n, "params": list(params)}, f)

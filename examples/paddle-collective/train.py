@@ -49,6 +49,8 @@ def save_checkpoint(model, optimizer, next_step):
     """Written aside and renamed into place, so that a kill mid-write leaves the previous one whole."""
     if CHECKPOINT is None:
         return
+    # The service makes the directory where it can (local, Slurm); on a cluster's shared claim the job may be first.
+    os.makedirs(os.path.dirname(CHECKPOINT), exist_ok=True)
     partial = CHECKPOINT + ".partial"
     paddle.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "next_step": next_step}, partial)
     os.replace(partial, CHECKPOINT)

@@ -62,6 +62,11 @@ record JobFiles(Path dir) {
             for (String sub : new String[] {"env", "entry", "logs", "state", "work"}) {
                 Files.createDirectories(dir.resolve(sub));
             }
+            // The same directory for every attempt, on the shared storage: made here, before any replica starts.
+            String checkpoints = plan.replicas().get(0).env().get(PaddleEnv.CHECKPOINT_DIR);
+            if (checkpoints != null) {
+                Files.createDirectories(Path.of(checkpoints));
+            }
             Files.writeString(dir.resolve("launch.sh"), BatchScripts.LAUNCHER);
             for (RolePlan role : BatchScripts.roles(plan)) {
                 Files.writeString(dir.resolve("entry").resolve(role.role().label()), role.entryPoint());
