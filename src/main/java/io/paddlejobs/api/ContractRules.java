@@ -5,9 +5,11 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import java.util.List;
 import java.util.Map;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.core.annotation.Order;
@@ -81,8 +83,16 @@ class ContractRules implements OpenApiCustomizer {
 
     private static void streamFromList(Operation list) {
         Content content = list.getResponses().get("200").getContent();
-        content.addMediaType(org.springframework.http.MediaType.TEXT_EVENT_STREAM_VALUE, new MediaType()
-                .schema(new StringSchema().description("With watch=true: Server-Sent Events (job, deleted, end)")));
+        // Before OpenAPI 3.2 an event stream's schema describes one event, as tools read it: the
+        // event's fields (name, id, data), not the stream's text.
+        Schema<?> event = new ObjectSchema()
+                .description("With watch=true: one Server-Sent Event. job: data is this list's item; deleted: "
+                        + "data is {\"name\", \"namespace\"}; end: data is timeout")
+                .addProperty("event", new StringSchema()._enum(List.of("job", "deleted", "end")))
+                .addProperty("id", new StringSchema().description("The job's name (job, deleted)"))
+                .addProperty("data", new StringSchema())
+                .required(List.of("event", "data"));
+        content.addMediaType(org.springframework.http.MediaType.TEXT_EVENT_STREAM_VALUE, new MediaType().schema(event));
     }
 
     @SuppressWarnings("unchecked")

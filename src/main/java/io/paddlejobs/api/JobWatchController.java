@@ -50,7 +50,10 @@ class JobWatchController {
     SseEmitter watch(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
                      @RequestParam(required = false) String phase,
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
-                     @RequestParam(name = "timeout_seconds", required = false) @Min(1) @Max(86_400) Integer timeoutSeconds) {
+                     @RequestParam(name = "timeout_seconds", required = false) @Min(1) @Max(86_400) Integer timeoutSeconds,
+                     // A page size means nothing to a stream, but the contract has one set of parameters for the
+                     // list and its stream: a limit the list refuses is refused here too, not silently ignored.
+                     @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
         JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), 1, null);

@@ -12,6 +12,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.JacksonModule;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.type.LogicalType;
 
 /** JSON as the API writes it: snake_case (application.yaml) and the planning types' own form. */
 @Configuration(proxyBeanMethods = false)
@@ -35,6 +38,18 @@ class JacksonConfig {
     @Bean
     JsonMapperBuilderCustomizer strictDuplicateDetection() {
         return builder -> builder.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+    }
+
+    /**
+     * A number or boolean where the contract has a string is refused, not read as its text: the contract
+     * says {@code "entry_point": "string"}, and {@code -1.9} accepted would make it false.
+     */
+    @Bean
+    JsonMapperBuilderCustomizer noScalarsAsText() {
+        return builder -> builder.withCoercionConfig(LogicalType.Textual, text -> text
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
     }
 
     /**

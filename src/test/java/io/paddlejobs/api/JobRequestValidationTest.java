@@ -197,6 +197,10 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','use_gpu':'yes'}", "use_gpu", "true or false"),
                 arguments("{'entry_point':{'cmd':'true'}}", "entry_point", "a string"),
                 arguments("{'entry_point':['true']}", "entry_point", "a string"),
+                arguments("{'entry_point':-1.9}", "entry_point", "a string"),
+                arguments("{'entry_point':7}", "entry_point", "a string"),
+                arguments("{'entry_point':true}", "entry_point", "a string"),
+                arguments("{'entry_point':'true','env':{'A':1}}", "env.A", "a string"),
                 arguments("{'entry_point':'true','env':{'A':{'b':1}}}", "env.A", "a string"),
                 arguments("{'entry_point':'true','env':'A=1'}", "env", "an object"),
                 arguments("{'entry_point':'true','labels':['team']}", "labels", "an object"));

@@ -29,6 +29,8 @@ class QueryParameterTest extends ApiTest {
                 arguments(get("/jobs").queryParam("watch", "true").queryParam("namespace", "Not_A_Namespace"), "namespace"),
                 arguments(get("/jobs").queryParam("watch", "true").queryParam("timeout_seconds", "0"), "timeout_seconds"),
                 arguments(get("/jobs").queryParam("watch", "true").queryParam("timeout_seconds", "86401"), "timeout_seconds"),
+                arguments(get("/jobs").queryParam("watch", "true").queryParam("limit", "x"), "limit"),
+                arguments(get("/jobs").queryParam("watch", "true").queryParam("limit", "501"), "limit"),
                 arguments(get("/jobs/some-job/logs").queryParam("role", ""), "role"),
                 arguments(get("/jobs/some-job/logs").queryParam("role", "chief"), "role"),
                 arguments(get("/jobs/some-job/logs").queryParam("index", "-1"), "index"),
