@@ -23,10 +23,32 @@ def _is_true(value):
     return str(value).lower() in _TRUE
 
 
+# A submitted job runs its entry point as a shell command, and in mode none unconfined, as the user
+# CI runs as (root). Generated text is not to be run on the machine: a valid entry point becomes the
+# harmless command `true` (valid in the same way, so every check still judges the answer as it would
+# have); an invalid one is left as generated, since it is refused before anything runs.
+_HARMLESS = "true"
+_ENTRY_POINTS = ("entry_point", "pserver_entry_point")
+
+
+def _runnable(value):
+    return isinstance(value, str) and value.strip() != "" and len(value) <= 4096 and "\x00" not in value
+
+
+def _defuse(body):
+    if isinstance(body, dict):
+        for field in _ENTRY_POINTS:
+            if _runnable(body.get(field)):
+                body[field] = _HARMLESS
+
+
 @schemathesis.hook
 def before_call(ctx, case, kwargs):
     path, method = case.operation.path, case.method.upper()
     query = case.query if isinstance(case.query, dict) else None
+    if method == "POST" and path == "/jobs":
+        _defuse(case.body)
+        return
     if method != "GET":
         return
     if path == "/jobs" and query is not None and query.get("watch") in (True, "true"):
