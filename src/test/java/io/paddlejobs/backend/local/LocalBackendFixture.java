@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.config.PlanningJsonModule;
@@ -140,9 +141,15 @@ final class LocalBackendFixture implements AutoCloseable {
         return backend.find(new JobKey(NAMESPACE, name)).orElseThrow();
     }
 
+    /** Waits for this phase; a job that ends in another one fails at once, with the status it ended with. */
     Job awaitPhase(String name, JobPhase phase) {
-        await().atMost(DEADLINE).until(() -> job(name).status().phase() == phase);
-        return job(name);
+        await().atMost(DEADLINE).until(() -> {
+            JobPhase now = job(name).status().phase();
+            return now == phase || now.isFinished();
+        });
+        Job job = job(name);
+        assertThat(job.status().phase()).as("status of job %s: %s", name, job.status()).isEqualTo(phase);
+        return job;
     }
 
     String log(String name, Role role, int index) throws IOException {

@@ -114,8 +114,9 @@ class ReplicaConfinementTest {
             local.backend.cancel(new JobKey("default", "stubborn"));
             Duration took = Duration.ofNanos(System.nanoTime() - started);
 
-            // The fixture's grace period is 2 s: one after the other, 8 replicas took 16 s and more.
-            assertThat(took).isLessThan(Duration.ofSeconds(6));
+            // The fixture's grace period is 2 s: one after the other, 8 replicas took 16 s and more; side by
+            // side they take one period, plus what a loaded machine adds (CI once needed more than 6 s).
+            assertThat(took).isLessThan(Duration.ofSeconds(10));
             assertThat(anyProcessWith("sleep 3888")).isFalse();
         }
     }
