@@ -4,22 +4,34 @@ import http.client
 import json
 import os
 import time
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import Any, ContextManager, Dict, Optional, Protocol
 
 from .contract import JobPhase
 from .errors import PaddleJobsError
 from .events import StreamUnavailable
 from .replica import own_job
 
-if TYPE_CHECKING:
-    from .client import Job
-
 FINISHED = (JobPhase.SUCCEEDED, JobPhase.FAILED, JobPhase.CANCELLED)
 
 Document = Dict[str, Any]
 
 
-def until_finished(job: "Job", timeout: Optional[float], poll: float) -> Document:
+class _Streams(Protocol):
+    def status_events(self, name: str, namespace: Optional[str] = None,
+                      deadline: Optional[float] = None) -> ContextManager[Any]: ...
+
+
+class Waitable(Protocol):
+    """What waiting needs of a job (a ``client.Job``), named here so that this module does not
+    import the client that imports it."""
+    name: str
+    namespace: Optional[str]
+    client: _Streams
+
+    def status(self) -> Document: ...
+
+
+def until_finished(job: Waitable, timeout: Optional[float], poll: float) -> Document:
     """The job's final status. A broken or refused stream (an older service, every stream slot
     taken, the job deleted) leaves the rest to polling, whose first look surfaces any refusal."""
     if _waits_for_itself(job):
@@ -36,7 +48,7 @@ def until_finished(job: "Job", timeout: Optional[float], poll: float) -> Documen
     return status
 
 
-def _follow(job: "Job", deadline: Optional[float]) -> Optional[Document]:
+def _follow(job: Waitable, deadline: Optional[float]) -> Optional[Document]:
     """The last status the stream sent: the final one, unless the stream ended, broke or reached
     the deadline first (then the caller's one last look decides)."""
     status = None  # type: Optional[Document]
@@ -52,11 +64,11 @@ def _follow(job: "Job", deadline: Optional[float]) -> Optional[Document]:
     return status
 
 
-def _waits_for_itself(job: "Job") -> bool:
+def _waits_for_itself(job: Waitable) -> bool:
     # The service names a replica's job but not its namespace; dist_train passes USER_NAMESPACE on.
     mine = os.environ.get("USER_NAMESPACE")
     return own_job() == job.name and not (mine and job.namespace and mine != job.namespace)
 
 
-def _timed_out(job: "Job", status: Document, timeout: Optional[float]) -> TimeoutError:
+def _timed_out(job: Waitable, status: Document, timeout: Optional[float]) -> TimeoutError:
     return TimeoutError("job %s is still %s after %s s" % (job.name, status["phase"], timeout))
