@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.planning.DnsLabels;

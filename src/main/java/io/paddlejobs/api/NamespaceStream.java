@@ -1,8 +1,10 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobQuery;
+import io.paddlejobs.job.JobWatcher;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;

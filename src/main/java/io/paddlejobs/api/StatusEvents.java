@@ -1,6 +1,7 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.security.SecurityProperties;

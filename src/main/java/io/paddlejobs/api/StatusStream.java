@@ -1,7 +1,9 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobWatcher;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsSnapshot;
 import java.io.IOException;

@@ -1,11 +1,5 @@
-package io.paddlejobs.api;
+package io.paddlejobs.job;
 
-import io.paddlejobs.job.Job;
-import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobQuery;
-import io.paddlejobs.job.JobService;
-import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.security.SecurityProperties;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.stereotype.Component;
 
 /**
  * Tells watchers of a job, or of a namespace, when a job's status changed, or the job went. One
@@ -33,13 +26,12 @@ import org.springframework.stereotype.Component;
  * Kubernetes: each informer event) is looked at once it says so; one that cannot (Slurm) is polled,
  * every {@link #POLL}, for the watched jobs. So a change costs one look however many watch it, and
  * a quiet watcher costs no thread. Watchers are called on a shared pool, each in order and one
- * call at a time ({@link SerialWatcher}), at most {@code paddlejobs.security.streams.senders-per-user}
- * of one caller's at once ({@link SenderLane}): clients of one tenant that stopped reading delay
+ * call at a time ({@link SerialWatcher}), at most {@code sendersPerUser} of one caller's at
+ * once ({@link SenderLane}): clients of one tenant that stopped reading delay
  * only that tenant's other streams, and each is dropped once a send has taken
  * {@code send-timeout}.
  */
-@Component
-class JobFeed implements AutoCloseable {
+public final class JobFeed implements AutoCloseable {
 
     static final Duration POLL = Duration.ofMillis(50);
     /** Threads the senders may have at most, whatever the callers: a ceiling for a flood of callers. */
@@ -75,10 +67,14 @@ class JobFeed implements AutoCloseable {
     private final LastToldStatuses told = new LastToldStatuses();
     private final Map<JobWatcher, SerialWatcher> serial = new IdentityHashMap<>();
 
-    JobFeed(JobService jobs, SecurityProperties security) {
+    /**
+     * @param sendersPerUser calls of one caller's watchers that may run at once
+     * @param sendTimeout    how long one call may run before its watcher is dropped
+     */
+    public JobFeed(JobService jobs, int sendersPerUser, Duration sendTimeout) {
         this.jobs = jobs;
-        this.sendersPerUser = security.streams().sendersPerUser();
-        this.sendTimeout = security.streams().sendTimeout();
+        this.sendersPerUser = sendersPerUser;
+        this.sendTimeout = sendTimeout;
         this.pushed = jobs.onChange(this::mayHaveChanged);
         if (!pushed) {
             thread.scheduleWithFixedDelay(guarded(this::lookAtEveryWatchedJob),
@@ -107,7 +103,7 @@ class JobFeed implements AutoCloseable {
      *
      * @param user whose share of the senders the watcher's calls use
      */
-    void watchJob(JobKey key, JobWatcher watcher, String user) {
+    public void watchJob(JobKey key, JobWatcher watcher, String user) {
         thread.execute(() -> {
             Job now = jobs.find(key).orElse(null);
             told.told(key, now == null ? null : now.status());
@@ -118,7 +114,7 @@ class JobFeed implements AutoCloseable {
     }
 
     /** Each change of the namespace's jobs from now on, on the senders' share of {@code user}. */
-    void watchNamespace(String namespace, JobWatcher watcher, String user) {
+    public void watchNamespace(String namespace, JobWatcher watcher, String user) {
         thread.execute(() -> {
             if (!namespaceWatchers.containsKey(namespace)) {
                 allOf(namespace).forEach(job -> told.toldIfNew(job.key(), job.status()));
@@ -132,7 +128,7 @@ class JobFeed implements AutoCloseable {
         return lanes.computeIfAbsent(user, u -> new SenderLane(callers, sendersPerUser));
     }
 
-    void unwatchJob(JobKey key, JobWatcher watcher) {
+    public void unwatchJob(JobKey key, JobWatcher watcher) {
         thread.execute(() -> {
             remove(jobWatchers, key, serial.remove(watcher));
             if (!jobWatchers.containsKey(key) && !namespaceWatchers.containsKey(key.namespace())) {
@@ -141,7 +137,7 @@ class JobFeed implements AutoCloseable {
         });
     }
 
-    void unwatchNamespace(String namespace, JobWatcher watcher) {
+    public void unwatchNamespace(String namespace, JobWatcher watcher) {
         thread.execute(() -> {
             remove(namespaceWatchers, namespace, serial.remove(watcher));
             if (!namespaceWatchers.containsKey(namespace)) {

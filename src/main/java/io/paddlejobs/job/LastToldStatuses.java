@@ -1,7 +1,5 @@
-package io.paddlejobs.api;
+package io.paddlejobs.job;
 
-import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobStatus;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

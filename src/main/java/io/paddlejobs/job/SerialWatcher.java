@@ -1,7 +1,5 @@
-package io.paddlejobs.api;
+package io.paddlejobs.job;
 
-import io.paddlejobs.job.Job;
-import io.paddlejobs.job.JobKey;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.job;
 
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;

@@ -1,10 +1,8 @@
-package io.paddlejobs.api;
+package io.paddlejobs.job;
 
-import io.paddlejobs.job.Job;
-import io.paddlejobs.job.JobKey;
 
 /** Told by the {@link JobFeed} of a job's changes, on the feed's pool, one call at a time. */
-interface JobWatcher {
+public interface JobWatcher {
 
     /** @param job as it is now; null when it was deleted */
     void changed(JobKey key, Job job);
