@@ -16,13 +16,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
  * One job's state on this machine, and the rules that move it: every trainer exits 0 ->
  * {@code Succeeded}; any replica fails -> {@code Failed}, naming it, unless the job has restarts to
  * spend on that failure ({@link RestartDecision}): then every replica is stopped and the job, still
- * {@code Running} with reason {@code Restarting}, waits until its next attempt; cancel -> {@code Cancelled}.
+ * {@code Running} with reason {@code Restarting}, waits until its next attempt; cancel -> {@code Cancelled};
+ * every trainer silent for {@code stall_timeout} -> {@code Stalled} ({@link #stallSeen}).
  * Replicas report in with the attempt they belong to, so that a late exit of an earlier attempt's
  * replica is never taken for the current one's.
  * All changes go through this object's lock; readers get an immutable snapshot. Both listeners are
@@ -266,6 +268,34 @@ final class LocalJob {
             return Outcome.NOTHING;
         }
         return attemptFailed(reasonIfFailed, messageIfFailed, RestartOn.Cause.INFRASTRUCTURE, null, backoff);
+    }
+
+    /**
+     * What the attempt's stall watch saw: every running trainer silent ({@code silence} says which since
+     * when) or not. A stall fails the attempt where {@code restart_on} names it; elsewhere it is a warning,
+     * {@code Stalled} as the running job's reason, gone once a trainer prints again.
+     */
+    synchronized Outcome stallSeen(int attempt, Optional<String> silence, RestartBackoff backoff) {
+        if (attempt != restarts || restartAt != null || phase != JobPhase.RUNNING) {
+            return Outcome.NOTHING;
+        }
+        if (silence.isEmpty()) {
+            if (StallWatch.STALLED.equals(reason)) {
+                reason = null;
+                message = null;
+                publish();
+            }
+            return Outcome.NOTHING;
+        }
+        if (plan.spec().restartOnOrDefault().retries(RestartOn.Cause.STALL, null)) {
+            return attemptFailed(StallWatch.STALLED, silence.get(), RestartOn.Cause.STALL, null, backoff);
+        }
+        if (!StallWatch.STALLED.equals(reason) || !silence.get().equals(message)) {
+            reason = StallWatch.STALLED;
+            message = silence.get();
+            publish();
+        }
+        return Outcome.NOTHING;
     }
 
     private Outcome attemptFailed(String failReason, String failMessage, RestartOn.Cause cause, Integer exitCode,

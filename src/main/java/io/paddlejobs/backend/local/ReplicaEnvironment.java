@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * A replica's whole environment: a short list of the service's own variables that programs need to
  * run at all (where commands are, language, time zone, home), then what the plan injects and the
- * user asked for. Nothing else of the service's environment reaches a job: not its credentials, not
+ * user asked for, with Python's output unbuffered unless the user says otherwise. Nothing else of the service's environment reaches a job: not its credentials, not
  * its proxy settings, not its {@code PADDLE_*} settings (which mean other things in other Paddle
  * generations).
  */
@@ -42,6 +42,9 @@ final class ReplicaEnvironment {
             env.put("HOME", home);
         }
         env.putAll(planned);
+        // Python buffers a pipe's output by 8 KiB: its prints would reach the log (which people read,
+        // and metrics and the stall watch follow) long after they happen, or only at exit.
+        env.putIfAbsent("PYTHONUNBUFFERED", "1");
         return env;
     }
 }

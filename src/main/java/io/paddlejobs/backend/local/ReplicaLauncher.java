@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * Starts a placed job's replicas as processes, side by side, and stops them: now (cancel, delete)
  * or later, off the calling thread (which may hold a job's lock). When a replica's process ends
  * its job is told, and whatever the process left running is stopped. A job whose pserver never
- * listens, or that runs past its {@code max_run_time}, is failed and stopped.
+ * listens, or that runs past its {@code max_run_time}, is failed and stopped; one whose trainers all
+ * fall silent for its {@code stall_timeout} is stalled ({@link StallWatch}).
  */
 final class ReplicaLauncher implements AutoCloseable {
 
@@ -134,6 +135,7 @@ final class ReplicaLauncher implements AutoCloseable {
                 .toList();
         CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
         watchPservers(job, placed, attempt);
+        watchForStalls(job, placed, attempt);
     }
 
     /**
@@ -239,6 +241,38 @@ final class ReplicaLauncher implements AutoCloseable {
             stopLater(job.finish(JobPhase.FAILED, "PserverNotListening", failure.get()));
         } else if (!watch.isDone()) {
             timers.schedule(() -> lookAt(job, watch, attempt), 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Looks for a stall of this attempt as long as it runs, when the job has a {@code stall_timeout}. */
+    private void watchForStalls(LocalJob job, JobPlan placed, int attempt) {
+        if (placed.spec().stallTimeout() != null) {
+            lookForStall(job, new StallWatch(placed.spec().stallTimeout(), clock.instant()), attempt);
+        }
+    }
+
+    private void lookForStall(LocalJob job, StallWatch watch, int attempt) {
+        if (job.phase().isFinished() || job.attempt() != attempt || job.restartAt() != null) {
+            return; // ended, or the attempt it watched did (the next one has a watch of its own)
+        }
+        Optional<String> silence = watch.silence(job.snapshot().status().replicas(),
+                id -> lastWritten(job.key(), id), clock.instant());
+        LocalJob.Outcome outcome = job.stallSeen(attempt, silence, backoff);
+        if (outcome.restartAt() != null) {
+            restartLater(job, outcome);
+        } else if (!outcome.toStop().isEmpty()) {
+            stopLater(outcome.toStop());
+        } else {
+            timers.schedule(() -> lookForStall(job, watch, attempt), watch.interval().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** When a replica last wrote to its log: the sink appends each line as it comes. */
+    private Instant lastWritten(JobKey key, String replicaId) {
+        try {
+            return Files.getLastModifiedTime(store.logFile(key, replicaId)).toInstant();
+        } catch (IOException notYet) {
+            return null;
         }
     }
 

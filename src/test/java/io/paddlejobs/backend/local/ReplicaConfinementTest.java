@@ -33,6 +33,7 @@ class ReplicaConfinementTest {
         Set<String> notAllowed = System.getenv().keySet().stream()
                 .filter(name -> !ReplicaEnvironment.INHERITED.contains(name) && !name.startsWith("LC_"))
                 .filter(name -> !Set.of("PWD", "OLDPWD", "SHLVL", "_").contains(name)) // the shell sets these itself
+                .filter(name -> !name.equals("PYTHONUNBUFFERED")) // every replica gets its own
                 .collect(Collectors.toSet());
         assumeThat(notAllowed).as("the test JVM has variables a replica must not get").isNotEmpty();
         try (var local = new LocalBackendFixture(dataRoot, 4)) {
@@ -56,7 +57,17 @@ class ReplicaConfinementTest {
 
         Map<String, String> env = environment.of(service, Map.of("PADDLE_TRAINER_ID", "0", "USER_VAR", "u"), null);
 
-        assertThat(env).containsOnlyKeys("PATH", "LC_ALL", "LD_LIBRARY_PATH", "PADDLE_TRAINER_ID", "USER_VAR");
+        assertThat(env).containsOnlyKeys("PATH", "LC_ALL", "LD_LIBRARY_PATH", "PADDLE_TRAINER_ID", "USER_VAR",
+                "PYTHONUNBUFFERED");
+    }
+
+    @Test
+    void pythonsOutputIsUnbufferedUnlessTheUserSaysOtherwise() {
+        var environment = new ReplicaEnvironment(List.of());
+
+        assertThat(environment.of(Map.of(), Map.of(), null)).containsEntry("PYTHONUNBUFFERED", "1");
+        assertThat(environment.of(Map.of("PYTHONUNBUFFERED", "1"), Map.of("PYTHONUNBUFFERED", ""), null))
+                .containsEntry("PYTHONUNBUFFERED", "");
     }
 
     @Test

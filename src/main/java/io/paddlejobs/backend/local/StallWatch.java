@@ -1,0 +1,70 @@
+package io.paddlejobs.backend.local;
+
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.planning.Role;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One attempt's {@code stall_timeout}: the attempt is stalled once no running trainer has printed a
+ * line for that long. A metrics line is a line of the log, so it counts as a sign of life; what a
+ * trainer printed before this attempt began does not. A hung all-reduce looks like this: every
+ * trainer alive and silent.
+ */
+final class StallWatch {
+
+    /** The reason a stalled job shows: a warning while it runs, or its attempt's failure under {@code restart_on: stall}. */
+    static final String STALLED = "Stalled";
+
+    private final Duration timeout;
+    private final Instant began;
+
+    StallWatch(Duration timeout, Instant began) {
+        this.timeout = timeout;
+        this.began = began;
+    }
+
+    /** How often to look: often enough that a stall is seen within a second or a quarter of the timeout. */
+    Duration interval() {
+        Duration quarter = timeout.dividedBy(4);
+        return quarter.compareTo(Duration.ofSeconds(1)) < 0 ? quarter : Duration.ofSeconds(1);
+    }
+
+    /**
+     * Which trainers were silent since when, when every running one has been for the timeout; else empty.
+     *
+     * @param lastWritten when a replica last wrote to its log ({@code null} if it never has)
+     */
+    Optional<String> silence(List<ReplicaStatus> replicas, Function<String, Instant> lastWritten, Instant now) {
+        List<ReplicaStatus> running = replicas.stream()
+                .filter(r -> r.role() == Role.TRAINER && r.state() == ReplicaState.RUNNING).toList();
+        if (running.isEmpty()) {
+            return Optional.empty();
+        }
+        Instant cutoff = now.minus(timeout);
+        List<String> silent = running.stream()
+                .map(r -> new Heard(r.id(), lastHeard(lastWritten.apply(r.id()))))
+                .filter(heard -> !heard.at().isAfter(cutoff))
+                .map(heard -> heard.id() + " since " + heard.at().truncatedTo(ChronoUnit.SECONDS))
+                .toList();
+        if (silent.size() < running.size()) {
+            return Optional.empty();
+        }
+        return Optional.of("no trainer printed a line or reported a metric for %s (stall_timeout): %s"
+                .formatted(RestartDecision.words(timeout), silent.stream().collect(Collectors.joining(", "))));
+    }
+
+    private Instant lastHeard(Instant written) {
+        return written == null || written.isBefore(began) ? began : written;
+    }
+
+    private record Heard(String id, Instant at) {
+    }
+}
