@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.web.WebProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -9,7 +10,6 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Caps request bodies at 64 KiB, answering 413 (code package uploads aside, which have limits of their own). A declared length is refused before reading; a
  * chunked body is cut off where it passes the cap, so a large one is never buffered. A body must
- * also arrive within {@code paddlejobs.request-body-timeout} (10 s) in all, else 408: Tomcat's
+ * also arrive within {@code paddlejobs.web.request-body-timeout} (10 s) in all, else 408: Tomcat's
  * timeout is per read, so a client sending a byte every few seconds could hold a thread for ever.
  */
 @Component
@@ -30,9 +30,9 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
     private final JsonMapper json;
     private final Duration deadline;
 
-    BodySizeLimitFilter(JsonMapper json, @Value("${paddlejobs.request-body-timeout:10s}") Duration deadline) {
+    BodySizeLimitFilter(JsonMapper json, WebProperties web) {
         this.json = json;
-        this.deadline = deadline;
+        this.deadline = web.requestBodyTimeout();
     }
 
     /**

@@ -13,6 +13,6 @@ class BodyTooSlowException extends ErrorResponseException {
         super(HttpStatus.REQUEST_TIMEOUT);
         getBody().setType(java.net.URI.create("urn:paddlejobs:problem:body-too-slow"));
         setTitle("Request body too slow");
-        setDetail("The request body must arrive within " + seconds + " s (paddlejobs.request-body-timeout).");
+        setDetail("The request body must arrive within " + seconds + " s (paddlejobs.web.request-body-timeout).");
     }
 }

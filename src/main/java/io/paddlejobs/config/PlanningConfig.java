@@ -1,5 +1,6 @@
 package io.paddlejobs.config;
 
+import io.paddlejobs.job.PlanSize;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.RestartBackoff;
 import org.springframework.context.annotation.Bean;
@@ -12,6 +13,11 @@ class PlanningConfig {
     @Bean
     JobPlanner jobPlanner(PlanningProperties properties) {
         return new JobPlanner(properties.toPolicy());
+    }
+
+    @Bean
+    PlanSize planSize(PlanningProperties properties) {
+        return new PlanSize(properties.limits().maxPlanSize().toBytes());
     }
 
     @Bean

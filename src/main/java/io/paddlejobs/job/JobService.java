@@ -12,9 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
-import org.springframework.util.unit.DataSize;
 
 /** Plans, submits and manages jobs on the configured backend. */
 @Service
@@ -23,15 +21,15 @@ public class JobService {
     private final JobPlanner planner;
     private final JobBackend backend;
     private final CodePackages packages;
-    private final long maxPlanBytes;
+    private final PlanSize planSize;
     private final NamespaceUsage usage;
 
     public JobService(JobPlanner planner, JobBackend backend, CodePackages packages,
-                      @Value("${paddlejobs.limits.max-plan-size:4MB}") DataSize maxPlanSize) {
+                      PlanSize planSize) {
         this.planner = planner;
         this.backend = backend;
         this.packages = packages;
-        this.maxPlanBytes = maxPlanSize.toBytes();
+        this.planSize = planSize;
         this.usage = new NamespaceUsage(backend);
     }
 
@@ -164,7 +162,7 @@ public class JobService {
             PackageChecks.require(request.codePackage(), namespace, backend, packages);
         }
         JobPlan plan = planner.plan(withGeneratedName(request), namespace, backend.site());
-        PlanSize.check(plan, maxPlanBytes);
+        planSize.check(plan);
         backend.requireFits(plan);
         return plan;
     }

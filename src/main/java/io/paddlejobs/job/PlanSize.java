@@ -11,14 +11,13 @@ import java.util.Map;
  * A bound on how large a plan may grow. Each replica gets its own copy of the environment, the
  * user's {@code env} included, so a 60 KB request planned into 128 replicas became an 8 MB plan:
  * in every response, in memory, and once on disk.
+ *
+ * @param maxBytes the most the replicas' environments may add up to ({@code paddlejobs.limits.max-plan-size})
  */
-final class PlanSize {
+public record PlanSize(long maxBytes) {
 
-    private PlanSize() {
-    }
-
-    /** @throws InvalidJobRequestException naming {@code env} when the replicas' environments add up to more than {@code maxBytes} */
-    static void check(JobPlan plan, long maxBytes) {
+    /** @throws InvalidJobRequestException naming {@code env} when the replicas' environments add up to more than {@link #maxBytes} */
+    void check(JobPlan plan) {
         long total = 0;
         for (Replica replica : plan.replicas()) {
             for (Map.Entry<String, String> variable : replica.env().entrySet()) {

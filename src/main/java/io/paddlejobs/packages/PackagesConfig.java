@@ -1,14 +1,16 @@
 package io.paddlejobs.packages;
 
+import io.paddlejobs.backend.local.LocalProperties;
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.JobService;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /** Code packages are kept whichever backend runs the jobs. */
 @Configuration(proxyBeanMethods = false)
@@ -18,8 +20,11 @@ class PackagesConfig {
     private static final Logger log = LoggerFactory.getLogger(PackagesConfig.class);
 
     @Bean
-    PackageStore packageStore(PackagesProperties properties, Environment environment) {
-        warnWhenOutsideDataRoot(properties.dir(), environment);
+    PackageStore packageStore(PackagesProperties properties, BackendProperties backend,
+                              ObjectProvider<LocalProperties> local) {
+        if (backend.backend() == BackendProperties.Kind.LOCAL) {
+            local.ifAvailable(settings -> warnWhenOutsideDataRoot(properties.dir(), settings.dataRoot()));
+        }
         return new PackageStore(properties);
     }
 
@@ -27,11 +32,8 @@ class PackagesConfig {
      * The local backend's sandbox hides its data root from jobs; packages kept elsewhere (and their
      * {@code .url-key}) are readable by every local job.
      */
-    private static void warnWhenOutsideDataRoot(Path dir, Environment environment) {
-        if (!"local".equals(environment.getProperty("paddlejobs.backend", "local"))) {
-            return;
-        }
-        Path dataRoot = Path.of(environment.getProperty("paddlejobs.local.data-root", "data")).toAbsolutePath().normalize();
+    private static void warnWhenOutsideDataRoot(Path dir, Path localDataRoot) {
+        Path dataRoot = localDataRoot.toAbsolutePath().normalize();
         if (!dir.toAbsolutePath().normalize().startsWith(dataRoot)) {
             log.warn("paddlejobs.packages.dir ({}) lies outside paddlejobs.local.data-root ({}): the sandbox does not "
                     + "hide it, so every local job can read every namespace's packages and the content URL key. "

@@ -20,8 +20,8 @@ import org.springframework.validation.annotation.Validated;
  * @param urlKey            the secret that signs the content URLs pods fetch packages from; unset, one is
  *                          generated and kept in {@code dir} (several replicas of the service must share it)
  * @param maxUploadsPerUser uploads one user may have in flight at once (429 past it)
- * @param uploadGracePeriod how long an upload may take before its rate is checked ...
- * @param uploadMinRate     ... and the average bytes per second it must keep from then on (408 below it)
+ * @param uploadGracePeriod how long an upload may take before its rate is checked against {@code upload-min-rate}
+ * @param uploadMinRate     the average bytes per second an upload must keep once its grace period is over (408 below it)
  * @param namespaceQuota    the most bytes a namespace's packages may add up to (0: no cap)
  * @param namespaceMaxCount the most packages a namespace may keep (0: no cap)
  * @param minFreeSpace      below this much free space where packages are kept, uploads are refused (507);

@@ -6,7 +6,7 @@ import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.server.autoconfigure.ServerProperties;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.stereotype.Component;
@@ -25,8 +25,8 @@ class LoopbackNotice implements ApplicationListener<WebServerInitializedEvent> {
     private final SecurityProperties.Mode mode;
 
     @Autowired
-    LoopbackNotice(@Value("${server.address:}") String address, SecurityProperties security) {
-        this(address, security.mode());
+    LoopbackNotice(ServerProperties server, SecurityProperties security) {
+        this(server.getAddress() == null ? "" : server.getAddress().getHostAddress(), security.mode());
     }
 
     LoopbackNotice(String address, SecurityProperties.Mode mode) {

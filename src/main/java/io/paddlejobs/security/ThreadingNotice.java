@@ -9,7 +9,7 @@ import org.springframework.stereotype.Component;
 /**
  * Says at start-up when the JDK has no virtual threads: Tomcat then serves requests on a fixed
  * pool of platform threads, and a few hundred clients that send slowly can hold all of them
- * (bodies are cut off after {@code paddlejobs.request-body-timeout}, but a client can come back).
+ * (bodies are cut off after {@code paddlejobs.web.request-body-timeout}, but a client can come back).
  */
 @Component
 class ThreadingNotice implements ApplicationListener<ApplicationReadyEvent> {

@@ -27,7 +27,7 @@ class SlowBodyTest {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
-        registry.add("paddlejobs.request-body-timeout", () -> "2s");
+        registry.add("paddlejobs.web.request-body-timeout", () -> "2s");
     }
 
     @LocalServerPort

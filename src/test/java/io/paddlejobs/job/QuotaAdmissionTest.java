@@ -3,11 +3,13 @@ package io.paddlejobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paddlejobs.config.PlanningProperties;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.testing.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 
 /**
  * Admission against a namespace's quota, counted without listing the namespace per submit: a job
@@ -158,7 +159,8 @@ class QuotaAdmissionTest {
     }
 
     private static JobService service(JobBackend backend) {
-        return new JobService(PLANNER, backend, NO_PACKAGES, DataSize.ofMegabytes(4));
+        return new JobService(PLANNER, backend, NO_PACKAGES,
+                new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()));
     }
 
     private static JobRequest request(String name, Integer gpus) {

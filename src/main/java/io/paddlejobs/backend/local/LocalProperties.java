@@ -18,26 +18,28 @@ import org.springframework.validation.annotation.Validated;
  *                          directory) and each namespace's storage ({@code storage/<namespace>})
  * @param maxRunningJobs    jobs running at once; the rest wait in order as {@code Pending}
  * @param stopGracePeriod   how long a replica has between SIGTERM and SIGKILL
- * @param firstPort         the allocated pserver ports start here ...
- * @param lastPort          ... and end here
+ * @param firstPort         the first port given to pservers (the range ends at {@code last-port})
+ * @param lastPort          the last port given to pservers
  * @param pserverListenTimeout how long a running pserver may take to listen on its first port
  *                          before its job fails (its trainers would wait for it forever)
  * @param maxLogSize        per replica log: past it the oldest output is dropped (a line says how much)
  * @param minFreeSpace      below this much free space in the data root, submits are refused (507)
- * @param sandbox           how replicas are confined ({@link Sandbox.Mode})
+ * @param sandbox           how replicas are confined: {@code auto} (bubblewrap where it works), {@code bubblewrap}
+ *                          (required: the service does not start without it) or {@code off} (plain processes)
  * @param allowSharedFiles  token mode on this backend without a sandbox: every tenant's jobs could read
  *                          the others' files, so the service refuses to start unless this is true
  * @param inheritEnv        names of the service's environment variables replicas get, besides
- *                          {@link ReplicaEnvironment#INHERITED} (e.g. {@code LD_LIBRARY_PATH}, {@code CUDA_HOME})
+ *                          {@code PATH}, {@code HOME}, {@code USER}, {@code LOGNAME}, {@code LANG}, {@code LANGUAGE},
+ *                          {@code TZ}, {@code TMPDIR} and {@code TERM} (e.g. {@code LD_LIBRARY_PATH}, {@code CUDA_HOME})
  * @param sandboxUid        when the service runs as root, the user confined replicas run as (root without
  *                          capabilities still owns the host's files and kernel settings); it must be able to
  *                          search the data root's directories
- * @param sandboxGid        ... and their group
+ * @param sandboxGid        the group confined replicas run as when the service runs as root
  * @param gpus              the GPUs jobs may be given, by index or UUID, or {@code none}; empty: those
- *                          {@code nvidia-smi} lists (see {@link MachineCapacity})
+ *                          {@code nvidia-smi} lists
  * @param nvidiaSmi         the command that lists the GPUs
- * @param memory            memory jobs may be given in all; {@code null}: this process's cgroup limit, else the machine's
- * @param cpus              CPUs jobs are counted against; {@code null}: this process's cgroup limit, else the machine's
+ * @param memory            memory jobs may be given in all; unset: this process's cgroup limit, else the machine's
+ * @param cpus              CPUs jobs are counted against; unset: this process's cgroup limit, else the machine's
  * @param cpuOversubscription how many CPUs of jobs are counted per CPU of the machine: jobs mostly wait
  *                          on each other, on data and on GPUs, and a trainer asks for a whole CPU it rarely
  *                          fills; with 4 the README's examples (up to 6 CPUs) run on a 2-core laptop

@@ -1,0 +1,19 @@
+package io.paddlejobs.web;
+
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How requests are read ({@code paddlejobs.web.*}); Tomcat's own settings stay under {@code server.*}.
+ *
+ * @param requestBodyTimeout how long a request body (code package uploads aside) may take to arrive in all
+ *                           before the request is answered 408; Tomcat's timeout is per read, so a client
+ *                           sending a byte every few seconds could otherwise hold a thread for ever
+ */
+@Validated
+@ConfigurationProperties("paddlejobs.web")
+public record WebProperties(@DefaultValue("10s") @NotNull Duration requestBodyTimeout) {
+}

@@ -1,0 +1,44 @@
+package io.paddlejobs.testing;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+/**
+ * A settings record as the service binds it, for tests: from an empty source, so the defaults are
+ * the record's {@code @DefaultValue}s and a test never restates them, plus the keys a test changes
+ * ({@code "max-running-jobs", 2}: names relative to the record's prefix, values as an operator writes them).
+ */
+public final class Settings {
+
+    private Settings() {
+    }
+
+    /** What an operator who configured nothing gets. */
+    public static <T> T defaults(Class<T> type) {
+        return of(type);
+    }
+
+    /** The defaults with these keys set: pairs of a key below the record's prefix and its value. */
+    public static <T> T of(Class<T> type, Object... keysAndValues) {
+        if (keysAndValues.length % 2 != 0) {
+            throw new IllegalArgumentException("keys and values come in pairs: " + keysAndValues.length + " given");
+        }
+        String prefix = prefixOf(type);
+        Map<String, Object> source = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            source.put(prefix + "." + keysAndValues[i], String.valueOf(keysAndValues[i + 1]));
+        }
+        return new Binder(new MapConfigurationPropertySource(source)).bindOrCreate(prefix, type);
+    }
+
+    private static String prefixOf(Class<?> type) {
+        ConfigurationProperties annotation = type.getAnnotation(ConfigurationProperties.class);
+        if (annotation == null) {
+            throw new IllegalArgumentException(type.getName() + " is not a @ConfigurationProperties record");
+        }
+        return annotation.prefix().isEmpty() ? annotation.value() : annotation.prefix();
+    }
+}
