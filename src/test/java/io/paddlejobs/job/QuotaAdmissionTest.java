@@ -7,8 +7,6 @@ import io.paddlejobs.config.PlanningProperties;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
-import io.paddlejobs.planning.Memory;
-import io.paddlejobs.planning.PlanningPolicy;
 import io.paddlejobs.testing.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,11 +25,8 @@ import org.junit.jupiter.api.Test;
 class QuotaAdmissionTest {
 
     private static final String NS = "team-a";
-    private static final JobPlanner PLANNER = new JobPlanner(new PlanningPolicy(
-            new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
-                    Memory.parse("1Gi"), 7164, 1, 1),
-            new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi"))));
-    private static final CodePackages NO_PACKAGES = new CodePackages() {
+    private static final JobPlanner PLANNER = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
+    static final CodePackages NO_PACKAGES = new CodePackages() {
         @Override
         public boolean exists(String namespace, String id) {
             return false;

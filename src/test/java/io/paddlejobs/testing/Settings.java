@@ -1,5 +1,7 @@
 package io.paddlejobs.testing;
 
+import io.paddlejobs.config.PlanningProperties;
+import io.paddlejobs.planning.PlanningPolicy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -32,6 +34,20 @@ public final class Settings {
             source.put(prefix + "." + keysAndValues[i], String.valueOf(keysAndValues[i + 1]));
         }
         return new Binder(new MapConfigurationPropertySource(source)).bindOrCreate(prefix, type);
+    }
+
+    /** The planner's policy with the shipped defaults and limits, as a service without settings plans. */
+    public static PlanningPolicy planningPolicy() {
+        return defaults(PlanningProperties.class).toPolicy();
+    }
+
+    /**
+     * The shipped defaults and limits without the GPU rules (the GPU image and the per-GPU CPU and
+     * memory floors): for tests whose figures are about something else than those floors.
+     */
+    public static PlanningPolicy planningPolicyWithoutGpuRules() {
+        PlanningPolicy shipped = planningPolicy();
+        return new PlanningPolicy(shipped.defaults(), shipped.limits());
     }
 
     private static String prefixOf(Class<?> type) {

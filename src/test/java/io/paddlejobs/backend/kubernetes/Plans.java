@@ -5,19 +5,13 @@ import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
-import io.paddlejobs.planning.Memory;
-import io.paddlejobs.planning.PlanningPolicy;
+import io.paddlejobs.testing.Settings;
 import java.util.Map;
 
 /** Plans for tests, made by the real planner with the shipped defaults on the Kubernetes site. */
 final class Plans {
 
-    static final PlanningPolicy POLICY = new PlanningPolicy(
-            new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
-                    Memory.parse("1Gi"), 7164, 1, 1),
-            new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
-
-    static final JobPlanner PLANNER = new JobPlanner(POLICY);
+    static final JobPlanner PLANNER = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
 
     private Plans() {
     }
@@ -43,7 +37,7 @@ final class Plans {
     }
 
     static JobPlan plan(JobRequest request, String namespace) {
-        return new JobPlanner(POLICY).plan(request, namespace, new KubernetesSite());
+        return PLANNER.plan(request, namespace, new KubernetesSite());
     }
 
     static JobPlan plan(String name, int trainers) {

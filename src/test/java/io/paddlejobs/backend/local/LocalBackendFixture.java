@@ -11,21 +11,20 @@ import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
-import io.paddlejobs.planning.Memory;
-import io.paddlejobs.planning.PlanningPolicy;
 import io.paddlejobs.planning.RestartBackoff;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.util.unit.DataSize;
-import io.paddlejobs.planning.Role;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -77,7 +76,7 @@ final class LocalBackendFixture implements AutoCloseable {
                                 RestartBackoff backoff) {
         this.dataRoot = properties.dataRoot();
         this.properties = properties;
-        this.planner = new JobPlanner(policy());
+        this.planner = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
         searchableByAll(dataRoot);
         this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
                 properties.sandboxUser());
@@ -105,13 +104,6 @@ final class LocalBackendFixture implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    static PlanningPolicy policy() {
-        return new PlanningPolicy(
-                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
-                        Memory.parse("1Gi"), 7164, 1, 1),
-                new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
     }
 
     JobRecordStore store() {

@@ -7,28 +7,21 @@ import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Memory;
-import io.paddlejobs.planning.PlanningPolicy;
 import io.paddlejobs.planning.Replica;
-import java.nio.file.Path;
-import java.time.Duration;
+import io.paddlejobs.testing.Settings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PlacementTest {
 
-    static final SlurmProperties PROPERTIES = new SlurmProperties(SlurmProperties.ClientKind.CLI, Path.of("/shared"),
-            "", "", Duration.ZERO, Duration.ofSeconds(1), "/usr/bin:/bin", "", java.net.URI.create("http://127.0.0.1:6820"),
-            "slurm", null, org.springframework.util.unit.DataSize.ofMegabytes(64), false);
+    static final SlurmProperties PROPERTIES = Settings.of(SlurmProperties.class,
+            "shared-dir", "/shared", "replica-path", "/usr/bin:/bin");
 
     /** Two pservers and two trainers, planned with host tokens as the Slurm backend plans them. */
     static JobPlan plan() {
         JobRequest request = JobRequests.named("demo", "python3 train.py").numCpus(2).memory(Memory.ofMebibytes(512))
                 .pservers(2).port(7164).env(Map.of("NOTE", "@trainer-1@ stays")).build();
-        PlanningPolicy policy = new PlanningPolicy(
-                new PlanningPolicy.Defaults("paddlepaddle/paddle:2.6.1", 1, Memory.parse("1Gi"), 1,
-                        Memory.parse("1Gi"), 7164, 1, 1),
-                new PlanningPolicy.Limits(64, 64, 16, 256, Memory.parse("512Gi")));
-        return new JobPlanner(policy).plan(request, "default", new SlurmSite(PROPERTIES));
+        return new JobPlanner(Settings.planningPolicyWithoutGpuRules()).plan(request, "default", new SlurmSite(PROPERTIES));
     }
 
     @Test

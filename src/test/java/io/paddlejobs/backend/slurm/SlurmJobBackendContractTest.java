@@ -1,7 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.config.PlanningJsonModule;
-import io.paddlejobs.config.PlanningProperties;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobBackendContract;
 import io.paddlejobs.job.JobKey;
@@ -9,13 +8,14 @@ import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.Settings;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,13 +50,13 @@ class SlurmJobBackendContractTest extends JobBackendContract {
 
     @BeforeAll
     void start(@TempDir Path sharedDir) {
-        Binder binder = new Binder(new MapConfigurationPropertySource(settings(sharedDir)));
-        SlurmProperties properties = binder.bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
+        SlurmProperties properties = new Binder(new MapConfigurationPropertySource(settings(sharedDir)))
+                .bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
         JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new PlanningJsonModule()).build();
         backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.jobsDir(), json), Clock.systemUTC());
         backend.start();
-        planner = new JobPlanner(binder.bindOrCreate("paddlejobs", PlanningProperties.class).toPolicy());
+        planner = new JobPlanner(Settings.planningPolicy());
     }
 
     @AfterAll

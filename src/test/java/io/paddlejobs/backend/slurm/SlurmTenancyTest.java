@@ -3,12 +3,9 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.URI;
-import java.nio.file.Path;
-import java.time.Duration;
+import io.paddlejobs.testing.Settings;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.util.unit.DataSize;
 
 /** Tenants' jobs on Slurm share one Unix user and directory: modes with tenants start only when the operator accepts that. */
 class SlurmTenancyTest {
@@ -32,8 +29,6 @@ class SlurmTenancyTest {
     }
 
     private static SlurmProperties properties(boolean allowSharedFiles) {
-        return new SlurmProperties(SlurmProperties.ClientKind.CLI, Path.of("/shared"), "", "", Duration.ZERO,
-                Duration.ofSeconds(1), "/usr/bin:/bin", "", URI.create("http://127.0.0.1:6820"), "slurm", null,
-                DataSize.ofMegabytes(64), allowSharedFiles);
+        return Settings.of(SlurmProperties.class, "shared-dir", "/shared", "allow-shared-files", allowSharedFiles);
     }
 }
