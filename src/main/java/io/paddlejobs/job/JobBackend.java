@@ -50,7 +50,7 @@ public interface JobBackend {
 
     Optional<Job> find(JobKey key);
 
-    /** The namespace's jobs, newest first. */
+    /** The namespace's jobs, in no particular order: the service sorts them ({@link ListPosition#ORDER}). */
     List<Job> list(String namespace);
 
     /**

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.Objects;
 
 /**
  * Where a page of the newest-first list ended: the creation time and name of its last job. The next
@@ -12,19 +13,27 @@ import java.util.Comparator;
  */
 record ListPosition(Instant createdAt, String name) {
 
-    /** The list's order: newest first, then by name. */
+    /**
+     * The list's order: newest first, then by name. The one place it is decided: backends list in
+     * any order. A job whose creation time is not known yet (a Kubernetes object still without
+     * one) counts as the oldest.
+     */
     static final Comparator<Job> ORDER = Comparator
-            .comparing((Job job) -> job.status().createdAt(), Comparator.reverseOrder())
+            .comparing(ListPosition::createdAtOf, Comparator.reverseOrder())
             .thenComparing(job -> job.plan().name());
 
     static ListPosition of(Job job) {
-        return new ListPosition(job.status().createdAt(), job.plan().name());
+        return new ListPosition(createdAtOf(job), job.plan().name());
     }
 
     /** Whether the job comes after this position in the list's order. */
     boolean isBefore(Job job) {
-        int byTime = job.status().createdAt().compareTo(createdAt);
+        int byTime = createdAtOf(job).compareTo(createdAt);
         return byTime < 0 || (byTime == 0 && job.plan().name().compareTo(name) > 0);
+    }
+
+    private static Instant createdAtOf(Job job) {
+        return Objects.requireNonNullElse(job.status().createdAt(), Instant.EPOCH);
     }
 
     String encode() {

@@ -14,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A backend that runs nothing: jobs stay Pending until a test finishes them, and it counts how
- * often the namespace is listed, for the job service's tests of admission.
+ * often the namespace is listed, for the job service's tests of admission. It lists oldest first,
+ * the reverse of the service's order, so that a service that left the order to it would show.
  */
 final class MemoryJobBackend implements JobBackend {
 
@@ -51,6 +52,14 @@ final class MemoryJobBackend implements JobBackend {
         jobs.put(job.key(), job);
     }
 
+    /** A pending job created at the given time. */
+    void createdAt(JobPlan plan, Instant createdAt) {
+        RoleCounts none = new RoleCounts(0, 0, 0, 0, 0);
+        Job job = new Job(plan, new JobStatus(JobPhase.PENDING, null, null, createdAt, null, null, null, none, none,
+                List.of()));
+        jobs.put(job.key(), job);
+    }
+
     void finish(JobKey key, JobPhase phase) {
         jobs.computeIfPresent(key, (k, job) -> new Job(job.plan(), status(phase)));
     }
@@ -64,7 +73,8 @@ final class MemoryJobBackend implements JobBackend {
     public List<Job> list(String namespace) {
         lists.incrementAndGet();
         return jobs.values().stream().filter(job -> job.key().namespace().equals(namespace))
-                .sorted(Comparator.comparing((Job job) -> job.status().createdAt()).reversed()).toList();
+                .sorted(Comparator.comparing((Job job) -> job.status().createdAt(), Comparator.nullsFirst(Comparator.naturalOrder())))
+                .toList();
     }
 
     @Override

@@ -26,7 +26,7 @@ class QuotaAdmissionTest {
 
     private static final String NS = "team-a";
     private static final JobPlanner PLANNER = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
-    static final CodePackages NO_PACKAGES = new CodePackages() {
+    private static final CodePackages NO_PACKAGES = new CodePackages() {
         @Override
         public boolean exists(String namespace, String id) {
             return false;
@@ -153,7 +153,7 @@ class QuotaAdmissionTest {
         assertThat(held.stream().mapToInt(job -> job.plan().totals().gpu()).sum()).isLessThanOrEqualTo(6);
     }
 
-    private static JobService service(JobBackend backend) {
+    static JobService service(JobBackend backend) {
         return new JobService(PLANNER, backend, NO_PACKAGES,
                 new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()));
     }

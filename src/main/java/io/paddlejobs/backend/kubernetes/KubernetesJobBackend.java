@@ -11,7 +11,6 @@ import io.paddlejobs.planning.Site;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,10 +27,6 @@ import org.slf4j.LoggerFactory;
 final class KubernetesJobBackend implements JobBackend {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesJobBackend.class);
-    private static final Comparator<Job> NEWEST_FIRST = Comparator
-            .comparing((Job job) -> job.status().createdAt(), Comparator.nullsLast(Comparator.reverseOrder()))
-            .thenComparing(job -> job.plan().name());
-
     private final KubernetesProperties settings;
     private final ClusterCache cache;
     private final JobCreator creator;
@@ -120,7 +115,7 @@ final class KubernetesJobBackend implements JobBackend {
 
     @Override
     public List<Job> list(String namespace) {
-        return cache.list(namespace).stream().map(this::toJob).flatMap(Optional::stream).sorted(NEWEST_FIRST).toList();
+        return cache.list(namespace).stream().map(this::toJob).flatMap(Optional::stream).toList();
     }
 
     @Override

@@ -21,7 +21,6 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,9 +37,6 @@ import org.slf4j.LoggerFactory;
 final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LocalJobBackend.class);
-    private static final Comparator<Job> NEWEST_FIRST = Comparator
-            .comparing((Job job) -> job.status().createdAt()).reversed()
-            .thenComparing(job -> job.plan().name());
     private static final String RUN_AGAIN =
             "To run it again, delete it and submit it again (or submit it under another name).";
 
@@ -131,7 +127,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     public List<Job> list(String namespace) {
         return jobs.values().stream().map(LocalJob::snapshot)
                 .filter(job -> job.plan().namespace().equals(namespace))
-                .sorted(NEWEST_FIRST).toList();
+                .toList();
     }
 
     /** Every change of a job's snapshot, and its removal, is told as it happens. */

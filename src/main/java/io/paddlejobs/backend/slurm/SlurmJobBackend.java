@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,10 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * forgotten them. Stopping the service leaves jobs running.
  */
 final class SlurmJobBackend implements JobBackend, AutoCloseable {
-
-    private static final Comparator<Job> NEWEST_FIRST = Comparator
-            .comparing((Job job) -> job.status().createdAt()).reversed()
-            .thenComparing(job -> job.plan().name());
 
     private final SlurmProperties properties;
     private final SlurmClient slurm;
@@ -125,7 +120,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     @Override
     public List<Job> list(String namespace) {
         return jobs.values().stream().filter(job -> job.slurmId() > 0 && job.plan().namespace().equals(namespace))
-                .map(SlurmJob::toJob).sorted(NEWEST_FIRST).toList();
+                .map(SlurmJob::toJob).toList();
     }
 
     @Override
