@@ -95,12 +95,19 @@ record JobRequestBody(
 
     /** Field syntax has been checked, so memory strings parse. */
     JobRequest toRequest() {
-        return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory(memory),
-                trainers, trainerCpu, trainerGpu, memory(trainerMem), pservers, pserverCpu, memory(pserverMem),
-                port, portsNum, portsNumForSparse, useGpu, env, labels, mode == null ? null : JobMode.fromLabel(mode),
-                maxRunTime == null ? null : RunTimeLimit.parse(maxRunTime),
-                codePackage, maxRestarts, restartOn == null ? null : RestartOn.parse(restartOn),
-                stallTimeout == null ? null : RunTimeLimit.parse(stallTimeout));
+        return new JobRequest(name,
+                new JobRequest.Code(entryPoint, pserverEntryPoint, image, codePackage, env),
+                new JobRequest.Topology(mode == null ? null : JobMode.fromLabel(mode), trainers, pservers,
+                        port, portsNum, portsNumForSparse),
+                new JobRequest.Compute(numGpus, numCpus, memory(memory), trainerCpu, trainerGpu, memory(trainerMem),
+                        pserverCpu, memory(pserverMem), useGpu),
+                new JobRequest.Placement(labels),
+                new JobRequest.Lifecycle(duration(maxRunTime), maxRestarts,
+                        restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)));
+    }
+
+    private static java.time.Duration duration(String text) {
+        return text == null ? null : RunTimeLimit.parse(text);
     }
 
     private static Memory memory(String text) {

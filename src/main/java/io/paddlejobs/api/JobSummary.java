@@ -19,7 +19,7 @@ record JobSummary(String name, String namespace, JobPhase phase, String reason, 
         var plan = job.plan();
         var status = job.status();
         return new JobSummary(plan.name(), plan.namespace(), status.phase(), status.reason(), status.createdAt(),
-                status.finishedAt(), plan.pservers().count(), plan.trainers().count(), plan.spec().labels(),
+                status.finishedAt(), plan.pservers().count(), plan.trainers().count(), plan.spec().placement().labels(),
                 statusUrls.apply(job.key()));
     }
 }

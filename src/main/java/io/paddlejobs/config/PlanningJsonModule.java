@@ -3,6 +3,7 @@ package io.paddlejobs.config;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
@@ -40,7 +41,8 @@ public final class PlanningJsonModule extends SimpleModule {
         });
         setMixInAnnotation(Role.class, RoleWireName.class);
         setMixInAnnotation(JobMode.class, ModeWireName.class);
-        setMixInAnnotation(JobRequest.class, JobRequestWireNames.class);
+        setMixInAnnotation(JobRequest.class, FlatJobRequest.class);
+        setMixInAnnotation(JobRequest.Code.class, CodeWireNames.class);
         setMixInAnnotation(RestartOn.class, RestartOnWireForm.class);
     }
 
@@ -55,8 +57,29 @@ public final class PlanningJsonModule extends SimpleModule {
         }
     }
 
+    /**
+     * A request is written flat, as users write it: its parts are a Java shape, not a wire one, so
+     * responses and stored records keep the request document's own form.
+     */
+    abstract static class FlatJobRequest {
+        @JsonUnwrapped
+        abstract JobRequest.Code code();
+
+        @JsonUnwrapped
+        abstract JobRequest.Topology topology();
+
+        @JsonUnwrapped
+        abstract JobRequest.Compute compute();
+
+        @JsonUnwrapped
+        abstract JobRequest.Placement placement();
+
+        @JsonUnwrapped
+        abstract JobRequest.Lifecycle lifecycle();
+    }
+
     /** {@code package} is a Java keyword, so the record says {@code codePackage}; the wire says {@code package}. */
-    abstract static class JobRequestWireNames {
+    abstract static class CodeWireNames {
         @JsonProperty("package")
         abstract String codePackage();
     }

@@ -12,6 +12,6 @@ public record JobQuery(String namespace, JobPhase phase, Map<String, String> lab
 
     public boolean matches(Job job) {
         return (phase == null || job.status().phase() == phase)
-                && job.plan().spec().labels().entrySet().containsAll(labels.entrySet());
+                && job.plan().spec().placement().labels().entrySet().containsAll(labels.entrySet());
     }
 }

@@ -99,9 +99,9 @@ public class JobService {
      */
     public Map<String, List<String>> unfinishedJobsByPackage(String namespace) {
         return backend.list(namespace).stream()
-                .filter(job -> !job.status().phase().isFinished() && job.plan().spec().codePackage() != null)
+                .filter(job -> !job.status().phase().isFinished() && job.plan().spec().code().codePackage() != null)
                 .sorted(Comparator.comparing(job -> job.plan().name()))
-                .collect(Collectors.groupingBy(job -> job.plan().spec().codePackage(),
+                .collect(Collectors.groupingBy(job -> job.plan().spec().code().codePackage(),
                         TreeMap::new,
                         Collectors.mapping(job -> job.plan().name(), Collectors.toList())));
     }
@@ -158,8 +158,8 @@ public class JobService {
     }
 
     private JobPlan plan(JobRequest request, String namespace) {
-        if (request.codePackage() != null) {
-            PackageChecks.require(request.codePackage(), namespace, backend, packages);
+        if (request.code().codePackage() != null) {
+            PackageChecks.require(request.code().codePackage(), namespace, backend, packages);
         }
         JobPlan plan = planner.plan(withGeneratedName(request), namespace, backend.site());
         planSize.check(plan);

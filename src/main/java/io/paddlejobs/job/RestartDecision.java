@@ -31,8 +31,8 @@ public sealed interface RestartDecision {
      */
     static RestartDecision after(JobRequest spec, int restarts, RestartBackoff backoff, String failure,
                                  RestartOn.Cause cause, Integer exitCode) {
-        int max = spec.maxRestartsOrDefault();
-        if (restarts < max && spec.restartOnOrDefault().retries(cause, exitCode)) {
+        int max = spec.lifecycle().maxRestartsOrDefault();
+        if (restarts < max && spec.lifecycle().restartOnOrDefault().retries(cause, exitCode)) {
             int next = restarts + 1;
             Duration wait = backoff.before(next);
             return new Restart(next, wait, "%s; restart %d of %d in %s".formatted(failure, next, max, words(wait)));

@@ -57,7 +57,7 @@ public record JobPlan(
     }
 
     public JobMode mode() {
-        return spec.modeOrDefault();
+        return spec.topology().modeOrDefault();
     }
 
     public List<Replica> replicasOf(Role role) {

@@ -34,7 +34,7 @@ public final class JobPlanner {
     public JobPlan plan(JobRequest request, String namespace, Site site) {
         List<Violation> violations = new ArrayList<>(portRangeViolations(request));
         violations.addAll(ModeRules.check(request));
-        violations.addAll(RestartRules.check(request, policy.limits()));
+        violations.addAll(RestartRules.check(request.lifecycle(), policy.limits()));
         try {
             Topology topology = new TopologyRules(request, policy).derive();
             violations.addAll(topology.violations());
@@ -64,16 +64,16 @@ public final class JobPlanner {
     private JobPlan assemble(JobRequest request, String namespace, Site site, Topology t) {
         var defaults = policy.defaults();
         Ports ports = new Ports(
-                orDefault(request.port(), defaults.port()),
-                orDefault(request.portsNum(), defaults.portsNum()),
-                orDefault(request.portsNumForSparse(), defaults.portsNumForSparse()));
-        String trainerEntryPoint = request.entryPoint();
-        String pserverEntryPoint = request.pserverEntryPoint() != null ? request.pserverEntryPoint() : trainerEntryPoint;
+                orDefault(request.topology().port(), defaults.port()),
+                orDefault(request.topology().portsNum(), defaults.portsNum()),
+                orDefault(request.topology().portsNumForSparse(), defaults.portsNumForSparse()));
+        String trainerEntryPoint = request.code().entryPoint();
+        String pserverEntryPoint = request.code().pserverEntryPoint() != null ? request.code().pserverEntryPoint() : trainerEntryPoint;
         RolePlan pservers = new RolePlan(Role.PSERVER, t.pservers(), pserverEntryPoint, t.perPserver());
         RolePlan trainers = new RolePlan(Role.TRAINER, t.trainers(), trainerEntryPoint, t.perTrainer());
 
         String job = request.name();
-        var wiring = new PaddleEnv.Wiring(request.modeOrDefault(), job, site.dataPath(namespace, job),
+        var wiring = new PaddleEnv.Wiring(request.topology().modeOrDefault(), job, site.dataPath(namespace, job),
                 site.checkpointPath(namespace, job),
                 PaddleEnv.hosts(site, namespace, job, Role.PSERVER, t.pservers()),
                 PaddleEnv.hosts(site, namespace, job, Role.TRAINER, t.trainers()),
@@ -84,11 +84,11 @@ public final class JobPlanner {
             List<String> hosts = role.role() == Role.PSERVER ? wiring.pserverHosts() : wiring.trainerHosts();
             for (int i = 0; i < role.count(); i++) {
                 replicas.add(new Replica(role.role(), i, hosts.get(i),
-                        PaddleEnv.of(wiring, role.role(), i, request.env())));
+                        PaddleEnv.of(wiring, role.role(), i, request.code().env())));
             }
         }
         List<Derivation> derivations = new ArrayList<>(t.derivations());
-        String image = request.image();
+        String image = request.code().image();
         if (image == null && t.useGpu() && policy.gpu().image() != null) {
             image = policy.gpu().image();
             derivations.add(new Derivation("image", image, "the GPU image, as GPUs are used (paddlejobs.defaults.gpu-image)"));
@@ -101,15 +101,15 @@ public final class JobPlanner {
 
     private List<Violation> portRangeViolations(JobRequest request) {
         var defaults = policy.defaults();
-        long last = (long) orDefault(request.port(), defaults.port())
-                + orDefault(request.portsNum(), defaults.portsNum())
-                + orDefault(request.portsNumForSparse(), defaults.portsNumForSparse()) - 1;
+        long last = (long) orDefault(request.topology().port(), defaults.port())
+                + orDefault(request.topology().portsNum(), defaults.portsNum())
+                + orDefault(request.topology().portsNumForSparse(), defaults.portsNumForSparse()) - 1;
         if (last <= 65535) {
             return List.of();
         }
         return List.of(new Violation(List.of("port", "ports_num", "ports_num_for_sparse"),
                 "port + ports_num + ports_num_for_sparse - 1 is " + last + ", past the last port 65535",
-                request.port()));
+                request.topology().port()));
     }
 
     static int orDefault(Integer value, int fallback) {

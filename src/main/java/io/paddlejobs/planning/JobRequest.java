@@ -1,80 +1,119 @@
 package io.paddlejobs.planning;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
- * What a user asked for, field by field as in the request document. A {@code null} number or
- * memory means "not given": the planner derives it, and only given values can contradict
- * each other. A {@code null} mode is a parameter-server job.
+ * What a user asked for, in a few named parts. On the wire the request is one flat document; here
+ * each field lives in the part it is about, under its wire name in camelCase ({@code trainer_mem}
+ * is {@code compute().trainerMem()}; {@code package}, a Java keyword, is {@code code().codePackage()}),
+ * so that a new field is added to one part and read where that part is read.
  *
- * @param maxRunTime how long the trainers may run before the job is stopped and fails; {@code null}: no limit
- * @param maxRestarts how many times the whole job is started again after a failure; {@code null}: never
- * @param restartOn  which failures are retried; {@code null}: any, when there are restarts to spend
- * @param stallTimeout how long no trainer may print a line or report a metric before the job is stalled;
- *                   {@code null}: never
- * {@code codePackage} is the request's {@code package}: the uploaded code the replicas start in.
+ * <p>A {@code null} number, memory or duration means "not given": the planner derives it, and only
+ * given values can contradict each other. Parts are never {@code null}: a part nobody filled in
+ * holds only "not given" values.
  */
-public record JobRequest(
-        String name,
-        String entryPoint,
-        String pserverEntryPoint,
-        String image,
-        Integer numGpus,
-        Integer numCpus,
-        Memory memory,
-        Integer trainers,
-        Integer trainerCpu,
-        Integer trainerGpu,
-        Memory trainerMem,
-        Integer pservers,
-        Integer pserverCpu,
-        Memory pserverMem,
-        Integer port,
-        Integer portsNum,
-        Integer portsNumForSparse,
-        Boolean useGpu,
-        Map<String, String> env,
-        Map<String, String> labels,
-        JobMode mode,
-        java.time.Duration maxRunTime,
-        String codePackage,
-        Integer maxRestarts,
-        RestartOn restartOn,
-        java.time.Duration stallTimeout) {
+public record JobRequest(String name, Code code, Topology topology, Compute compute, Placement placement,
+                         Lifecycle lifecycle) {
 
     public JobRequest {
-        env = env == null ? Map.of() : Map.copyOf(env);
-        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        code = code == null ? Code.NONE : code;
+        topology = topology == null ? Topology.NONE : topology;
+        compute = compute == null ? Compute.NONE : compute;
+        placement = placement == null ? Placement.NONE : placement;
+        lifecycle = lifecycle == null ? Lifecycle.NONE : lifecycle;
+    }
+
+    /**
+     * What runs: the commands, the image they run in, the uploaded code they start in, and their
+     * extra environment.
+     *
+     * @param pserverEntryPoint the pservers' command where they start differently; {@code null}: {@link #entryPoint}
+     * @param codePackage       the request's {@code package}: the uploaded code the replicas start in
+     */
+    public record Code(String entryPoint, String pserverEntryPoint, String image, String codePackage,
+                       Map<String, String> env) {
+
+        static final Code NONE = new Code(null, null, null, null, null);
+
+        public Code {
+            env = env == null ? Map.of() : Map.copyOf(env);
+        }
+    }
+
+    /**
+     * How many replicas of each role, and how the pservers listen.
+     *
+     * @param mode {@code null}: a parameter-server job
+     */
+    public record Topology(JobMode mode, Integer trainers, Integer pservers, Integer port, Integer portsNum,
+                           Integer portsNumForSparse) {
+
+        static final Topology NONE = new Topology(null, null, null, null, null, null);
+
+        /** The mode asked for, or the parameter-server default. */
+        public JobMode modeOrDefault() {
+            return mode != null ? mode : JobMode.PS;
+        }
+    }
+
+    /**
+     * What the job is given: either for the whole job (the beginner's {@code num_gpus}, {@code num_cpus},
+     * {@code memory}) or per replica of each role (the advanced fields), and whether it uses GPUs.
+     */
+    public record Compute(Integer numGpus, Integer numCpus, Memory memory, Integer trainerCpu, Integer trainerGpu,
+                          Memory trainerMem, Integer pserverCpu, Memory pserverMem, Boolean useGpu) {
+
+        static final Compute NONE = new Compute(null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * How the job is told apart from and placed among other jobs: today its labels, by which lists
+     * are filtered; a scheduling queue or priority belongs here too.
+     */
+    public record Placement(Map<String, String> labels) {
+
+        static final Placement NONE = new Placement(null);
+
+        public Placement {
+            labels = labels == null ? Map.of() : Map.copyOf(labels);
+        }
+    }
+
+    /**
+     * How long the job may run, and what happens when it fails or stalls.
+     *
+     * @param maxRunTime   how long the trainers may run before the job is stopped and fails; {@code null}: no limit
+     * @param maxRestarts  how many times the whole job is started again after a failure; {@code null}: never
+     * @param restartOn    which failures are retried; {@code null}: any, when there are restarts to spend
+     * @param stallTimeout how long no trainer may print a line or report a metric before the job is stalled;
+     *                     {@code null}: never
+     */
+    public record Lifecycle(Duration maxRunTime, Integer maxRestarts, RestartOn restartOn, Duration stallTimeout) {
+
+        static final Lifecycle NONE = new Lifecycle(null, null, null, null);
+
+        /** How many restarts the job may spend; 0 when none were asked for. */
+        public int maxRestartsOrDefault() {
+            return maxRestarts != null ? maxRestarts : 0;
+        }
+
+        /** Which failures are retried: as asked, else any. */
+        public RestartOn restartOnOrDefault() {
+            return restartOn != null ? restartOn : RestartOn.ANY;
+        }
     }
 
     /** The same request with another first pserver port. */
     public JobRequest withPort(int newPort) {
-        return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
-                trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                newPort, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage,
-                maxRestarts, restartOn, stallTimeout);
+        var t = topology;
+        return new JobRequest(name, code,
+                new Topology(t.mode(), t.trainers(), t.pservers(), newPort, t.portsNum(), t.portsNumForSparse()),
+                compute, placement, lifecycle);
     }
 
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
-        return new JobRequest(newName, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory,
-                trainers, trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem,
-                port, portsNum, portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage,
-                maxRestarts, restartOn, stallTimeout);
-    }
-
-    /** How many restarts the job may spend; 0 when none were asked for. */
-    public int maxRestartsOrDefault() {
-        return maxRestarts != null ? maxRestarts : 0;
-    }
-
-    /** Which failures are retried: as asked, else any. */
-    public RestartOn restartOnOrDefault() {
-        return restartOn != null ? restartOn : RestartOn.ANY;
-    }
-
-    /** The mode asked for, or the parameter-server default. */
-    public JobMode modeOrDefault() {
-        return mode != null ? mode : JobMode.PS;
+        return new JobRequest(newName, code, topology, compute, placement, lifecycle);
     }
 }

@@ -13,21 +13,21 @@ final class ModeRules {
     }
 
     static List<Violation> check(JobRequest r) {
-        if (r.modeOrDefault() != JobMode.COLLECTIVE) {
+        if (r.topology().modeOrDefault() != JobMode.COLLECTIVE) {
             return List.of();
         }
         List<Violation> violations = new ArrayList<>();
-        reject(violations, "pservers", r.pservers());
-        reject(violations, "pserver_cpu", r.pserverCpu());
-        reject(violations, "pserver_mem", r.pserverMem() == null ? null : r.pserverMem().toString());
-        reject(violations, "pserver_entry_point", r.pserverEntryPoint());
+        reject(violations, "pservers", r.topology().pservers());
+        reject(violations, "pserver_cpu", r.compute().pserverCpu());
+        reject(violations, "pserver_mem", r.compute().pserverMem() == null ? null : r.compute().pserverMem().toString());
+        reject(violations, "pserver_entry_point", r.code().pserverEntryPoint());
         return violations;
     }
 
     /** How the mode was chosen, first among the plan's derivations. */
     static Derivation derivation(JobRequest r) {
-        return switch (r.modeOrDefault()) {
-            case PS -> new Derivation("mode", "ps", r.mode() == null
+        return switch (r.topology().modeOrDefault()) {
+            case PS -> new Derivation("mode", "ps", r.topology().mode() == null
                     ? "default: a parameter-server job (pservers and trainers)" : "given: pservers and trainers");
             case COLLECTIVE -> new Derivation("mode", "collective",
                     "given: trainers only, which all-reduce their gradients; no pservers");

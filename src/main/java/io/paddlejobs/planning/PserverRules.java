@@ -22,9 +22,9 @@ final class PserverRules {
     }
 
     int count(int trainers) {
-        if (request.pservers() != null) {
-            derived("pservers", request.pservers(), "given");
-            return request.pservers();
+        if (request.topology().pservers() != null) {
+            derived("pservers", request.topology().pservers(), "given");
+            return request.topology().pservers();
         }
         derived("pservers", trainers, "one pserver per trainer");
         return trainers;
@@ -32,10 +32,10 @@ final class PserverRules {
 
     /** What each pserver is given: CPUs and memory, never GPUs. */
     Resources resources() {
-        int cores = request.pserverCpu() != null ? request.pserverCpu() : defaults.pserverCpu();
-        derived("pserver_cpu", cores, request.pserverCpu() != null ? "given" : "default");
-        Memory memory = request.pserverMem() != null ? request.pserverMem() : defaults.pserverMem();
-        derived("pserver_mem", memory, request.pserverMem() != null ? "given" : "default");
+        int cores = request.compute().pserverCpu() != null ? request.compute().pserverCpu() : defaults.pserverCpu();
+        derived("pserver_cpu", cores, request.compute().pserverCpu() != null ? "given" : "default");
+        Memory memory = request.compute().pserverMem() != null ? request.compute().pserverMem() : defaults.pserverMem();
+        derived("pserver_mem", memory, request.compute().pserverMem() != null ? "given" : "default");
         return new Resources(Cpu.cores(cores), 0, memory);
     }
 

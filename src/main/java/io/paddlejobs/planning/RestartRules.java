@@ -12,7 +12,7 @@ final class RestartRules {
     private RestartRules() {
     }
 
-    static List<Violation> check(JobRequest r, PlanningPolicy.Limits limits) {
+    static List<Violation> check(JobRequest.Lifecycle r, PlanningPolicy.Limits limits) {
         List<Violation> violations = new ArrayList<>();
         if (r.maxRestartsOrDefault() > limits.maxRestarts()) {
             violations.add(Violation.of("max_restarts", r.maxRestarts(),

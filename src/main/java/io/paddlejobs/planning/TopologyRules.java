@@ -10,6 +10,8 @@ final class TopologyRules {
     private static final Resources NOTHING = new Resources(Cpu.cores(0), 0, Memory.ofMebibytes(0));
 
     private final JobRequest request;
+    /** What was asked for the job and per replica, read by nearly every rule. */
+    private final JobRequest.Compute asked;
     private final PlanningPolicy.Defaults defaults;
     private final PlanningPolicy.Gpu gpuPolicy;
     private final List<Derivation> derivations = new ArrayList<>();
@@ -18,6 +20,7 @@ final class TopologyRules {
 
     TopologyRules(JobRequest request, PlanningPolicy policy) {
         this.request = request;
+        this.asked = request.compute();
         this.defaults = policy.defaults();
         this.gpuPolicy = policy.gpu();
     }
@@ -28,9 +31,9 @@ final class TopologyRules {
         int trainers = count.value();
         int gpu = gpusPerTrainer(count);
         var floors = new GpuFloorRule(gpuPolicy, derivations, warnings);
-        Cpu cpu = floors.cpu(gpu, cpuPerTrainer(count), request.trainerCpu() != null, request.numCpus() != null);
-        Memory memory = floors.memory(gpu, memoryPerTrainer(count), request.trainerMem() != null, request.memory() != null);
-        boolean collective = request.modeOrDefault() == JobMode.COLLECTIVE;
+        Cpu cpu = floors.cpu(gpu, cpuPerTrainer(count), asked.trainerCpu() != null, asked.numCpus() != null);
+        Memory memory = floors.memory(gpu, memoryPerTrainer(count), asked.trainerMem() != null, asked.memory() != null);
+        boolean collective = request.topology().modeOrDefault() == JobMode.COLLECTIVE;
         var pserverRules = new PserverRules(request, defaults, derivations);
         int pservers = collective ? pserverRules.none() : pserverRules.count(trainers);
         Resources perPserver = collective ? NOTHING : pserverRules.resources();
@@ -48,27 +51,27 @@ final class TopologyRules {
     }
 
     private TrainerCount trainers() {
-        if (request.trainers() != null) {
-            derived("trainers", request.trainers(), "given");
-            return new TrainerCount(request.trainers(), List.of("trainers"));
+        if (request.topology().trainers() != null) {
+            derived("trainers", request.topology().trainers(), "given");
+            return new TrainerCount(request.topology().trainers(), List.of("trainers"));
         }
-        if (request.numGpus() != null && request.numGpus() > 0) {
-            if (request.trainerGpu() != null && request.trainerGpu() > 0) {
-                requireMultiple(request.numGpus(), "num_gpus", request.trainerGpu(), "trainer_gpu");
-                int value = Math.max(1, request.numGpus() / request.trainerGpu());
+        if (asked.numGpus() != null && asked.numGpus() > 0) {
+            if (asked.trainerGpu() != null && asked.trainerGpu() > 0) {
+                requireMultiple(asked.numGpus(), "num_gpus", asked.trainerGpu(), "trainer_gpu");
+                int value = Math.max(1, asked.numGpus() / asked.trainerGpu());
                 derived("trainers", value, "num_gpus / trainer_gpu");
                 return new TrainerCount(value, List.of("num_gpus", "trainer_gpu"));
             }
-            derived("trainers", request.numGpus(), "one trainer per GPU (num_gpus)");
-            return new TrainerCount(request.numGpus(), List.of("num_gpus"));
+            derived("trainers", asked.numGpus(), "one trainer per GPU (num_gpus)");
+            return new TrainerCount(asked.numGpus(), List.of("num_gpus"));
         }
-        if (request.trainerCpu() != null) {
-            if (request.numCpus() == null) {
+        if (asked.trainerCpu() != null) {
+            if (asked.numCpus() == null) {
                 derived("trainers", 1, "one trainer: trainer_cpu given without num_cpus");
                 return new TrainerCount(1, List.of("trainer_cpu"));
             }
-            requireMultiple(request.numCpus(), "num_cpus", request.trainerCpu(), "trainer_cpu");
-            int value = Math.max(1, request.numCpus() / request.trainerCpu());
+            requireMultiple(asked.numCpus(), "num_cpus", asked.trainerCpu(), "trainer_cpu");
+            int value = Math.max(1, asked.numCpus() / asked.trainerCpu());
             derived("trainers", value, "num_cpus / trainer_cpu");
             return new TrainerCount(value, List.of("num_cpus", "trainer_cpu"));
         }
@@ -79,41 +82,41 @@ final class TopologyRules {
 
     private int gpusPerTrainer(TrainerCount count) {
         int trainers = count.value();
-        if (request.trainerGpu() != null) {
+        if (asked.trainerGpu() != null) {
             boolean countCameFromGpus = count.source().contains("trainer_gpu");
-            if (request.numGpus() != null && !countCameFromGpus && trainers * request.trainerGpu() != request.numGpus()) {
-                conflict(withTrainers(count, "trainer_gpu", "num_gpus"), request.numGpus(),
+            if (asked.numGpus() != null && !countCameFromGpus && trainers * asked.trainerGpu() != asked.numGpus()) {
+                conflict(withTrainers(count, "trainer_gpu", "num_gpus"), asked.numGpus(),
                         "trainers (%d) x trainer_gpu (%d) = %d, but num_gpus is %d"
-                                .formatted(trainers, request.trainerGpu(), trainers * request.trainerGpu(), request.numGpus()));
+                                .formatted(trainers, asked.trainerGpu(), trainers * asked.trainerGpu(), asked.numGpus()));
             }
-            derived("trainer_gpu", request.trainerGpu(), "given");
-            return request.trainerGpu();
+            derived("trainer_gpu", asked.trainerGpu(), "given");
+            return asked.trainerGpu();
         }
-        if (request.numGpus() == null || request.numGpus() == 0) {
+        if (asked.numGpus() == null || asked.numGpus() == 0) {
             derived("trainer_gpu", 0, "no GPUs asked for");
             return 0;
         }
-        if (request.numGpus() % trainers != 0) {
-            conflict(withTrainers(count, "num_gpus"), request.numGpus(),
+        if (asked.numGpus() % trainers != 0) {
+            conflict(withTrainers(count, "num_gpus"), asked.numGpus(),
                     "num_gpus (%d) cannot be split evenly over %d trainers; GPUs are not shared"
-                            .formatted(request.numGpus(), trainers));
+                            .formatted(asked.numGpus(), trainers));
         }
-        int value = request.numGpus() / trainers;
+        int value = asked.numGpus() / trainers;
         derived("trainer_gpu", value, "num_gpus / trainers");
         return value;
     }
 
     private Cpu cpuPerTrainer(TrainerCount count) {
         int trainers = count.value();
-        if (request.trainerCpu() != null) {
+        if (asked.trainerCpu() != null) {
             boolean countCameFromCpus = count.source().contains("trainer_cpu");
-            if (request.numCpus() != null && !countCameFromCpus && trainers * request.trainerCpu() != request.numCpus()) {
-                conflict(withTrainers(count, "trainer_cpu", "num_cpus"), request.numCpus(),
+            if (asked.numCpus() != null && !countCameFromCpus && trainers * asked.trainerCpu() != asked.numCpus()) {
+                conflict(withTrainers(count, "trainer_cpu", "num_cpus"), asked.numCpus(),
                         "trainers (%d) x trainer_cpu (%d) = %d, but num_cpus is %d"
-                                .formatted(trainers, request.trainerCpu(), trainers * request.trainerCpu(), request.numCpus()));
+                                .formatted(trainers, asked.trainerCpu(), trainers * asked.trainerCpu(), asked.numCpus()));
             }
-            derived("trainer_cpu", request.trainerCpu(), "given");
-            return Cpu.cores(request.trainerCpu());
+            derived("trainer_cpu", asked.trainerCpu(), "given");
+            return Cpu.cores(asked.trainerCpu());
         }
         Cpu value = Cpu.cores(numCpus()).dividedBy(trainers);
         derived("trainer_cpu", value, "num_cpus / trainers" + (value.millis() % 1000 == 0 ? "" : ", in millicores"));
@@ -122,16 +125,16 @@ final class TopologyRules {
 
     private Memory memoryPerTrainer(TrainerCount count) {
         int trainers = count.value();
-        if (request.trainerMem() != null) {
-            if (request.memory() != null && request.trainerMem().times(trainers).compareTo(request.memory()) != 0) {
-                conflict(withTrainers(count, "trainer_mem", "memory"), request.memory().toString(),
+        if (asked.trainerMem() != null) {
+            if (asked.memory() != null && asked.trainerMem().times(trainers).compareTo(asked.memory()) != 0) {
+                conflict(withTrainers(count, "trainer_mem", "memory"), asked.memory().toString(),
                         "trainers (%d) x trainer_mem (%s) = %s, but memory is %s".formatted(
-                                trainers, request.trainerMem(), request.trainerMem().times(trainers), request.memory()));
+                                trainers, asked.trainerMem(), asked.trainerMem().times(trainers), asked.memory()));
             }
-            derived("trainer_mem", request.trainerMem(), "given");
-            return request.trainerMem();
+            derived("trainer_mem", asked.trainerMem(), "given");
+            return asked.trainerMem();
         }
-        Memory total = request.memory() != null ? request.memory() : defaults.memory();
+        Memory total = asked.memory() != null ? asked.memory() : defaults.memory();
         Memory value = total.dividedBy(trainers);
         if (value.compareTo(SMALLEST_SHARE) < 0) {
             conflict(withTrainers(count, "memory"), total.toString(),
@@ -143,22 +146,22 @@ final class TopologyRules {
     }
 
     private boolean useGpu(long totalGpus) {
-        boolean asked = totalGpus > 0;
-        if (request.useGpu() == null) {
-            derived("use_gpu", asked, asked ? "GPUs are asked for" : "no GPUs are asked for");
-            return asked;
+        boolean gpusAsked = totalGpus > 0;
+        if (asked.useGpu() == null) {
+            derived("use_gpu", gpusAsked, gpusAsked ? "GPUs are asked for" : "no GPUs are asked for");
+            return gpusAsked;
         }
-        if (request.useGpu() != asked) {
-            warnings.add(request.useGpu()
+        if (asked.useGpu() != gpusAsked) {
+            warnings.add(asked.useGpu()
                     ? "use_gpu is true but the job asks for no GPUs: Paddle will look for a GPU it does not have"
                     : "use_gpu is false but the job asks for %d GPUs: they will sit idle".formatted(totalGpus));
         }
-        derived("use_gpu", request.useGpu(), "given");
-        return request.useGpu();
+        derived("use_gpu", asked.useGpu(), "given");
+        return asked.useGpu();
     }
 
     private int numCpus() {
-        return request.numCpus() != null ? request.numCpus() : defaults.numCpus();
+        return asked.numCpus() != null ? asked.numCpus() : defaults.numCpus();
     }
 
     private void requireMultiple(int total, String totalField, int each, String eachField) {

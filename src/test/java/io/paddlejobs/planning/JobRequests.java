@@ -97,31 +97,35 @@ public final class JobRequests {
         public static Builder from(JobRequest r) {
             Builder b = new Builder();
             b.name = r.name();
-            b.entryPoint = r.entryPoint();
-            b.pserverEntryPoint = r.pserverEntryPoint();
-            b.image = r.image();
-            b.numGpus = r.numGpus();
-            b.numCpus = r.numCpus();
-            b.memory = r.memory();
-            b.trainers = r.trainers();
-            b.trainerCpu = r.trainerCpu();
-            b.trainerGpu = r.trainerGpu();
-            b.trainerMem = r.trainerMem();
-            b.pservers = r.pservers();
-            b.pserverCpu = r.pserverCpu();
-            b.pserverMem = r.pserverMem();
-            b.port = r.port();
-            b.portsNum = r.portsNum();
-            b.portsNumForSparse = r.portsNumForSparse();
-            b.useGpu = r.useGpu();
-            b.env = r.env();
-            b.labels = r.labels();
-            b.mode = r.mode();
-            b.maxRunTime = r.maxRunTime();
-            b.codePackage = r.codePackage();
-            b.maxRestarts = r.maxRestarts();
-            b.restartOn = r.restartOn();
-            b.stallTimeout = r.stallTimeout();
+            var code = r.code();
+            b.entryPoint = code.entryPoint();
+            b.pserverEntryPoint = code.pserverEntryPoint();
+            b.image = code.image();
+            b.codePackage = code.codePackage();
+            b.env = code.env();
+            var topology = r.topology();
+            b.mode = topology.mode();
+            b.trainers = topology.trainers();
+            b.pservers = topology.pservers();
+            b.port = topology.port();
+            b.portsNum = topology.portsNum();
+            b.portsNumForSparse = topology.portsNumForSparse();
+            var compute = r.compute();
+            b.numGpus = compute.numGpus();
+            b.numCpus = compute.numCpus();
+            b.memory = compute.memory();
+            b.trainerCpu = compute.trainerCpu();
+            b.trainerGpu = compute.trainerGpu();
+            b.trainerMem = compute.trainerMem();
+            b.pserverCpu = compute.pserverCpu();
+            b.pserverMem = compute.pserverMem();
+            b.useGpu = compute.useGpu();
+            b.labels = r.placement().labels();
+            var lifecycle = r.lifecycle();
+            b.maxRunTime = lifecycle.maxRunTime();
+            b.maxRestarts = lifecycle.maxRestarts();
+            b.restartOn = lifecycle.restartOn();
+            b.stallTimeout = lifecycle.stallTimeout();
             return b;
         }
 
@@ -142,10 +146,13 @@ public final class JobRequests {
         }
 
         public JobRequest build() {
-            return new JobRequest(name, entryPoint, pserverEntryPoint, image, numGpus, numCpus, memory, trainers,
-                    trainerCpu, trainerGpu, trainerMem, pservers, pserverCpu, pserverMem, port, portsNum,
-                    portsNumForSparse, useGpu, env, labels, mode, maxRunTime, codePackage, maxRestarts, restartOn,
-                    stallTimeout);
+            return new JobRequest(name,
+                    new JobRequest.Code(entryPoint, pserverEntryPoint, image, codePackage, env),
+                    new JobRequest.Topology(mode, trainers, pservers, port, portsNum, portsNumForSparse),
+                    new JobRequest.Compute(numGpus, numCpus, memory, trainerCpu, trainerGpu, trainerMem, pserverCpu,
+                            pserverMem, useGpu),
+                    new JobRequest.Placement(labels),
+                    new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout));
         }
 
         public Builder name(String value) { name = value; return this; }

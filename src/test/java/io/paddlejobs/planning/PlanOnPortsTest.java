@@ -22,7 +22,7 @@ class PlanOnPortsTest {
         assertThat(moved.replicas()).allSatisfy(replica ->
                 assertThat(replica.env().get(PaddleEnv.PORT)).isEqualTo("23000"));
         assertThat(moved.spec()).isEqualTo(given.spec());
-        assertThat(moved.spec().port()).isNull();
+        assertThat(moved.spec().topology().port()).isNull();
         assertThat(moved.derivations()).anySatisfy(d -> {
             assertThat(d.field()).isEqualTo("port");
             assertThat(d.value()).isEqualTo("23000");

@@ -66,7 +66,7 @@ final class JobLabels {
     }
 
     private static Map<String, String> withUserLabels(JobPlan plan, Map<String, String> ours) {
-        Map<String, String> labels = new LinkedHashMap<>(plan.spec().labels());
+        Map<String, String> labels = new LinkedHashMap<>(plan.spec().placement().labels());
         labels.putAll(ours);
         return labels;
     }

@@ -13,7 +13,7 @@ final class MaxRunTime {
 
     /** @return {@code null} when the request sets no maximum */
     static Long seconds(JobPlan plan) {
-        var limit = plan.spec().maxRunTime();
+        var limit = plan.spec().lifecycle().maxRunTime();
         return limit == null ? null : limit.toSeconds();
     }
 }

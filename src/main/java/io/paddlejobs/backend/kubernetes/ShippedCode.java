@@ -22,7 +22,7 @@ record ShippedCode(String id, URI url, long maxArchiveBytes, long maxUnpackedByt
 
         /** The plan's package, or {@code null} when it has none. */
         ShippedCode of(JobPlan plan) {
-            String id = plan.spec().codePackage();
+            String id = plan.spec().code().codePackage();
             if (id == null) {
                 return null;
             }

@@ -5,6 +5,7 @@ import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.RunTimeLimit;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A job's request as the JSON kept on its trainer Job, in the request document's own field
  * names. The cluster is the only record of a job, so this is what the plan is recovered from;
- * fields are named here one by one so that renaming a Java field cannot silently change it.
+ * fields are named here one by one so that renaming a Java field cannot silently change it
+ * (a golden file pins the text, and its test fails when a request field is not written here).
  */
 final class SpecCodec {
 
@@ -26,33 +28,37 @@ final class SpecCodec {
     }
 
     static String write(JobRequest r) {
+        var code = r.code();
+        var topology = r.topology();
+        var compute = r.compute();
+        var lifecycle = r.lifecycle();
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("name", r.name());
-        fields.put("entry_point", r.entryPoint());
-        fields.put("pserver_entry_point", r.pserverEntryPoint());
-        fields.put("image", r.image());
-        fields.put("num_gpus", r.numGpus());
-        fields.put("num_cpus", r.numCpus());
-        fields.put("memory", text(r.memory()));
-        fields.put("trainers", r.trainers());
-        fields.put("trainer_cpu", r.trainerCpu());
-        fields.put("trainer_gpu", r.trainerGpu());
-        fields.put("trainer_mem", text(r.trainerMem()));
-        fields.put("pservers", r.pservers());
-        fields.put("pserver_cpu", r.pserverCpu());
-        fields.put("pserver_mem", text(r.pserverMem()));
-        fields.put("port", r.port());
-        fields.put("ports_num", r.portsNum());
-        fields.put("ports_num_for_sparse", r.portsNumForSparse());
-        fields.put("use_gpu", r.useGpu());
-        fields.put("env", new TreeMap<>(r.env()));
-        fields.put("labels", new TreeMap<>(r.labels()));
-        fields.put("mode", r.mode() == null ? null : r.mode().label());
-        fields.put("max_run_time", r.maxRunTime() == null ? null : RunTimeLimit.format(r.maxRunTime()));
-        fields.put("package", r.codePackage());
-        fields.put("max_restarts", r.maxRestarts());
-        fields.put("restart_on", r.restartOn() == null ? null : r.restartOn().wire());
-        fields.put("stall_timeout", r.stallTimeout() == null ? null : RunTimeLimit.format(r.stallTimeout()));
+        fields.put("entry_point", code.entryPoint());
+        fields.put("pserver_entry_point", code.pserverEntryPoint());
+        fields.put("image", code.image());
+        fields.put("num_gpus", compute.numGpus());
+        fields.put("num_cpus", compute.numCpus());
+        fields.put("memory", text(compute.memory()));
+        fields.put("trainers", topology.trainers());
+        fields.put("trainer_cpu", compute.trainerCpu());
+        fields.put("trainer_gpu", compute.trainerGpu());
+        fields.put("trainer_mem", text(compute.trainerMem()));
+        fields.put("pservers", topology.pservers());
+        fields.put("pserver_cpu", compute.pserverCpu());
+        fields.put("pserver_mem", text(compute.pserverMem()));
+        fields.put("port", topology.port());
+        fields.put("ports_num", topology.portsNum());
+        fields.put("ports_num_for_sparse", topology.portsNumForSparse());
+        fields.put("use_gpu", compute.useGpu());
+        fields.put("env", new TreeMap<>(code.env()));
+        fields.put("labels", new TreeMap<>(r.placement().labels()));
+        fields.put("mode", topology.mode() == null ? null : topology.mode().label());
+        fields.put("max_run_time", duration(lifecycle.maxRunTime()));
+        fields.put("package", code.codePackage());
+        fields.put("max_restarts", lifecycle.maxRestarts());
+        fields.put("restart_on", lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire());
+        fields.put("stall_timeout", duration(lifecycle.stallTimeout()));
         fields.values().removeIf(value -> value == null);
         return JSON.writeValueAsString(fields);
     }
@@ -68,17 +74,19 @@ final class SpecCodec {
         if (n == null || !n.isObject()) {
             throw new IllegalArgumentException("not a job spec: expected a JSON object");
         }
-        return new JobRequest(str(n, "name"), str(n, "entry_point"), str(n, "pserver_entry_point"), str(n, "image"),
-                integer(n, "num_gpus"), integer(n, "num_cpus"), memory(n, "memory"),
-                integer(n, "trainers"), integer(n, "trainer_cpu"), integer(n, "trainer_gpu"), memory(n, "trainer_mem"),
-                integer(n, "pservers"), integer(n, "pserver_cpu"), memory(n, "pserver_mem"),
-                integer(n, "port"), integer(n, "ports_num"), integer(n, "ports_num_for_sparse"),
-                n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null,
-                strings(n, "env"), strings(n, "labels"),
-                n.hasNonNull("mode") ? JobMode.fromLabel(n.get("mode").asString()) : null,
-                n.hasNonNull("max_run_time") ? RunTimeLimit.parse(n.get("max_run_time").asString()) : null,
-                str(n, "package"), integer(n, "max_restarts"), restartOn(n),
-                n.hasNonNull("stall_timeout") ? RunTimeLimit.parse(n.get("stall_timeout").asString()) : null);
+        return new JobRequest(str(n, "name"),
+                new JobRequest.Code(str(n, "entry_point"), str(n, "pserver_entry_point"), str(n, "image"),
+                        str(n, "package"), strings(n, "env")),
+                new JobRequest.Topology(n.hasNonNull("mode") ? JobMode.fromLabel(n.get("mode").asString()) : null,
+                        integer(n, "trainers"), integer(n, "pservers"),
+                        integer(n, "port"), integer(n, "ports_num"), integer(n, "ports_num_for_sparse")),
+                new JobRequest.Compute(integer(n, "num_gpus"), integer(n, "num_cpus"), memory(n, "memory"),
+                        integer(n, "trainer_cpu"), integer(n, "trainer_gpu"), memory(n, "trainer_mem"),
+                        integer(n, "pserver_cpu"), memory(n, "pserver_mem"),
+                        n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null),
+                new JobRequest.Placement(strings(n, "labels")),
+                new JobRequest.Lifecycle(duration(n, "max_run_time"), integer(n, "max_restarts"), restartOn(n),
+                        duration(n, "stall_timeout")));
     }
 
     /** A word, or a list of words and exit codes. */
@@ -97,6 +105,14 @@ final class SpecCodec {
 
     private static String text(Memory memory) {
         return memory == null ? null : memory.toString();
+    }
+
+    private static String duration(Duration duration) {
+        return duration == null ? null : RunTimeLimit.format(duration);
+    }
+
+    private static Duration duration(JsonNode n, String field) {
+        return n.hasNonNull(field) ? RunTimeLimit.parse(n.get(field).asString()) : null;
     }
 
     private static String str(JsonNode n, String field) {

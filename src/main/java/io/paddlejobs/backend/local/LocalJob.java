@@ -201,7 +201,7 @@ final class LocalJob {
     }
 
     private void beginAttemptRecord() {
-        if (plan.spec().maxRestartsOrDefault() > 0) {
+        if (plan.spec().lifecycle().maxRestartsOrDefault() > 0) {
             attempts.add(new Attempt(restarts, clock.instant(), null, null, null));
         }
     }

@@ -20,7 +20,7 @@ final class RecordChecks {
         if (record == null) {
             return Optional.of("it is empty (null)");
         }
-        if (record.request() == null || record.request().name() == null || record.request().entryPoint() == null) {
+        if (record.request() == null || record.request().name() == null || record.request().code().entryPoint() == null) {
             return Optional.of("it has no request with a name and an entry point");
         }
         if (!Objects.equals(record.namespace(), namespaceDir) || !record.request().name().equals(nameDir)) {

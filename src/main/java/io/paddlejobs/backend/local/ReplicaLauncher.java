@@ -101,9 +101,9 @@ final class ReplicaLauncher implements AutoCloseable {
         JobKey key = job.key();
         try {
             Files.createDirectories(store.workDir(key));
-            if (placed.spec().codePackage() != null) {
+            if (placed.spec().code().codePackage() != null) {
                 try {
-                    packages.unpackInto(key.namespace(), placed.spec().codePackage(), store.workDir(key));
+                    packages.unpackInto(key.namespace(), placed.spec().code().codePackage(), store.workDir(key));
                 } catch (IOException e) {
                     log.warn("Job {} could not unpack its package: {}", key, e.getMessage());
                     stopLater(job.failToStart(bounded(e.getMessage())));
@@ -111,7 +111,7 @@ final class ReplicaLauncher implements AutoCloseable {
                 }
             }
             launch(job, placed);
-            runTimeLimits.limit(job, placed.spec().maxRunTime());
+            runTimeLimits.limit(job, placed.spec().lifecycle().maxRunTime());
         } catch (IOException | RuntimeException e) {
             log.warn("Job {} could not start", key, e);
             stopLater(job.failToStart(bounded("a replica could not be started: " + rootCause(e).getMessage())));
@@ -165,7 +165,7 @@ final class ReplicaLauncher implements AutoCloseable {
         try {
             launch(job, job.plan());
             // Counted from the job's first start; a job read back from its record is limited from then on.
-            runTimeLimits.limitOnce(job, job.plan().spec().maxRunTime(), job.snapshot().status().startedAt());
+            runTimeLimits.limitOnce(job, job.plan().spec().lifecycle().maxRunTime(), job.snapshot().status().startedAt());
         } catch (IOException | RuntimeException e) {
             log.warn("Job {} could not start again", job.key(), e);
             stopLater(job.failToStart(bounded("a replica could not be started again: " + rootCause(e).getMessage())));

@@ -58,13 +58,13 @@ final class ResourceLedger {
         List<Violation> violations = new ArrayList<>();
         int gpus = plan.totals().gpu();
         if (gpus > machine.gpus().size()) {
-            String field = plan.spec().numGpus() != null || plan.spec().trainerGpu() == null ? "num_gpus" : "trainer_gpu";
+            String field = plan.spec().compute().numGpus() != null || plan.spec().compute().trainerGpu() == null ? "num_gpus" : "trainer_gpu";
             violations.add(Violation.of(field, gpus, "this machine has %s; the job asks for %d"
                     .formatted(gpuCount(machine.gpus().size()), gpus)));
         }
         Memory memory = plan.totals().memory();
         if (memory.compareTo(machine.memory()) > 0) {
-            String field = plan.spec().memory() != null || plan.spec().trainerMem() == null ? "memory" : "trainer_mem";
+            String field = plan.spec().compute().memory() != null || plan.spec().compute().trainerMem() == null ? "memory" : "trainer_mem";
             violations.add(Violation.of(field, memory.toString(), ("this machine has %s of memory for jobs; the job "
                     + "asks for %s (its trainers' and pservers' memory together)").formatted(readable(machine.memory()),
                     memory)));

@@ -48,7 +48,7 @@ final class BatchScripts {
                 + "export JOB_DIR FIRST_PORT REPLICA_PATH\n"
                 + BODY;
         return new BatchJob(jobName(plan), files.workDir().toAbsolutePath(), files.batchLog().toAbsolutePath(),
-                components, timeLimitMinutes(plan.spec().maxRunTime(), properties.timeLimitMinutes()),
+                components, timeLimitMinutes(plan.spec().lifecycle().maxRunTime(), properties.timeLimitMinutes()),
                 properties.partition(), properties.account(), body);
     }
 

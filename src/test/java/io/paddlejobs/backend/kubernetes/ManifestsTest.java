@@ -79,7 +79,7 @@ class ManifestsTest {
     void maxRunTimeIsTheTrainerJobsActiveDeadlineAndOmittedWhenNotAsked() {
         var r = Plans.request("vision", 1);
         var limited = JobRequests.spec("name=" + r.name() + " num_cpus=1 max_run_time=1h30m")
-                .entryPoint(r.entryPoint()).build();
+                .entryPoint(r.code().entryPoint()).build();
         assertThat(Manifests.desired(Plans.plan(limited), settings).trainerJob().getSpec().getActiveDeadlineSeconds())
                 .isEqualTo(5400L);
         assertThat(manifests.trainerJob().getSpec().getActiveDeadlineSeconds()).isNull();
@@ -120,7 +120,7 @@ class ManifestsTest {
     @Test
     void everyObjectCarriesTheUserLabelsButOursWin() {
         var request = Plans.gpuRequest("vision", 1);
-        var sneaky = JobRequests.named("vision", request.entryPoint()).numGpus(1)
+        var sneaky = JobRequests.named("vision", request.code().entryPoint()).numGpus(1)
                 .labels(Map.of("team", "vision", "app.kubernetes.io/name", "other", "paddlejobs.io/role", "pserver")).build();
         var objects = Manifests.desired(Plans.plan(sneaky), settings);
         assertThat(objects.inCreationOrder()).allSatisfy(o -> assertThat(o.getMetadata().getLabels())
