@@ -287,7 +287,7 @@ final class LocalJob {
             }
             return Outcome.NOTHING;
         }
-        if (plan.spec().restartOnOrDefault().retries(RestartOn.Cause.STALL, null)) {
+        if (plan.spec().lifecycle().restartOnOrDefault().retries(RestartOn.Cause.STALL, null)) {
             return attemptFailed(StallWatch.STALLED, silence.get(), RestartOn.Cause.STALL, null, backoff);
         }
         if (!StallWatch.STALLED.equals(reason) || !silence.get().equals(message)) {

@@ -246,8 +246,8 @@ final class ReplicaLauncher implements AutoCloseable {
 
     /** Looks for a stall of this attempt as long as it runs, when the job has a {@code stall_timeout}. */
     private void watchForStalls(LocalJob job, JobPlan placed, int attempt) {
-        if (placed.spec().stallTimeout() != null) {
-            lookForStall(job, new StallWatch(placed.spec().stallTimeout(), clock.instant()), attempt);
+        if (placed.spec().lifecycle().stallTimeout() != null) {
+            lookForStall(job, new StallWatch(placed.spec().lifecycle().stallTimeout(), clock.instant()), attempt);
         }
     }
 
