@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
- * The environment that wires replicas together (README, "The injected environment"): in {@code ps} mode for three
+ * The environment that wires replicas together (docs/environment.md): in {@code ps} mode for three
  * generations of Paddle at once, in {@code collective} mode for Paddle 3's data parallelism.
  * Every list is in index order and the same on every replica.
  */

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Mode collective (README, "The request"): trainers only, wired the way Paddle 3's init_parallel_env() reads it. */
+/** Mode collective (docs/request.md): trainers only, wired the way Paddle 3's init_parallel_env() reads it. */
 class CollectiveModeTest {
 
     private static String rule(JobPlan plan, String field) {

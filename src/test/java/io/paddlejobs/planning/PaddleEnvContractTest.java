@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** README, "The injected environment": the environment every replica gets, for three generations of Paddle at once. */
+/** docs/environment.md: the environment every replica gets, for three generations of Paddle at once. */
 class PaddleEnvContractTest {
 
     /** Three trainers with two GPUs each, two pservers, ports that are not the defaults. */

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * README, "Surviving failures", on the local backend: whole-job restarts with real processes. Each replica
+ * docs/request.md, "Surviving failures", on the local backend: whole-job restarts with real processes. Each replica
  * appends a line to {@code starts} in its checkpoint directory, which is how a test counts attempts.
  */
 class LocalRestartsTest {
