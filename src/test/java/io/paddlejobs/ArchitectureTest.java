@@ -17,7 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 /**
  * The package boundaries (STYLE "Layout"), each rule with the reason it exists: the planner is
  * pure, the job service speaks to backends only through its port, security decides who may do
- * what and knows nothing of configuration or backends, and fabric8 stays where Kubernetes is spoken.
+ * what and knows nothing of configuration or backends, fabric8 stays where Kubernetes is spoken,
+ * and the HTTP layer (api/ with api/stream and api/openapi, and web/) sits on top of everything else.
  */
 class ArchitectureTest {
 
@@ -83,7 +84,40 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("io.paddlejobs.backend..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework.web.servlet..",
                         "org.springframework.web.bind..", "org.springframework.web.filter..", "jakarta.servlet..")
-                .because("requests are served by the api package alone: no controllers, filters or servlets")
+                .because("requests are served by api/, web/ and the feature packages' controllers:"
+                        + " a backend has no controllers, filters or servlets")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void nothingBelowTheHttpLayerKnowsIt() {
+        noClasses().that().resideOutsideOfPackages("io.paddlejobs.api..", "io.paddlejobs.web..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.paddlejobs.api..", "io.paddlejobs.web..")
+                .because("api/ and web/ call the service, the features and security; none of them answers a request itself")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theWebTuningIsReachedOnlyThroughSpring() {
+        noClasses().that().resideOutsideOfPackage("io.paddlejobs.web..")
+                .should().dependOnClassesThat().resideInAPackage("io.paddlejobs.web..")
+                .because("Tomcat's tuning and the servlet filters are beans Spring installs; no code calls them")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theContractCustomizersAreTheApisOwn() {
+        noClasses().that().resideOutsideOfPackage("io.paddlejobs.api..")
+                .should().dependOnClassesThat().resideInAPackage("io.paddlejobs.api.openapi..")
+                .because("how the contract is described is the HTTP layer's business: controllers name its schemas and examples")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theRequestAnswerApiKnowsNoStreams() {
+        noClasses().that().resideInAnyPackage("io.paddlejobs.api", "io.paddlejobs.api.openapi..")
+                .should().dependOnClassesThat().resideInAPackage("io.paddlejobs.api.stream..")
+                .because("streams are built on the API's views, URLs and problems, not the other way round")
                 .check(PRODUCTION);
     }
 

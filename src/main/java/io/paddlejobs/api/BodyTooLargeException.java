@@ -4,9 +4,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
 /** A request body over the size a job request can sensibly have. */
-class BodyTooLargeException extends ErrorResponseException {
+public class BodyTooLargeException extends ErrorResponseException {
 
-    BodyTooLargeException(long limit) {
+    public BodyTooLargeException(long limit) {
         super(HttpStatus.CONTENT_TOO_LARGE);
         getBody().setType(java.net.URI.create("urn:paddlejobs:problem:body-too-large"));
         setTitle("Request body too large");

@@ -7,9 +7,9 @@ import org.springframework.web.ErrorResponseException;
  * A request body that did not arrive within the deadline: a client trickling bytes would otherwise
  * hold a request thread for as long as it likes (on JDK 17 Tomcat has 200 of them).
  */
-class BodyTooSlowException extends ErrorResponseException {
+public class BodyTooSlowException extends ErrorResponseException {
 
-    BodyTooSlowException(long seconds) {
+    public BodyTooSlowException(long seconds) {
         super(HttpStatus.REQUEST_TIMEOUT);
         getBody().setType(java.net.URI.create("urn:paddlejobs:problem:body-too-slow"));
         setTitle("Request body too slow");

@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.api.openapi.ProblemSchema;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.planning.DnsLabels;

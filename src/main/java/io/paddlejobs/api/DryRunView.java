@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** What a submit would do: the plan, and the objects the backend would create (none locally). */
-record DryRunView(boolean dryRun, String name, String namespace, List<String> warnings, JobPlan plan,
+public record DryRunView(boolean dryRun, String name, String namespace, List<String> warnings, JobPlan plan,
                   List<Map<String, Object>> manifests) {
 
     /** Tells a submit's 200 answers apart: a dry run, not the existing job's {@code Job}. */

@@ -1,5 +1,5 @@
 package io.paddlejobs.api;
 
 /** One entry of a problem document's {@code errors}: the request field, what is wrong, and the value. */
-record FieldError(String field, String message, Object rejected) {
+public record FieldError(String field, String message, Object rejected) {
 }

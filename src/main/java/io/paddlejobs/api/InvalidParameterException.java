@@ -3,7 +3,7 @@ package io.paddlejobs.api;
 import java.util.function.Function;
 
 /** A query parameter that does not parse; answered as a request error naming the parameter. */
-class InvalidParameterException extends RuntimeException {
+public class InvalidParameterException extends RuntimeException {
 
     private final FieldError error;
 
@@ -17,7 +17,7 @@ class InvalidParameterException extends RuntimeException {
     }
 
     /** {@code parse.apply(value)}, with its {@link IllegalArgumentException} charged to {@code parameter}. */
-    static <T> T parse(String parameter, String value, Function<String, T> parse) {
+    public static <T> T parse(String parameter, String value, Function<String, T> parse) {
         try {
             return parse.apply(value);
         } catch (IllegalArgumentException e) {

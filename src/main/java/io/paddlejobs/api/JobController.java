@@ -1,19 +1,21 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.api.openapi.ContractSchemas;
+import io.paddlejobs.api.openapi.RequestExamples;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPage;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
-import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobService.Submission;
+import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.AuditLog;
-import io.paddlejobs.security.NamespaceAccess;
 import io.paddlejobs.security.AuditOutcome;
+import io.paddlejobs.security.NamespaceAccess;
 import io.paddlejobs.security.SubmissionRateLimit;
 import io.paddlejobs.security.Tenant;
 import io.swagger.v3.oas.annotations.Operation;
@@ -43,7 +45,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The jobs API: submit, look, list, cancel, delete (a replica's log: {@link JobLogsController}). Every endpoint first resolves
+ * The jobs API: submit, look, list, cancel, delete (a replica's log: api/stream's JobLogsController). Every endpoint first resolves
  * the namespace it acts in through {@link NamespaceAccess} (the caller's default, or the one
  * named that the caller may use); submits, cancels and deletes are written to the audit log.
  */

@@ -4,5 +4,5 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /** A page of jobs, newest first; pass {@code continue} back to get the next page. */
-record JobListView(List<JobSummary> items, @JsonProperty("continue") String continueToken) {
+public record JobListView(List<JobSummary> items, @JsonProperty("continue") String continueToken) {
 }

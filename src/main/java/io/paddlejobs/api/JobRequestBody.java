@@ -20,7 +20,7 @@ import java.util.Map;
  * own rule is checked here; rules across fields and the operator's limits are the planner's.
  */
 @Schema(name = "JobRequest", description = "A training job. Only entry_point is required.")
-record JobRequestBody(
+public record JobRequestBody(
         @Schema(description = "DNS-1035 label (starts with a letter: it names a Service), 1..40 characters; generated (job-xxxxx) when omitted", example = "fit-a-line")
         @Size(min = 1, max = MAX_NAME_LENGTH) @Pattern(regexp = DnsLabels.JOB_NAME, message = DnsLabels.JOB_NAME_MESSAGE) String name,
         @Schema(description = "Shell command run in each replica", example = "python3 train.py", requiredMode = Schema.RequiredMode.REQUIRED)
@@ -80,10 +80,10 @@ record JobRequestBody(
      */
     static final int MAX_COUNT = 10_000;
 
-    static final int MAX_NAME_LENGTH = 40;
+    public static final int MAX_NAME_LENGTH = 40;
 
     /** A code package's id: its content's SHA-256. */
-    static final String PACKAGE_ID = "sha256:[0-9a-f]{64}";
+    public static final String PACKAGE_ID = "sha256:[0-9a-f]{64}";
 
     /** A process can be given no NUL character, in its command line or its environment. */
     static final String NO_NUL = "[^\\x00]*";

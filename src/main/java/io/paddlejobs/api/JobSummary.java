@@ -8,14 +8,14 @@ import java.util.Map;
 import java.util.function.Function;
 
 /** One line of a job list. */
-record JobSummary(String name, String namespace, JobPhase phase, String reason, Instant createdAt, Instant finishedAt,
+public record JobSummary(String name, String namespace, JobPhase phase, String reason, Instant createdAt, Instant finishedAt,
                   int pservers, int trainers, Map<String, String> labels, String statusUrl) {
 
     static JobSummary of(Job job, StatusUrls urls) {
         return of(job, urls::of);
     }
 
-    static JobSummary of(Job job, Function<JobKey, String> statusUrls) {
+    public static JobSummary of(Job job, Function<JobKey, String> statusUrls) {
         var plan = job.plan();
         var status = job.status();
         return new JobSummary(plan.name(), plan.namespace(), status.phase(), status.reason(), status.createdAt(),

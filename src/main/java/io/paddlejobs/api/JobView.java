@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
 /** A job as the API shows it: where to watch it, what was planned, and how it stands. */
-record JobView(String name, String namespace, String statusUrl, List<String> warnings, JobPlan plan, JobStatus status) {
+public record JobView(String name, String namespace, String statusUrl, List<String> warnings, JobPlan plan, JobStatus status) {
 
     /** Tells a submit's 200 answers apart: the job already there, not a dry run's {@code DryRun}. */
     @JsonProperty("kind")

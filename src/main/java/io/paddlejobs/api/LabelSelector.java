@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Parses the equality-only label selector of a list query: {@code team=nlp,stage=dev}. */
-final class LabelSelector {
+public final class LabelSelector {
 
     /**
      * What {@link #parse} accepts, for the contract: blank, or terms with a key before their first
@@ -15,7 +15,7 @@ final class LabelSelector {
     private LabelSelector() {
     }
 
-    static Map<String, String> parse(String selector) {
+    public static Map<String, String> parse(String selector) {
         Map<String, String> labels = new LinkedHashMap<>();
         if (selector == null || selector.isBlank()) {
             return labels;

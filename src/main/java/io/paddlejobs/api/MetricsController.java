@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.api.openapi.ProblemSchema;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;

@@ -9,7 +9,7 @@ import java.util.Map;
 /** A job's metrics as served by {@code GET /jobs/{name}/metrics}. */
 @Schema(description = "What a job's trainers reported: metrics, by metric name, then by replica id (trainer-0, ...), "
         + "each a list of points in step order")
-record MetricsView(
+public record MetricsView(
         String name,
         String namespace,
         @Schema(description = "Pass as since= to get only what was added after this read")
@@ -18,7 +18,7 @@ record MetricsView(
         long ignoredLines,
         Map<String, Map<String, List<MetricPoint>>> metrics) {
 
-    static MetricsView of(String name, String namespace, MetricsSnapshot snapshot) {
+    public static MetricsView of(String name, String namespace, MetricsSnapshot snapshot) {
         return new MetricsView(name, namespace, snapshot.cursor(), snapshot.ignoredLines(), snapshot.metrics());
     }
 }

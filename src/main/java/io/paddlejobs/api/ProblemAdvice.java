@@ -32,7 +32,7 @@ import tools.jackson.core.JacksonException;
  * traces) leaks out.
  */
 @RestControllerAdvice
-class ProblemAdvice extends ResponseEntityExceptionHandler {
+public class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
@@ -71,7 +71,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         return unreadableQuery();
     }
 
-    static ProblemDetail unreadableQuery() {
+    public static ProblemDetail unreadableQuery() {
         return Problems.invalidRequest(List.of(new FieldError("query", "must be name=value pairs, each name not empty, "
                 + "with every % followed by two hex digits of UTF-8", null)));
     }

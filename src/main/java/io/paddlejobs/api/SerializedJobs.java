@@ -10,7 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
  * reads, status streams and namespace watches all take them from here.
  */
 @Component
-class SerializedJobs {
+public class SerializedJobs {
 
     // Enough for every job of a busy service's pages and streams; beyond it, they are written again.
     private static final int CAPACITY = 20_000;
@@ -23,11 +23,11 @@ class SerializedJobs {
         this.summaries = new JsonCache<>(json, CAPACITY);
     }
 
-    String status(Job job) {
+    public String status(Job job) {
         return statuses.json(job.key(), job.status());
     }
 
-    String summary(JobSummary summary) {
+    public String summary(JobSummary summary) {
         return summaries.json(new JobKey(summary.namespace(), summary.name()), summary);
     }
 

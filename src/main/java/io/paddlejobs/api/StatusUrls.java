@@ -13,7 +13,7 @@ import org.springframework.web.servlet.support.ServletUriComponentsBuilder;
  * honoured when {@code server.forward-headers-strategy} says so). They always carry the namespace.
  */
 @Component
-class StatusUrls {
+public class StatusUrls {
 
     private final SecurityProperties security;
 
@@ -26,7 +26,7 @@ class StatusUrls {
     }
 
     /** Status URLs as this request would get them, made later off its thread (for a stream's events). */
-    Function<JobKey, String> forLater() {
+    public Function<JobKey, String> forLater() {
         UriComponentsBuilder base = base();
         return key -> of(base.cloneBuilder(), key);
     }

@@ -1,12 +1,5 @@
 package io.paddlejobs.config;
 
-import io.paddlejobs.planning.Cpu;
-import io.paddlejobs.planning.Memory;
-import io.paddlejobs.planning.Role;
-import io.swagger.v3.core.jackson.ModelResolver;
-import io.swagger.v3.oas.models.media.StringSchema;
-import java.util.List;
-import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -16,15 +9,9 @@ import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.type.LogicalType;
 
-/** JSON as the API writes it: snake_case (application.yaml) and the planning types' own form. */
+/** JSON as the API writes it: snake_case (application.yaml) and the planning types' own form (springdoc: api/openapi). */
 @Configuration(proxyBeanMethods = false)
 class JacksonConfig {
-
-    static {
-        SpringDocUtils.getConfig().replaceWithClass(Memory.class, String.class).replaceWithClass(Cpu.class, String.class)
-                // swagger-core reads @JsonValue from the enum itself, not from a mix-in
-                .replaceWithSchema(Role.class, new StringSchema()._enum(List.of("pserver", "trainer")));
-    }
 
     @Bean
     JacksonModule planningTypes() {
@@ -50,17 +37,5 @@ class JacksonConfig {
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
-    }
-
-    /**
-     * springdoc describes models with swagger-core's own (Jackson 2) mapper; give it the same
-     * snake_case names and role spelling that the service really writes.
-     */
-    @Bean
-    ModelResolver snakeCaseModelResolver() {
-        var mapper = io.swagger.v3.core.util.Json.mapper().copy();
-        mapper.setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE);
-        mapper.addMixIn(Role.class, PlanningJsonModule.RoleWireName.class);
-        return new ModelResolver(mapper);
     }
 }

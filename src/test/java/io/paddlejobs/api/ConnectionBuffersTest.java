@@ -2,6 +2,8 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.web.LeanConnections;
+import io.paddlejobs.web.LeanHttp11Protocol;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import io.paddlejobs.api.openapi.RequestExamples;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

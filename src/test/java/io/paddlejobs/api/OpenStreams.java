@@ -79,7 +79,7 @@ final class OpenStreams {
     private static void awaitNoStreamObjects(ServiceProcess service) {
         await().atMost(NOTICED_DEADLINE).pollInterval(Duration.ofSeconds(2)).until(() -> {
             HeapHistogram now = HeapHistogram.of(service.pid());
-            return now.instancesOf("io.paddlejobs.api.StatusStream") + now.instancesOf("io.paddlejobs.api.NamespaceStream") == 0;
+            return now.instancesOf("io.paddlejobs.api.stream.StatusStream") + now.instancesOf("io.paddlejobs.api.stream.NamespaceStream") == 0;
         });
     }
 

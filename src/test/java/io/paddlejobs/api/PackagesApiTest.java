@@ -7,17 +7,18 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 
 import io.paddlejobs.packages.Archives;
 import io.paddlejobs.packages.Bombs;
+import io.paddlejobs.web.BodySizeLimitFilter;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

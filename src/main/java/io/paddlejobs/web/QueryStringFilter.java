@@ -1,5 +1,6 @@
-package io.paddlejobs.api;
+package io.paddlejobs.web;
 
+import io.paddlejobs.api.ProblemAdvice;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

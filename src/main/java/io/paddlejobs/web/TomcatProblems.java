@@ -1,5 +1,6 @@
-package io.paddlejobs.api;
+package io.paddlejobs.web;
 
+import io.paddlejobs.api.ProblemAdvice;
 import org.apache.catalina.Pipeline;
 import org.apache.catalina.Valve;
 import org.apache.catalina.connector.Request;
@@ -17,7 +18,7 @@ import org.springframework.stereotype.Component;
  * %-escape in the path, a request line it cannot parse), as problem documents instead of its
  * HTML page. They replace the error report of Tomcat's host, which Spring Boot installs; the
  * application's own errors never reach it (they are written by {@link ProblemAdvice} or the
- * error page, {@link ErrorPageProblems}).
+ * error page, {@code api.ErrorPageProblems}).
  */
 @Component
 class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {

@@ -1,6 +1,7 @@
-package io.paddlejobs.api;
+package io.paddlejobs.web;
 
-import io.paddlejobs.web.WebProperties;
+import io.paddlejobs.api.BodyTooLargeException;
+import io.paddlejobs.api.BodyTooSlowException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -23,9 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * timeout is per read, so a client sending a byte every few seconds could hold a thread for ever.
  */
 @Component
-class BodySizeLimitFilter extends OncePerRequestFilter {
+public class BodySizeLimitFilter extends OncePerRequestFilter {
 
-    static final long LIMIT = 64 * 1024;
+    public static final long LIMIT = 64 * 1024;
 
     private final JsonMapper json;
     private final Duration deadline;

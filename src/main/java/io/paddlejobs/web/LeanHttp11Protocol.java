@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.web;
 
 import org.apache.coyote.http11.Http11NioProtocol;
 
@@ -11,7 +11,7 @@ import org.apache.coyote.http11.Http11NioProtocol;
  */
 public class LeanHttp11Protocol extends Http11NioProtocol {
 
-    static final int RESPONSE_BUFFER_BYTES = 2048;
+    public static final int RESPONSE_BUFFER_BYTES = 2048;
 
     @Override
     public int getDesiredBufferSize() {

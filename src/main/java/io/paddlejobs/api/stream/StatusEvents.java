@@ -1,5 +1,6 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.stream;
 
+import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;

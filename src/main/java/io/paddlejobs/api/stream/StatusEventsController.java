@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.stream;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;

@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.web;
 
 import io.paddlejobs.security.PagePaths;
 import jakarta.servlet.FilterChain;

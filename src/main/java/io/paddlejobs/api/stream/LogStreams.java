@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.stream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

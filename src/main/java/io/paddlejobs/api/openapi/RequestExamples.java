@@ -1,10 +1,10 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.openapi;
 
 /** Request documents shown in Swagger UI; tests check that each one plans cleanly. */
-final class RequestExamples {
+public final class RequestExamples {
 
     /** The seed's promise: an entry point and a few numbers, everything else derived. */
-    static final String BEGINNER = """
+    public static final String BEGINNER = """
             {
               "name": "fit-a-line",
               "entry_point": "python train.py",
@@ -13,7 +13,7 @@ final class RequestExamples {
             }""";
 
     /** Every number given: GPU trainers, fewer and bigger pservers started differently, sparse ports, env and labels. */
-    static final String ADVANCED = """
+    public static final String ADVANCED = """
             {
               "name": "ctr-dnn",
               "entry_point": "python train.py",
@@ -32,7 +32,7 @@ final class RequestExamples {
             }""";
 
     /** Paddle 3 data parallel: trainers only, one per CPU, which all-reduce their gradients. */
-    static final String COLLECTIVE = """
+    public static final String COLLECTIVE = """
             {
               "name": "data-parallel",
               "mode": "collective",

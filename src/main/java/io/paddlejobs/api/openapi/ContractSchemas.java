@@ -1,5 +1,10 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.openapi;
 
+import io.paddlejobs.api.DryRunView;
+import io.paddlejobs.api.FieldError;
+import io.paddlejobs.api.JobListView;
+import io.paddlejobs.api.JobSummary;
+import io.paddlejobs.api.JobView;
 import io.swagger.v3.core.converter.AnnotatedType;
 import io.swagger.v3.core.converter.ModelConverters;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -26,7 +31,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 @Order(2)
-class ContractSchemas implements OpenApiCustomizer {
+public class ContractSchemas implements OpenApiCustomizer {
 
     /** Fields present in every instance the service writes (null fields are left out, never written as null). */
     private static final Map<String, List<String>> REQUIRED = Map.ofEntries(
@@ -52,7 +57,7 @@ class ContractSchemas implements OpenApiCustomizer {
     private static final Set<String> QUANTITIES = Set.of("JobRequest.memory", "JobRequest.trainer_mem",
             "JobRequest.pserver_mem", "Resources.cpu", "Resources.memory");
 
-    static final String SUBMIT_RESULT = "SubmitResult";
+    public static final String SUBMIT_RESULT = "SubmitResult";
 
     @Override
     public void customise(OpenAPI api) {

@@ -1,5 +1,6 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.openapi;
 
+import io.paddlejobs.api.JobRequestBody;
 import io.paddlejobs.planning.DnsLabels;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;

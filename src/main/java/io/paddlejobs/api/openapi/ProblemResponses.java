@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.openapi;
 
 import io.swagger.v3.core.converter.AnnotatedType;
 import io.swagger.v3.core.converter.ModelConverters;

@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.openapi;
 
 import io.paddlejobs.security.SecurityProperties;
 import io.swagger.v3.oas.models.OpenAPI;

@@ -1,7 +1,8 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.stream;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
@@ -47,7 +48,7 @@ class JobLogsController {
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
     ResponseEntity<ResponseBodyEmitter> logs(@PathVariable String name,
                                                @RequestParam(required = false)
-                                               @Pattern(regexp = JobController.DNS_LABEL) String namespace,
+                                               @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
                                                @Parameter(schema = @Schema(type = "string", defaultValue = "trainer",
                                                        allowableValues = {"pserver", "trainer"}))
                                                // No defaultValue: Spring would give it for role= too, which the contract's pattern refuses.

@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

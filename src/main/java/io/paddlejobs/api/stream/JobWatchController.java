@@ -1,5 +1,10 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.stream;
 
+import io.paddlejobs.api.InvalidParameterException;
+import io.paddlejobs.api.LabelSelector;
+import io.paddlejobs.api.ProblemAdvice;
+import io.paddlejobs.api.SerializedJobs;
+import io.paddlejobs.api.StatusUrls;
 import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;

@@ -1,5 +1,6 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.openapi;
 
+import io.paddlejobs.api.JobRequestBody;
 import io.paddlejobs.planning.JobRequest;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;

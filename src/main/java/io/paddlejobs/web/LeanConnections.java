@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.web;
 
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
  * {@code server.max-http-request-header-size} (8 KiB): the limit for callers stays as it was.
  */
 @Component
-class LeanConnections implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
+public class LeanConnections implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
 
     // The socket's own read and write buffers (8 KiB each by default): reads fill the request's
     // buffer directly, and writes larger than this go straight to the socket, so little is gained
@@ -21,7 +21,7 @@ class LeanConnections implements WebServerFactoryCustomizer<TomcatServletWebServ
 
     // Trailers after a chunked request body (8 KiB by default): Tomcat gives every connection a
     // buffer of this size up front, used or not. No client of ours sends trailers; a longer one is refused.
-    static final int TRAILER_BYTES = 1024;
+    public static final int TRAILER_BYTES = 1024;
 
     @Override
     public void customize(TomcatServletWebServerFactory factory) {

@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.api.stream;
 
 import java.net.URI;
 import java.util.concurrent.ConcurrentHashMap;
