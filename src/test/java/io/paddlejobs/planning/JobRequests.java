@@ -19,6 +19,20 @@ public final class JobRequests {
     private JobRequests() {
     }
 
+    /**
+     * A request that gives every field, each with a value that passes its own rule (not a plan that
+     * works: collective with pservers is refused by the planner). Lists of the fields are checked
+     * against it, so a field added to the record and not to this fails those checks.
+     */
+    public static JobRequest full() {
+        return named("full", "python a.py").pserverEntryPoint("python p.py")
+                .spec("image=img:1 num_gpus=4 num_cpus=8 memory=16Gi trainers=4 trainer_cpu=2 trainer_gpu=1 trainer_mem=4G"
+                        + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
+                        + " use_gpu=true mode=collective max_run_time=90m max_restarts=3 restart_on=infrastructure,137,stall"
+                        + " stall_timeout=30m package=sha256:" + "0123456789abcdef".repeat(4))
+                .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp")).build();
+    }
+
     public static Builder named(String name, String entryPoint) {
         return new Builder().name(name).entryPoint(entryPoint);
     }

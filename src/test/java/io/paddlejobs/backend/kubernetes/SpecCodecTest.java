@@ -4,19 +4,50 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paddlejobs.planning.JobRequests;
-import java.util.Map;
+import io.paddlejobs.testing.RequestContract;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import tools.jackson.databind.json.JsonMapper;
 import org.junit.jupiter.api.Test;
 
 class SpecCodecTest {
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /**
+     * The spec of a request that gives every field, as this service writes it onto clusters. Jobs
+     * already there are read back from this text, so a change to it must be meant: then rewrite the
+     * file with {@code -Dspec.update=true}.
+     */
+    private static final Path GOLDEN = Path.of("src", "test", "resources", "io", "paddlejobs", "backend",
+            "kubernetes", "full-spec.json");
+
+    @Test
+    void aFullRequestIsWrittenAsTheGoldenFile() throws IOException {
+        String written = SpecCodec.write(JobRequests.full());
+        if (Boolean.getBoolean("spec.update")) {
+            Files.writeString(GOLDEN, written + "\n");
+        }
+        assertThat(written).as("the spec written for JobRequests.full(), against %s", GOLDEN)
+                .isEqualTo(Files.readString(GOLDEN).strip());
+    }
+
+    @Test
+    void theGoldenFileReadsBackAsTheFullRequest() throws IOException {
+        assertThat(SpecCodec.read(Files.readString(GOLDEN))).isEqualTo(JobRequests.full());
+    }
+
+    @Test
+    void theSpecNamesEveryFieldOfTheContractsRequest() {
+        assertThat(RequestContract.unset(JobRequests.full())).as("fields JobRequests.full() leaves unset").isEmpty();
+        var written = JSON.readTree(SpecCodec.write(JobRequests.full())).propertyNames();
+        assertThat(written).as("the spec's fields").containsExactlyInAnyOrderElementsOf(RequestContract.fields());
+    }
+
     @Test
     void everyFieldSurvivesTheRoundTrip() {
-        var full = JobRequests.named("full", "python a.py").pserverEntryPoint("python p.py")
-                .spec("image=img:1 num_gpus=4 num_cpus=8 memory=16Gi trainers=4 trainer_cpu=2 trainer_gpu=1 trainer_mem=4G"
-                        + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
-                        + " use_gpu=true mode=collective max_run_time=90m max_restarts=3 restart_on=infrastructure,137,stall"
-                        + " stall_timeout=30m")
-                .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp")).build();
+        var full = JobRequests.full();
         assertThat(SpecCodec.read(SpecCodec.write(full))).isEqualTo(full);
         assertThat(SpecCodec.write(full)).contains("\"max_run_time\":\"5400s\"")
                 .contains("\"restart_on\":[\"infrastructure\",\"stall\",137]");
