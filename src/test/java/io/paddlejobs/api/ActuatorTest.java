@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 
-/** README, "API": probes for the orchestrator, metrics for Prometheus, and the Swagger UI for people. */
+/** docs/api.md: probes for the orchestrator, metrics for Prometheus, and the Swagger UI for people. */
 class ActuatorTest extends ApiTest {
 
     @ParameterizedTest

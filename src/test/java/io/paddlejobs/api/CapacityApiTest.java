@@ -12,7 +12,7 @@ import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
 /**
- * README, "The local backend as a scheduler": {@code GET /capacity}, and a job that could never fit
+ * docs/operations/local.md, "The local backend as a scheduler": {@code GET /capacity}, and a job that could never fit
  * this machine refused at submit and in a dry run (the test service has no GPUs and 64TB counted).
  */
 class CapacityApiTest extends ApiTest {

@@ -17,7 +17,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
-/** README, "Plan without running: dry run": {@code POST /jobs?dry_run=true} answers with the whole plan and starts nothing. */
+/** docs/request.md, "Plan without running: dry run": {@code POST /jobs?dry_run=true} answers with the whole plan and starts nothing. */
 class DryRunTest extends ApiTest {
 
     @Test

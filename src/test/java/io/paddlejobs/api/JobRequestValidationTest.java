@@ -15,7 +15,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
-/** README, "The request": every request rule answers 400 with a problem document naming the fields involved. */
+/** docs/request.md: every request rule answers 400 with a problem document naming the fields involved. */
 class JobRequestValidationTest extends ApiTest {
 
     static Stream<Arguments> fieldRules() {

@@ -19,7 +19,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * README, "API": no input is a 5xx. Each class of malformed input, on every endpoint the handler
+ * docs/request.md: no input is a 5xx. Each class of malformed input, on every endpoint the handler
  * mapping serves (so a new endpoint is swept without being listed here), is a 4xx problem document,
  * whether Tomcat, the firewall or a controller refuses it. Sent by hand over a socket: an HTTP
  * client would correct most of these before they left.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * README, "API": the committed contract {@code openapi/openapi.yaml} is what the service serves, and
+ * docs/api.md: the committed contract {@code openapi/openapi.yaml} is what the service serves, and
  * what it serves is what the service really sends (snake_case names, quantities as strings).
  */
 class OpenApiContractTest extends ApiTest {

@@ -15,7 +15,7 @@ import java.util.List;
  */
 final class OpenStreams {
 
-    // The issue asked for 20 MiB; Tomcat alone holds more per open request (README, "API").
+    // 20 MiB was the first target; Tomcat alone holds more per open request (docs/development/performance.md).
     private static final String TARGET = "<= 60 MiB; 20 MiB is below Tomcat's floor";
     private static final int WARM_UP = 50;
     private static final int HOLDERS = 12;

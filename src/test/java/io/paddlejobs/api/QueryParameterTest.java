@@ -14,7 +14,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.RequestBuilder;
 import tools.jackson.databind.JsonNode;
 
-/** README, "API": a bad query parameter is a 400 problem naming the parameter, like a bad body field. */
+/** docs/request.md, docs/api.md: a bad query parameter is a 400 problem naming the parameter, like a bad body field. */
 class QueryParameterTest extends ApiTest {
 
     static Stream<Arguments> badParameters() {

@@ -14,7 +14,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 
-/** README, "The request": a body over 64 KiB is a 413 however it is sent; a body that is not JSON is a 415. */
+/** docs/request.md: a body over 64 KiB is a 413 however it is sent; a body that is not JSON is a 415. */
 class RequestBodySizeAndTypeTest extends ApiTest {
 
     @LocalServerPort

@@ -20,7 +20,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Writes docs/status-page.png, the README's picture of the status page, on request only
+ * Writes docs/status-page.png, the picture of the status page in the README and docs/api.md, on request only
  * ({@code -Dscreenshot.update=true}), so that ordinary runs leave the tree alone. The phone-width
  * shot and the job list go to target/, to be looked at before committing.
  */

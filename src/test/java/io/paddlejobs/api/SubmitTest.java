@@ -12,7 +12,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
-/** README, "API": a real submit (trivial entry points on the local backend) and its answers. */
+/** docs/api.md: a real submit (trivial entry points on the local backend) and its answers. */
 class SubmitTest extends ApiTest {
 
     private static final String NAMESPACE = "submit-tests";

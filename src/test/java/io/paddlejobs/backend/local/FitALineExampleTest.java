@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's example, end to end: 2 pservers and 3 trainers wired by the injected environment. */
+/** The README's example job, end to end: 2 pservers and 3 trainers wired by the injected environment. */
 class FitALineExampleTest {
 
     private static final Path TRAIN_PY = Path.of("examples/fit-a-line/train.py").toAbsolutePath();
