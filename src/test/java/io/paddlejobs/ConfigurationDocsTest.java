@@ -54,6 +54,15 @@ class ConfigurationDocsTest {
                 .extracting(setting -> setting.path("name").asString()).isEmpty();
     }
 
+    @Test
+    void everySettingIsDeclaredOnce() throws IOException {
+        Map<String, Long> declarations = properties().stream()
+                .collect(Collectors.groupingBy(setting -> setting.path("name").asString(), Collectors.counting()));
+
+        assertThat(declarations.entrySet()).as("settings bound by more than one record (each default must be stated once)")
+                .filteredOn(declared -> declared.getValue() > 1).extracting(Map.Entry::getKey).isEmpty();
+    }
+
     private static List<JsonNode> properties() throws IOException {
         assertThat(METADATA).as("written by spring-boot-configuration-processor when main compiles").exists();
         JsonNode metadata = JsonMapper.builder().build().readTree(METADATA.toFile());

@@ -1,7 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Duration;
 import org.springframework.web.ErrorResponseException;
 
 /** Turns what the client throws into the problem a user gets. */
@@ -18,10 +17,10 @@ final class ApiErrors {
      * (403); an object the server finds invalid was made from bad input (400); any other answer
      * is a refusal (502).
      */
-    static ErrorResponseException translate(KubernetesClientException e, String action, Duration retryAfter) {
+    static ErrorResponseException translate(KubernetesClientException e, String action) {
         int code = e.getCode();
         if (code <= 0 || code == 429 || code == 503 || code == 504) {
-            return new ClusterUnavailableException(action, retryAfter, e);
+            return new ClusterUnavailableException(action, e);
         }
         String message = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
                 : e.getMessage();

@@ -10,12 +10,15 @@ import org.springframework.web.ErrorResponseException;
 /** The Kubernetes API server could not be reached or is overloaded: 503, try again later. */
 public class ClusterUnavailableException extends ErrorResponseException {
 
-    public ClusterUnavailableException(String action, Duration retryAfter, Throwable cause) {
+    /** What the 503 tells the caller to wait: an API server that is back answers within seconds. */
+    public static final Duration RETRY_AFTER = Duration.ofSeconds(5);
+
+    public ClusterUnavailableException(String action, Throwable cause) {
         super(HttpStatus.SERVICE_UNAVAILABLE, ProblemDetail.forStatus(HttpStatus.SERVICE_UNAVAILABLE), cause);
         getBody().setType(URI.create("urn:paddlejobs:problem:cluster-unavailable"));
         setTitle("Cluster unavailable");
         setDetail("The Kubernetes API server did not answer while trying to " + action
-                + ". Nothing was left behind; retry in " + retryAfter.toSeconds() + " s.");
-        getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
+                + ". Nothing was left behind; retry in " + RETRY_AFTER.toSeconds() + " s.");
+        getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(RETRY_AFTER.toSeconds()));
     }
 }

@@ -37,7 +37,7 @@ record DataClaim(String name, boolean readOnly) {
         try {
             claim = client.persistentVolumeClaims().inNamespace(namespace).withName(name).get();
         } catch (KubernetesClientException e) {
-            throw ApiErrors.translate(e, "read the data claim '" + name + "'", settings.retryAfter());
+            throw ApiErrors.translate(e, "read the data claim '" + name + "'");
         }
         if (claim == null) {
             throw DataClaimUnusableException.missing(namespace, name);

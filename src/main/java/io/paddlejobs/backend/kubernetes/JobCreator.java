@@ -62,14 +62,14 @@ final class JobCreator {
                 completeIfSame(desired);
                 throw new JobAlreadyExistsException(new JobKey(plan.namespace(), plan.name()));
             }
-            throw ApiErrors.translate(e, "create the trainer Job of '" + plan.name() + "'", settings.retryAfter());
+            throw ApiErrors.translate(e, "create the trainer Job of '" + plan.name() + "'");
         }
         List<HasMetadata> made = new CopyOnWriteArrayList<>(List.of(created));
         RuntimeException failure = createSideBySide(desired.owned(), created, made);
         if (failure != null) {
             rollBack(made);
             if (failure instanceof KubernetesClientException api) {
-                throw ApiErrors.translate(api, "create the objects of '" + plan.name() + "'", settings.retryAfter());
+                throw ApiErrors.translate(api, "create the objects of '" + plan.name() + "'");
             }
             throw failure;
         }

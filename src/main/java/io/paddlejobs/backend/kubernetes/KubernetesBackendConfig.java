@@ -3,6 +3,8 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.kubernetes.KubernetesClientFactory;
+import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.planning.JobPlanner;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -21,8 +23,8 @@ import org.springframework.context.annotation.PropertySource;
 class KubernetesBackendConfig {
 
     @Bean(destroyMethod = "close")
-    KubernetesClient kubernetesClient(KubernetesProperties settings) {
-        return KubernetesClients.create(settings);
+    KubernetesClient kubernetesClient(KubernetesConnection connection) {
+        return KubernetesClientFactory.create(connection);
     }
 
     @Bean(destroyMethod = "close")

@@ -11,6 +11,7 @@ import io.paddlejobs.planning.Site;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,7 @@ final class KubernetesJobBackend implements JobBackend {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesJobBackend.class);
     private final KubernetesProperties settings;
+    private final Duration cacheWait;
     private final ClusterCache cache;
     private final JobCreator creator;
     private final Workloads workloads;
@@ -44,10 +46,12 @@ final class KubernetesJobBackend implements JobBackend {
         DataClaim check(String namespace);
     }
 
-    KubernetesJobBackend(KubernetesProperties settings, ClusterCache cache, JobCreator creator, Workloads workloads,
-                         PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, ShippedCode.Source code,
+    /** @param cacheWait how long a job created a moment ago by another replica of the service may take to reach the cache */
+    KubernetesJobBackend(KubernetesProperties settings, Duration cacheWait, ClusterCache cache, JobCreator creator,
+                         Workloads workloads, PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, ShippedCode.Source code,
                          Clock clock) {
         this.settings = settings;
+        this.cacheWait = cacheWait;
         this.cache = cache;
         this.creator = creator;
         this.workloads = workloads;
@@ -102,7 +106,7 @@ final class KubernetesJobBackend implements JobBackend {
      * service created a moment ago may not have reached it yet, and would look like a stranger.
      */
     private void awaitCached(JobKey key) {
-        long deadline = System.nanoTime() + settings.requestTimeout().toNanos();
+        long deadline = System.nanoTime() + cacheWait.toNanos();
         while (cache.find(key).isEmpty() && System.nanoTime() < deadline) {
             java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
         }
@@ -142,7 +146,7 @@ final class KubernetesJobBackend implements JobBackend {
             // Answer from the patched Job: the informer may not have seen the change yet.
             return toJob(new ObservedJob(cancelled, observed.get().pserverJob(), observed.get().pods()));
         } catch (KubernetesClientException e) {
-            throw ApiErrors.translate(e, "cancel '" + key.name() + "'", settings.retryAfter());
+            throw ApiErrors.translate(e, "cancel '" + key.name() + "'");
         }
     }
 
@@ -154,7 +158,7 @@ final class KubernetesJobBackend implements JobBackend {
             events.forget(key);
             return existed;
         } catch (KubernetesClientException e) {
-            throw ApiErrors.translate(e, "delete '" + key.name() + "'", settings.retryAfter());
+            throw ApiErrors.translate(e, "delete '" + key.name() + "'");
         }
     }
 

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.planning.JobPlanner;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * The Kubernetes backend wired together, the one way it is wired (the service and the tests):
@@ -26,8 +27,10 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
         Workloads workloads = new Workloads(client);
         LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings, clock);
         cache.addListener(reconciler);
-        KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cache, new JobCreator(client, settings), workloads,
-                plans, new LogStreams(client, settings.retryAfter()), events,
+        // A job another replica created reaches the cache within about one request's time.
+        Duration cacheWait = Duration.ofMillis(client.getConfiguration().getRequestTimeout());
+        KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cacheWait, cache, new JobCreator(client, settings),
+                workloads, plans, new LogStreams(client), events,
                 new CheckedClaims(namespace -> DataClaim.check(client, settings, namespace), clock), code, clock);
         cache.start();
         return new KubernetesRuntime(client, cache, reconciler, jobs);

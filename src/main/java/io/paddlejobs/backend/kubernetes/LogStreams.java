@@ -10,7 +10,6 @@ import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.time.Duration;
 
 /**
  * A replica's log, read from the API server (the kubelet keeps it). The pod is found in the
@@ -19,11 +18,9 @@ import java.time.Duration;
 final class LogStreams {
 
     private final KubernetesClient client;
-    private final Duration retryAfter;
 
-    LogStreams(KubernetesClient client, Duration retryAfter) {
+    LogStreams(KubernetesClient client) {
         this.client = client;
-        this.retryAfter = retryAfter;
     }
 
     /** Writes nothing when the replica has no pod (not created yet, or removed after the job ended). */
@@ -52,7 +49,7 @@ final class LogStreams {
             if (e.getCode() == 404 || e.getCode() == 400) {
                 return; // gone, or not started yet: no log to show
             }
-            throw ApiErrors.translate(e, "read the log of " + Replica.idOf(role, index), retryAfter);
+            throw ApiErrors.translate(e, "read the log of " + Replica.idOf(role, index));
         }
         out.flush();
     }

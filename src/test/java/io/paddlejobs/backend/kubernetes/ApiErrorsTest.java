@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ApiErrorsTest {
@@ -17,7 +16,7 @@ class ApiErrorsTest {
     void quotaRefusalIsAForbiddenProblemTheUserCanActOn() {
         var error = ApiErrors.translate(answered(403, "jobs.batch \"x-trainer\" is forbidden: exceeded quota: "
                 + "compute, requested: requests.cpu=8, used: requests.cpu=4, limited: requests.cpu=10"),
-                "create Job x-trainer", Duration.ofSeconds(5));
+                "create Job x-trainer");
 
         assertThat(error).isInstanceOf(ClusterQuotaException.class);
         assertThat(error.getStatusCode().value()).isEqualTo(403);
@@ -29,8 +28,7 @@ class ApiErrorsTest {
         var status = new StatusBuilder().withCode(422).withMessage("Service \"1abc\" is invalid")
                 .withNewDetails().addNewCause().withField("metadata.name")
                 .withMessage("a DNS-1035 label must start with an alphabetic character").endCause().endDetails().build();
-        var error = ApiErrors.translate(new KubernetesClientException(status), "create Service 1abc",
-                Duration.ofSeconds(5));
+        var error = ApiErrors.translate(new KubernetesClientException(status), "create Service 1abc");
 
         assertThat(error.getStatusCode().value()).isEqualTo(400);
         assertThat(error.getBody().getDetail()).contains("is invalid");
@@ -42,8 +40,7 @@ class ApiErrorsTest {
 
     @Test
     void otherRefusalsAreBadGatewayWithTheServersWords() {
-        var error = ApiErrors.translate(answered(403, "jobs.batch is forbidden: User cannot create"), "create Job x",
-                Duration.ofSeconds(5));
+        var error = ApiErrors.translate(answered(403, "jobs.batch is forbidden: User cannot create"), "create Job x");
 
         assertThat(error.getStatusCode().value()).isEqualTo(502);
         assertThat(error.getBody().getDetail()).contains("forbidden");
@@ -51,8 +48,7 @@ class ApiErrorsTest {
 
     @Test
     void unreachableServerIsServiceUnavailable() {
-        var error = ApiErrors.translate(new KubernetesClientException("connect timed out"), "create Job x",
-                Duration.ofSeconds(5));
+        var error = ApiErrors.translate(new KubernetesClientException("connect timed out"), "create Job x");
 
         assertThat(error.getStatusCode().value()).isEqualTo(503);
     }

@@ -9,9 +9,10 @@ import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.kubernetes.KubernetesConnection;
+import io.paddlejobs.testing.Settings;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,9 +37,8 @@ class ApiServerOutageRealClusterTest {
         plane = RealCluster.plane();
         ns = RealBackends.namespace(plane, "outage");
         // The shipped timeouts, as a user waiting on a submit meets them.
-        var shipped = KubernetesProperties.defaults();
-        var settings = shipped.withApiServer(plane.masterUrl(), shipped.requestTimeout(), List.of());
-        running = RealBackends.startSynced(plane, plane.adminToken(), settings);
+        var shipped = Settings.of(KubernetesConnection.class, "master-url", plane.masterUrl());
+        running = RealBackends.startSynced(plane, plane.adminToken(), shipped, Settings.defaults(KubernetesProperties.class));
     }
 
     @AfterAll

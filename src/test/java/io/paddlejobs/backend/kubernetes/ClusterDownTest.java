@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.kubernetes.KubernetesConnection;
+import io.paddlejobs.testing.Settings;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ import org.springframework.http.HttpHeaders;
 /** With the API server away, requests fail fast with 503 and the service reports itself not ready. */
 class ClusterDownTest {
 
-    private final KubernetesProperties shipped = KubernetesProperties.defaults();
+    private final KubernetesConnection shipped = Settings.defaults(KubernetesConnection.class);
     private MockCluster.Backend backend;
 
     @BeforeEach
@@ -27,8 +28,9 @@ class ClusterDownTest {
             closedPort = socket.getLocalPort();
         }
         // The shipped timeouts, not the mock cluster's patient ones.
-        backend = MockCluster.Backend.start(shipped.withApiServer("http://127.0.0.1:" + closedPort,
-                shipped.requestTimeout(), List.of()));
+        backend = MockCluster.Backend.start(
+                Settings.of(KubernetesConnection.class, "master-url", "http://127.0.0.1:" + closedPort),
+                Settings.defaults(KubernetesProperties.class));
     }
 
     @AfterEach
@@ -56,7 +58,7 @@ class ClusterDownTest {
                     var problem = (ClusterUnavailableException) e;
                     assertThat(problem.getStatusCode().value()).isEqualTo(503);
                     assertThat(problem.getHeaders().getFirst(HttpHeaders.RETRY_AFTER))
-                            .isEqualTo(Long.toString(shipped.retryAfter().toSeconds()));
+                            .isEqualTo(Long.toString(ClusterUnavailableException.RETRY_AFTER.toSeconds()));
                 });
         // A smoke bound only, loose for a busy machine: what is pinned is the client's configuration above.
         assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(15));

@@ -10,6 +10,7 @@ import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -47,7 +48,7 @@ class CodePackageStepTest {
     }
 
     private static PodTemplateSpec template(JobPlan plan, Role role) {
-        return PodTemplates.of(plan, role, KubernetesProperties.defaults(), DataClaim.assumed("paddle-data"),
+        return PodTemplates.of(plan, role, Settings.defaults(KubernetesProperties.class), DataClaim.assumed("paddle-data"),
                 SOURCE.of(plan));
     }
 

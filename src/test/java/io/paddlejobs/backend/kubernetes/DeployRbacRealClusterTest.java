@@ -53,7 +53,7 @@ class DeployRbacRealClusterTest {
                 .endMetadata().withNewSpec().addToHard("requests.cpu", new Quantity("100m")).endSpec().build()).create();
         ServiceAccounts.serve(admin, ns);
         ServiceAccounts.serve(admin, quoted);
-        running = RealBackends.startSynced(plane, token, RealBackends.settings(plane, List.of(ns, quoted)));
+        running = RealBackends.startSynced(plane, token, MockCluster.settings(List.of(ns, quoted)));
     }
 
     @AfterAll

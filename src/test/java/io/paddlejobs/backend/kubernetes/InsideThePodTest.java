@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** What a replica finds inside its pod: a writable home, shared memory, and the signals meant for it. */
 class InsideThePodTest {
 
-    private final Manifests manifests = Manifests.desired(Plans.plan("mnist", 2), KubernetesProperties.defaults());
+    private final Manifests manifests = Manifests.desired(Plans.plan("mnist", 2), Settings.defaults(KubernetesProperties.class));
 
     @Test
     void aReplicaHasAWritableHomeAsItsWorkingDirectory() {

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The lifecycle's rules, from objects written by hand and a fixed clock. */
 class JobLifecycleTest {
 
-    private final KubernetesProperties settings = KubernetesProperties.defaults();
+    private final KubernetesProperties settings = Settings.defaults(KubernetesProperties.class);
     private final JobPlan plan = Plans.plan("mnist", 2);
     private final Manifests manifests = Manifests.desired(plan, settings);
     private final Job trainers = new JobBuilder(manifests.trainerJob()).editMetadata().withCreationTimestamp(Pods.T0)

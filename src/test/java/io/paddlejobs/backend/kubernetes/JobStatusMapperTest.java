@@ -12,6 +12,7 @@ import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RoleCounts;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class JobStatusMapperTest {
 
     private final JobPlan plan = Plans.plan("mnist", 2);
-    private final Job created = new JobBuilder(Manifests.desired(plan, KubernetesProperties.defaults()).trainerJob())
+    private final Job created = new JobBuilder(Manifests.desired(plan, Settings.defaults(KubernetesProperties.class)).trainerJob())
             .editMetadata().withCreationTimestamp(Pods.T0).endMetadata().build();
 
     private JobStatus map(Job job, Pod... pods) {

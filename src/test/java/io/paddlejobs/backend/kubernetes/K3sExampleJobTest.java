@@ -54,7 +54,7 @@ class K3sExampleJobTest {
                 .build()).create();
 
         // One node: the ReadWriteOnce claim of k3s' local-path provisioner serves every pod.
-        var settings = MockCluster.settings(config.getMasterUrl(), List.of()).onSingleNode();
+        var settings = MockCluster.settings(List.of(), "require-shared-data-claim", false);
         var client = new KubernetesClientBuilder().withConfig(config).build();
         backend = new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER,
                 Clock.systemUTC()));

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.kubernetes.KubernetesClientFactory;
+import io.paddlejobs.testing.Settings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +55,8 @@ class KubernetesBenchmark {
         try (MockCluster cluster = new MockCluster()) {
             long prepared = prepareLists(cluster, jobs);
             long before = liveHeap();
-            var settings = MockCluster.settings(cluster.url(), List.of());
-            var client = KubernetesClients.create(settings);
+            var settings = MockCluster.settings(List.of());
+            var client = KubernetesClientFactory.create(MockCluster.connection(cluster.url()));
             var runtime = KubernetesRuntime.start(client, settings, Plans.PLANNER, java.time.Clock.systemUTC());
             var cache = runtime.cache();
             var backend = runtime.jobs();
@@ -73,7 +75,7 @@ class KubernetesBenchmark {
 
     /** @return the characters of JSON the mock server holds until it has served the lists */
     private static long prepareLists(MockCluster cluster, int jobs) {
-        var settings = KubernetesProperties.defaults();
+        var settings = Settings.defaults(KubernetesProperties.class);
         StringBuilder jobList = listStart("batch/v1", "JobList");
         StringBuilder podList = listStart("v1", "PodList");
         for (int i = 0; i < jobs; i++) {

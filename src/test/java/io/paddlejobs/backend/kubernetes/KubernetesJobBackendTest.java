@@ -13,6 +13,7 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -282,7 +283,7 @@ class KubernetesJobBackendTest {
     @Test
     void resubmittingAnInterruptedSubmitCompletesItsObjects() {
         // The first submit created the trainer Job and its Service, then the service went away.
-        var desired = Manifests.desired(plan, KubernetesProperties.defaults());
+        var desired = Manifests.desired(plan, Settings.defaults(KubernetesProperties.class));
         var job = cluster.admin.resource(desired.trainerJob()).create();
         cluster.admin.resource(Manifests.ownedBy(job, desired.service())).create();
 

@@ -36,10 +36,8 @@ class KubernetesLifecycleTest {
     static void start() {
         cluster = new MockCluster();
         write = new ClusterWriter(cluster.admin);
-        var base = MockCluster.settings(cluster.url(), NAMESPACES);
-        lifecycle = cluster.startBackend(base.withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 2));
-        impatient = cluster.startBackend(MockCluster.settings(cluster.url(), List.of("pending"))
-                .withTimers(Duration.ofSeconds(2), Duration.ofSeconds(1), 3600));
+        lifecycle = cluster.startBackend(MockCluster.settings(NAMESPACES, "resync", "1s", "ttl-seconds-after-finished", 2));
+        impatient = cluster.startBackend(MockCluster.settings(List.of("pending"), "pending-timeout", "2s", "resync", "1s"));
         await().atMost(DEADLINE).until(() -> lifecycle.cache().synced() && impatient.cache().synced());
     }
 

@@ -10,6 +10,7 @@ import io.paddlejobs.metrics.MetricPoint;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -49,7 +50,7 @@ class KubernetesMetricsTest {
         JobKey key = new JobKey(ns, "mnist");
         // The namespace's data claim, as an operator provides it (a submit may check that it is there).
         cluster.admin.persistentVolumeClaims().inNamespace(ns).resource(new PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(KubernetesProperties.defaults().dataClaim()).withNamespace(ns).endMetadata()
+                .withNewMetadata().withName(Settings.defaults(KubernetesProperties.class).dataClaim()).withNamespace(ns).endMetadata()
                 .withNewSpec().withAccessModes("ReadWriteMany").endSpec().build()).create();
         var jobs = running.jobs();
         jobs.submit(Plans.plan(Plans.request("mnist", 2), ns));

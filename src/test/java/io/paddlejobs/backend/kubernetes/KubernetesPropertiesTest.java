@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.Settings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -20,7 +21,7 @@ class KubernetesPropertiesTest {
                 .bindOrCreate("paddlejobs.kubernetes", KubernetesProperties.class);
 
         assertThat(shipped).isNotEmpty();
-        assertThat(bound).isEqualTo(KubernetesProperties.defaults());
+        assertThat(bound).isEqualTo(Settings.defaults(KubernetesProperties.class));
     }
 
     @Test

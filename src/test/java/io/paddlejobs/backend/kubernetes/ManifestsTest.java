@@ -8,13 +8,14 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.Settings;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ManifestsTest {
 
-    private final KubernetesProperties settings = KubernetesProperties.defaults();
+    private final KubernetesProperties settings = Settings.defaults(KubernetesProperties.class);
     private final JobPlan plan = Plans.plan(Plans.gpuRequest("vision", 2));
     private final Manifests manifests = Manifests.desired(plan, settings);
 

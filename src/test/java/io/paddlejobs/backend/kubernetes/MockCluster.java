@@ -8,8 +8,10 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.paddlejobs.kubernetes.KubernetesClientFactory;
+import io.paddlejobs.kubernetes.KubernetesConnection;
+import io.paddlejobs.testing.Settings;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +31,9 @@ final class MockCluster implements AutoCloseable {
     /** One running instance of the service's backend: its client, caches and reconciler. */
     record Backend(KubernetesClient client, KubernetesRuntime runtime) implements AutoCloseable {
 
-        /** The backend as the service wires it, with its own client for these settings. */
-        static Backend start(KubernetesProperties settings) {
-            KubernetesClient client = KubernetesClients.create(settings);
+        /** The backend as the service wires it, with its own client for this connection. */
+        static Backend start(KubernetesConnection connection, KubernetesProperties settings) {
+            KubernetesClient client = KubernetesClientFactory.create(connection);
             return new Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, Clock.systemUTC()));
         }
 
@@ -66,11 +68,20 @@ final class MockCluster implements AutoCloseable {
     }
 
     /**
-     * The shipped settings, but a longer request timeout: on a busy two-core test machine the
-     * first requests of a cold JVM can take seconds, which says nothing about the code under test.
+     * The shipped connection to this API server, but a longer request timeout: on a busy two-core test
+     * machine the first requests of a cold JVM can take seconds, which says nothing about the code under test.
      */
-    static KubernetesProperties settings(String masterUrl, List<String> namespaces) {
-        return KubernetesProperties.defaults().withApiServer(masterUrl, Duration.ofSeconds(15), namespaces);
+    static KubernetesConnection connection(String masterUrl) {
+        return Settings.of(KubernetesConnection.class, "master-url", masterUrl, "request-timeout", "15s");
+    }
+
+    /** The shipped settings serving these namespaces (none: every one), with these keys changed ({@link Settings#of}). */
+    static KubernetesProperties settings(List<String> namespaces, Object... keysAndValues) {
+        List<Object> keys = new java.util.ArrayList<>(List.of(keysAndValues));
+        if (!namespaces.isEmpty()) {
+            keys.addAll(List.of("namespaces", String.join(",", namespaces)));
+        }
+        return Settings.of(KubernetesProperties.class, keys.toArray());
     }
 
     String url() {
@@ -79,11 +90,11 @@ final class MockCluster implements AutoCloseable {
 
     /** Starts (another) backend instance, as a (re)started replica of the service would be. */
     Backend startBackend() {
-        return startBackend(settings(url(), List.of()));
+        return startBackend(settings(List.of()));
     }
 
     Backend startBackend(KubernetesProperties settings) {
-        Backend backend = Backend.start(settings);
+        Backend backend = Backend.start(connection(url()), settings);
         backends.add(backend);
         return backend;
     }
@@ -95,7 +106,7 @@ final class MockCluster implements AutoCloseable {
 
     void provideDataClaim(String namespace, String accessMode) {
         admin.persistentVolumeClaims().inNamespace(namespace).resource(new io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(KubernetesProperties.defaults().dataClaim()).withNamespace(namespace).endMetadata()
+                .withNewMetadata().withName(Settings.defaults(KubernetesProperties.class).dataClaim()).withNamespace(namespace).endMetadata()
                 .withNewSpec().withAccessModes(accessMode).endSpec().build()).createOr(existing -> existing.update());
     }
 

@@ -7,9 +7,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.RestrictedNamespaces;
+import io.paddlejobs.kubernetes.KubernetesClientFactory;
+import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.Settings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -28,26 +31,22 @@ final class RealBackends {
     private RealBackends() {
     }
 
-    /** The shipped settings, serving every namespace. */
-    static KubernetesProperties settings(ControlPlane plane) {
-        return settings(plane, List.of());
-    }
-
-    static KubernetesProperties settings(ControlPlane plane, List<String> namespaces) {
-        return MockCluster.settings(plane.masterUrl(), namespaces);
-    }
-
     static MockCluster.Backend start(ControlPlane plane, String token) {
-        return start(plane, token, settings(plane));
+        return start(plane, token, MockCluster.settings(List.of()));
     }
 
     /** Started, and once its informers have listed what is there (as the service is when ready). */
     static MockCluster.Backend startSynced(ControlPlane plane, String token) {
-        return startSynced(plane, token, settings(plane));
+        return startSynced(plane, token, MockCluster.settings(List.of()));
     }
 
     static MockCluster.Backend startSynced(ControlPlane plane, String token, KubernetesProperties settings) {
-        MockCluster.Backend backend = start(plane, token, settings);
+        return startSynced(plane, token, MockCluster.connection(plane.masterUrl()), settings);
+    }
+
+    static MockCluster.Backend startSynced(ControlPlane plane, String token, KubernetesConnection connection,
+                                           KubernetesProperties settings) {
+        MockCluster.Backend backend = start(plane, token, connection, settings);
         try {
             await().atMost(SYNC_DEADLINE).until(() -> backend.cache().synced());
             return backend;
@@ -59,11 +58,16 @@ final class RealBackends {
 
     /** A new namespace under Pod Security {@code restricted}, with the data claim the shipped settings mount. */
     static String namespace(ControlPlane plane, String prefix) {
-        return RestrictedNamespaces.create(plane.admin(), prefix, settings(plane).dataClaim());
+        return RestrictedNamespaces.create(plane.admin(), prefix, Settings.defaults(KubernetesProperties.class).dataClaim());
     }
 
     static MockCluster.Backend start(ControlPlane plane, String token, KubernetesProperties settings) {
-        var config = new ConfigBuilder(KubernetesClients.config(settings)).withMasterUrl(plane.masterUrl())
+        return start(plane, token, MockCluster.connection(plane.masterUrl()), settings);
+    }
+
+    static MockCluster.Backend start(ControlPlane plane, String token, KubernetesConnection connection,
+                                     KubernetesProperties settings) {
+        var config = new ConfigBuilder(KubernetesClientFactory.config(connection)).withMasterUrl(plane.masterUrl())
                 .withCaCertFile(plane.config(token).getCaCertFile()).withOauthToken(token).build();
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
         return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, Clock.systemUTC()));

@@ -109,7 +109,7 @@ class RealClusterJobTest {
 
     @Test
     void aCancelledJobIsRemovedWithEverythingItOwnedOnceItsTimeToLiveHasPassed() {
-        var shortLived = RealBackends.settings(plane, List.of(ns)).withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 2);
+        var shortLived = MockCluster.settings(List.of(ns), "resync", "1s", "ttl-seconds-after-finished", 2);
         try (var quick = RealBackends.start(plane, plane.adminToken(), shortLived)) {
             quick.jobs().submit(Plans.plan(RealBackends.request("brief", 1, "paddlepaddle/paddle:2.6.1",
                     FakeKubelet.trainersKeepRunning()), ns));

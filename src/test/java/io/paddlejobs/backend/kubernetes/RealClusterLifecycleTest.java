@@ -19,6 +19,7 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,7 @@ class RealClusterLifecycleTest {
         ControlPlane plane = RealCluster.plane();
         admin = plane.admin();
         reads = new ClusterReads(admin);
-        String claim = RealBackends.settings(plane).dataClaim();
+        String claim = Settings.defaults(KubernetesProperties.class).dataClaim();
         release = RestrictedNamespaces.create(admin, "release", claim);
         crash = RestrictedNamespaces.create(admin, "crash", claim);
         cancel = RestrictedNamespaces.create(admin, "cancel", claim);
@@ -68,10 +69,10 @@ class RealClusterLifecycleTest {
         pending = RestrictedNamespaces.create(admin, "pending", claim);
         finished = RestrictedNamespaces.create(admin, "finished", claim);
         lifecycle = RealBackends.start(plane, plane.adminToken(),
-                RealBackends.settings(plane, List.of(release, crash, cancel, deadline, resync, finished))
-                        .withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 5));
+                MockCluster.settings(List.of(release, crash, cancel, deadline, resync, finished),
+                        "resync", "1s", "ttl-seconds-after-finished", 5));
         impatient = RealBackends.start(plane, plane.adminToken(),
-                RealBackends.settings(plane, List.of(pending)).withTimers(Duration.ofSeconds(3), Duration.ofSeconds(1), 3600));
+                MockCluster.settings(List.of(pending), "pending-timeout", "3s", "resync", "1s"));
         await().atMost(DEADLINE).until(() -> lifecycle.cache().synced() && impatient.cache().synced());
     }
 

@@ -10,6 +10,7 @@ import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.RealCluster;
 import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.packages.Archives;
+import io.paddlejobs.testing.Settings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -67,7 +68,7 @@ class RealClusterPackagesTest {
     @DynamicPropertySource
     static void cluster(DynamicPropertyRegistry registry) {
         plane = RealCluster.plane();
-        ns = RestrictedNamespaces.create(plane.admin(), "pkg", KubernetesProperties.defaults().dataClaim());
+        ns = RestrictedNamespaces.create(plane.admin(), "pkg", Settings.defaults(KubernetesProperties.class).dataClaim());
         System.setProperty(Config.KUBERNETES_OAUTH_TOKEN_SYSTEM_PROPERTY, plane.adminToken());
         System.setProperty(Config.KUBERNETES_CA_CERTIFICATE_FILE_SYSTEM_PROPERTY, plane.config(plane.adminToken()).getCaCertFile());
         System.setProperty(Config.KUBERNETES_AUTH_TRYKUBECONFIG_SYSTEM_PROPERTY, "false");

@@ -16,6 +16,7 @@ import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -48,11 +49,10 @@ class RealClusterRecoveryTest {
         plane = RealCluster.plane();
         admin = plane.admin();
         reads = new ClusterReads(admin);
-        String claim = RealBackends.settings(plane).dataClaim();
+        String claim = Settings.defaults(KubernetesProperties.class).dataClaim();
         again = RestrictedNamespaces.create(admin, "again", claim);
         restart = RestrictedNamespaces.create(admin, "restart", claim);
-        backend = RealBackends.start(plane, plane.adminToken(), RealBackends.settings(plane, List.of(again))
-                .withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 3600));
+        backend = RealBackends.start(plane, plane.adminToken(), MockCluster.settings(List.of(again), "resync", "1s"));
         await().atMost(DEADLINE).until(() -> backend.cache().synced());
     }
 
@@ -87,7 +87,7 @@ class RealClusterRecoveryTest {
     @Test
     void aPserverThatFailedWhileNoReplicaOfTheServiceRanFailsTheJobWhenOneStarts() {
         JobKey key = new JobKey(restart, "orphan");
-        var settings = RealBackends.settings(plane, List.of(restart)).withTimers(Duration.ofMinutes(30), Duration.ofSeconds(1), 3600);
+        var settings = MockCluster.settings(List.of(restart), "resync", "1s");
         MockCluster.Backend first = RealBackends.startSynced(plane, plane.adminToken(), settings);
         try {
             first.jobs().submit(Plans.plan(RealBackends.request("orphan", 1, IMAGE,

@@ -33,7 +33,7 @@ class RealClusterValidationTest {
         ControlPlane plane = RealCluster.plane();
         admin = plane.admin();
         ns = RealBackends.namespace(plane, "invalid");
-        running = RealBackends.startSynced(plane, plane.adminToken(), RealBackends.settings(plane, List.of(ns)));
+        running = RealBackends.startSynced(plane, plane.adminToken(), MockCluster.settings(List.of(ns)));
     }
 
     @AfterAll

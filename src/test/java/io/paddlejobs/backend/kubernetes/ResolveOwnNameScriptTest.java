@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.paddlejobs.testing.Settings;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,7 +67,7 @@ class ResolveOwnNameScriptTest {
     @Test
     void thePserverPodWaitsForItsOwnNameAsThePlannerWroteIt() {
         var plan = Plans.plan("mnist", 2);
-        var manifests = Manifests.desired(plan, KubernetesProperties.defaults());
+        var manifests = Manifests.desired(plan, Settings.defaults(KubernetesProperties.class));
         var init = manifests.pserverJob().getSpec().getTemplate().getSpec().getInitContainers();
         assertThat(init).singleElement().satisfies(c -> {
             assertThat(c.getName()).isEqualTo("wait-for-own-name");

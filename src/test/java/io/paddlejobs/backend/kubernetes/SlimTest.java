@@ -9,13 +9,14 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.Settings;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SlimTest {
 
     private final JobPlan plan = Plans.plan(Plans.gpuRequest("vision", 2));
-    private final Manifests manifests = Manifests.desired(plan, KubernetesProperties.defaults());
+    private final Manifests manifests = Manifests.desired(plan, Settings.defaults(KubernetesProperties.class));
 
     @Test
     void aSlimTrainerJobKeepsWhatStatusAndPlanRecoveryRead() {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.bench.Figures;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.testing.Settings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -221,7 +222,7 @@ abstract class SubmitAndReadBenchmark {
 
     /** The objects the service would create, created one after another as a plain client would. */
     private void directCreates(String name) {
-        var manifests = Manifests.desired(Plans.plan(Plans.request(name, 2), namespace()), KubernetesProperties.defaults());
+        var manifests = Manifests.desired(Plans.plan(Plans.request(name, 2), namespace()), Settings.defaults(KubernetesProperties.class));
         var job = direct().resource(manifests.trainerJob()).create();
         for (HasMetadata owned : manifests.owned()) {
             direct().resource(Manifests.ownedBy(job, owned)).create();

@@ -8,6 +8,7 @@ import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.SecurityProperties;
 import io.paddlejobs.security.Tenant;
+import io.paddlejobs.testing.Settings;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,7 +57,7 @@ class ClusterReviewsTest {
     }
 
     static KubernetesConnection connection(String masterUrl) {
-        return new KubernetesConnection(masterUrl, Duration.ofSeconds(2), Duration.ofSeconds(15));
+        return Settings.of(KubernetesConnection.class, "master-url", masterUrl, "request-timeout", "15s");
     }
 
     static SecurityProperties security(Map<String, String> defaultNamespaces) {
