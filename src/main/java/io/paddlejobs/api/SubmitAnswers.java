@@ -1,7 +1,6 @@
 package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.metrics.MetricsCollector;
 import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
@@ -17,11 +16,9 @@ import org.springframework.stereotype.Component;
 class SubmitAnswers {
 
     private final StatusUrls statusUrls;
-    private final MetricsCollector metrics;
 
-    SubmitAnswers(StatusUrls statusUrls, MetricsCollector metrics) {
+    SubmitAnswers(StatusUrls statusUrls) {
         this.statusUrls = statusUrls;
-        this.metrics = metrics;
     }
 
     ResponseEntity<JobView> submitted(JobService.Submission submission) {
@@ -33,7 +30,6 @@ class SubmitAnswers {
         if (!submission.created()) {
             return ResponseEntity.ok().headers(headers).body(view);
         }
-        metrics.watch(submission.job()); // from its first line: a capped log may lose the oldest
         URI location = URI.create(view.statusUrl().replace("/status?", "?"));
         return ResponseEntity.created(location).headers(headers).body(view);
     }

@@ -54,14 +54,13 @@ public interface JobBackend {
     List<Job> list(String namespace);
 
     /**
-     * Asks to be told the key of every job that may have changed (also when nothing did), on the
-     * backend's own threads: {@code listener} must return at once.
-     *
-     * @return false when this backend cannot tell, and its readers must look again now and then
+     * Asks to be told the key of every job there is now, then of every job that may have changed
+     * (also when nothing did), on the backend's own threads: {@code listener} must return at once.
+     * Every change {@link #find} can show is told, a submit, a phase, a cancel and a delete among
+     * them, once {@link #find} shows it: watchers and metrics learn of jobs from here alone (also
+     * of jobs read back at start-up), and nobody polls a backend.
      */
-    default boolean onChange(Consumer<JobKey> listener) {
-        return false;
-    }
+    void onChange(Consumer<JobKey> listener);
 
     /** Stops every replica; the job is kept as {@code Cancelled}. A finished job is returned as it is. */
     Optional<Job> cancel(JobKey key);

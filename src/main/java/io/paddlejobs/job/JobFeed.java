@@ -3,37 +3,31 @@ package io.paddlejobs.job;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Tells watchers of a job, or of a namespace, when a job's status changed, or the job went. One
- * thread serves every watcher. A backend that says which jobs may have changed (local: each change;
- * Kubernetes: each informer event) is looked at once it says so; one that cannot (Slurm) is polled,
- * every {@link #POLL}, for the watched jobs. So a change costs one look however many watch it, and
- * a quiet watcher costs no thread. Watchers are called on a shared pool, each in order and one
- * call at a time ({@link SerialWatcher}), at most {@code sendersPerUser} of one caller's at
- * once ({@link SenderLane}): clients of one tenant that stopped reading delay
- * only that tenant's other streams, and each is dropped once a send has taken
- * {@code send-timeout}.
+ * thread serves every watcher. Every backend says which jobs may have changed ({@link
+ * JobBackend#onChange}: local, each change; Kubernetes, each informer event; Slurm, each change
+ * its poller saw), and a watched one is looked at once it says so: a change costs one look however
+ * many watch it, and a quiet watcher costs nothing. Watchers are called on a shared pool, each in
+ * order and one call at a time ({@link SerialWatcher}), at most {@code sendersPerUser} of one
+ * caller's at once ({@link SenderLane}): clients of one tenant that stopped reading delay only that
+ * tenant's other streams, and each is dropped once a send has taken {@code sendTimeout}.
  */
 public final class JobFeed implements AutoCloseable {
 
-    static final Duration POLL = Duration.ofMillis(50);
     /** Threads the senders may have at most, whatever the callers: a ceiling for a flood of callers. */
     private static final int MAX_SENDERS = 1024;
     private static final Logger log = LoggerFactory.getLogger(JobFeed.class);
@@ -57,10 +51,6 @@ public final class JobFeed implements AutoCloseable {
     private final Map<String, SenderLane> lanes = new ConcurrentHashMap<>();
     private final int sendersPerUser;
     private final Duration sendTimeout;
-    private final boolean pushed;
-    private final Set<JobKey> maybeChanged = ConcurrentHashMap.newKeySet();
-    /** Whether a look at {@link #maybeChanged} is on the thread's queue: a burst of changes costs one. */
-    private final AtomicBoolean lookQueued = new AtomicBoolean();
     // Only the feed's thread touches these.
     private final Map<JobKey, List<JobWatcher>> jobWatchers = new HashMap<>();
     private final Map<String, List<JobWatcher>> namespaceWatchers = new HashMap<>();
@@ -75,27 +65,12 @@ public final class JobFeed implements AutoCloseable {
         this.jobs = jobs;
         this.sendersPerUser = sendersPerUser;
         this.sendTimeout = sendTimeout;
-        this.pushed = jobs.onChange(this::mayHaveChanged);
-        if (!pushed) {
-            thread.scheduleWithFixedDelay(guarded(this::lookAtEveryWatchedJob),
-                    POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        jobs.onChange(new ChangedKeys(thread, keys -> keys.stream().filter(this::watched)
+                .forEach(key -> look(key, jobs.find(key).orElse(null)))));
         thread.scheduleWithFixedDelay(guarded(() -> {
             List.copyOf(serial.values()).forEach(watcher -> watcher.abandonIfStalled(sendTimeout));
             everyWatcher().forEach(JobWatcher::everySecond);
         }), 1, 1, TimeUnit.SECONDS);
-    }
-
-    /** Called on the backend's threads, often under its locks: queues a look and returns. */
-    private void mayHaveChanged(JobKey key) {
-        maybeChanged.add(key);
-        if (lookQueued.compareAndSet(false, true)) {
-            try {
-                thread.execute(guarded(this::lookAtWhatMayHaveChanged));
-            } catch (RejectedExecutionException stopping) {
-                lookQueued.set(false);
-            }
-        }
     }
 
     /**
@@ -146,38 +121,15 @@ public final class JobFeed implements AutoCloseable {
         });
     }
 
-    private void lookAtWhatMayHaveChanged() {
-        lookQueued.set(false); // before taking the keys: one told after this queues another look
-        List<JobKey> keys = new ArrayList<>(maybeChanged);
-        maybeChanged.removeAll(keys);
-        keys.stream().filter(this::watched).forEach(key -> look(key, jobs.find(key).orElse(null)));
-    }
-
-    /** A failed look is logged and tried again at the next change or poll; it must not end the thread's schedule. */
-    private static Runnable guarded(Runnable look) {
+    /** A failed tick is logged and the next one runs: an escaping exception would end the schedule. */
+    private static Runnable guarded(Runnable tick) {
         return () -> {
             try {
-                look.run();
+                tick.run();
             } catch (RuntimeException e) {
                 log.warn("Could not tell the watchers of jobs what changed: {}", e.toString());
             }
         };
-    }
-
-    private void lookAtEveryWatchedJob() {
-        for (String namespace : List.copyOf(namespaceWatchers.keySet())) {
-            Set<String> gone = new HashSet<>(told.names(namespace));
-            for (Job job : allOf(namespace)) {
-                gone.remove(job.plan().name());
-                look(job.key(), job);
-            }
-            gone.forEach(name -> look(new JobKey(namespace, name), null));
-        }
-        for (JobKey key : List.copyOf(jobWatchers.keySet())) {
-            if (!namespaceWatchers.containsKey(key.namespace())) {
-                look(key, jobs.find(key).orElse(null));
-            }
-        }
     }
 
     private void look(JobKey key, Job now) {

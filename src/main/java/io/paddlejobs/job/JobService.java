@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
 
@@ -89,8 +90,8 @@ public class JobService {
     }
 
     /** @see JobBackend#onChange */
-    public boolean onChange(java.util.function.Consumer<JobKey> listener) {
-        return backend.onChange(listener);
+    public void onChange(Consumer<JobKey> listener) {
+        backend.onChange(listener);
     }
 
     /**

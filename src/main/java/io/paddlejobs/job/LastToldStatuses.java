@@ -2,7 +2,6 @@ package io.paddlejobs.job;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -17,11 +16,6 @@ final class LastToldStatuses {
     /** @return null when none was told (or the job was told gone) */
     JobStatus of(JobKey key) {
         return byNamespace.getOrDefault(key.namespace(), Map.of()).get(key.name());
-    }
-
-    /** The namespace's jobs told of and not told gone. */
-    Set<String> names(String namespace) {
-        return Set.copyOf(byNamespace.getOrDefault(namespace, Map.of()).keySet());
     }
 
     /** @param status null: the job is gone */

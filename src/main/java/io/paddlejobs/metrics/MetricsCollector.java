@@ -1,43 +1,49 @@
 package io.paddlejobs.metrics;
 
-import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.job.ChangedKeys;
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 /**
- * Collects the metrics jobs report: one {@link TrainerFollower} per trainer reads its output from
- * the moment the job is submitted (or, for a job the service has not watched, such as one from
- * before a restart, from the first time its metrics are asked for). Points are kept in memory
- * within {@link MetricsProperties}; a job's go when it is deleted.
+ * Collects the metrics jobs report: one {@link TrainerFollower} per trainer reads its output. Every
+ * unfinished job is followed from the moment the backend tells of it ({@link JobBackend#onChange}),
+ * however it came to be (a submit, a job read back at start-up, a restart); a finished one the
+ * service has not followed, from the first time its metrics are asked for. A trainer that has not
+ * started (a job queued behind others, a pod being scheduled) holds no thread: its follower starts
+ * at the first change that shows it started. Points are kept in memory within
+ * {@link MetricsProperties}; a job's go when it is deleted.
  */
 public final class MetricsCollector implements AutoCloseable {
 
     private final JobBackend jobs;
     private final MetricsProperties limits;
     private final Clock clock;
-    private static final Duration PENDING_CHECK = Duration.ofMillis(500);
 
     private final SimpleAsyncTaskExecutor followers = new SimpleAsyncTaskExecutor("metrics-");
-    private final ScheduledExecutorService waiting = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "metrics-waiting");
+    private final ExecutorService changes = Executors.newSingleThreadExecutor(task -> {
+        Thread thread = new Thread(task, "metrics-changes");
         thread.setDaemon(true);
         return thread;
     });
     // Access order: the eldest is the least recently read, the first to go when too many are kept.
     private final Map<JobKey, Watched> watched = new LinkedHashMap<>(16, 0.75f, true);
 
-    private record Watched(JobMetrics metrics, AtomicInteger following) {
+    /** @param waiting followers whose trainer had not started when last looked at */
+    private record Watched(JobMetrics metrics, AtomicInteger following, Queue<TrainerFollower> waiting) {
     }
 
     public MetricsCollector(JobBackend jobs, MetricsProperties limits, Clock clock) {
@@ -48,54 +54,66 @@ public final class MetricsCollector implements AutoCloseable {
         followers.setVirtualThreads(Runtime.version().feature() >= 21);
         followers.setDaemon(true);
         followers.setTaskTerminationTimeout(1000);
-    }
-
-    /** Starts reading the job's trainers' output, unless that is already under way. */
-    public void watch(Job job) {
-        metricsOf(job);
+        jobs.onChange(new ChangedKeys(changes, keys -> keys.forEach(this::changed)));
     }
 
     /** What the job reported after {@code since} (0: everything kept). */
     public MetricsSnapshot read(Job job, long since) {
-        return metricsOf(job).since(since);
+        return metricsOf(job).metrics().since(since);
     }
 
-    private JobMetrics metricsOf(Job job) {
+    private void changed(JobKey key) {
+        Optional<Job> now = jobs.find(key);
+        Watched known;
+        synchronized (watched) {
+            known = watched.get(key);
+        }
+        if (now.isPresent() && !now.get().status().phase().isFinished()) {
+            known = metricsOf(now.get());
+        }
+        if (known != null) {
+            startWhatNoLongerWaits(known); // also when the job went: its followers find out, and forget it
+        }
+    }
+
+    private Watched metricsOf(Job job) {
         JobKey key = job.key();
         Watched started;
         int trainers;
         synchronized (watched) {
             Watched existing = watched.get(key);
             if (existing != null && Objects.equals(existing.metrics().jobCreatedAt(), job.status().createdAt())) {
-                return existing.metrics();
+                return existing;
             }
             trainers = Math.min(job.plan().trainers().count(), limits.trainersFollowed());
-            started = new Watched(new JobMetrics(limits, job.status().createdAt()), new AtomicInteger(trainers));
+            started = new Watched(new JobMetrics(limits, job.status().createdAt()), new AtomicInteger(trainers),
+                    new ConcurrentLinkedQueue<>());
             watched.put(key, started);
             dropFinishedBeyondLimit();
         }
         for (int index = 0; index < trainers; index++) {
-            follow(new TrainerFollower(jobs, key, index, started.metrics(), limits.retryInterval(),
-                    clock, () -> forget(key, started)), started);
+            started.waiting().add(new TrainerFollower(jobs, key, index, started.metrics(), limits.retryInterval(),
+                    clock, () -> forget(key, started)));
         }
-        return started.metrics();
+        startWhatNoLongerWaits(started);
+        return started;
     }
 
     // A follower takes a thread for as long as its trainer runs; one whose trainer has not started
-    // (a job queued behind others, a pod being scheduled) waits here instead, so that a thousand
-    // queued jobs cost a few look-ups a second rather than a thousand threads.
-    private void follow(TrainerFollower follower, Watched started) {
-        if (follower.trainerPending()) {
-            waiting.schedule(() -> follow(follower, started), PENDING_CHECK.toMillis(), TimeUnit.MILLISECONDS);
-            return;
-        }
-        followers.execute(() -> {
-            try {
-                follower.run();
-            } finally {
-                started.following().decrementAndGet();
+    // waits in the queue instead, so that a thousand queued jobs cost no thread, only a look at
+    // each of their changes. Queued first, looked at after: a start told meanwhile is not missed.
+    private void startWhatNoLongerWaits(Watched job) {
+        for (TrainerFollower follower : List.copyOf(job.waiting())) {
+            if (!follower.trainerPending() && job.waiting().remove(follower)) { // removed once: started once
+                followers.execute(() -> {
+                    try {
+                        follower.run();
+                    } finally {
+                        job.following().decrementAndGet();
+                    }
+                });
             }
-        });
+        }
     }
 
     private void forget(JobKey key, Watched which) {
@@ -119,7 +137,7 @@ public final class MetricsCollector implements AutoCloseable {
 
     @Override
     public void close() {
-        waiting.shutdownNow();
+        changes.shutdownNow();
         followers.close();
     }
 }

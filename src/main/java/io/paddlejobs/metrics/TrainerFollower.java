@@ -64,8 +64,17 @@ final class TrainerFollower implements Runnable {
                     return;
                 }
                 Optional<ReplicaState> after = ended ? state : state();
-                if (after.isEmpty() || hasEnded(after.get())) {
+                if (after.isEmpty() || ended) {
                     sink.finish();
+                    return;
+                }
+                if (hasEnded(after.get())) {
+                    if (state.get() == ReplicaState.PENDING) {
+                        // Read while pending (between attempts), the follow stopped at once, and the
+                        // next attempt has run and ended meanwhile: one more read takes what it wrote.
+                        continue;
+                    }
+                    sink.finish(); // read while running: the follow read to the end
                     return;
                 }
                 // The log is not there yet (a pod being scheduled), or its stream broke: read it again.

@@ -14,7 +14,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -196,6 +198,36 @@ public abstract class JobBackendContract {
         await().atMost(DEADLINE).until(() -> backend().find(key("gone")).isEmpty());
         assertThat(names(backend().list(namespace()))).containsExactly("kept");
         await().atMost(DEADLINE).until(() -> !anyReplicaRunning(key("gone")));
+    }
+
+    @Test
+    void aSubmitAPhaseACancelAndADeleteEachReachAnOnChangeListener() {
+        JobKey key = key("told");
+        List<Optional<JobPhase>> seen = new CopyOnWriteArrayList<>(); // what find showed at each call for the key
+        backend().onChange(changed -> {
+            if (changed.equals(key)) {
+                seen.add(backend().find(key).map(job -> job.status().phase()));
+            }
+        });
+
+        submit(plan("told", Act.keepsRunning()));
+        await().atMost(DEADLINE).until(() -> seen.stream().anyMatch(Optional::isPresent));
+        awaitPhase("told", JobPhase.RUNNING);
+        await().atMost(DEADLINE).until(() -> seen.contains(Optional.of(JobPhase.RUNNING)));
+        backend().cancel(key);
+        await().atMost(DEADLINE).until(() -> seen.contains(Optional.of(JobPhase.CANCELLED)));
+        backend().delete(key);
+        await().atMost(DEADLINE).until(() -> seen.get(seen.size() - 1).isEmpty());
+    }
+
+    @Test
+    void aListenerAddedAfterASubmitIsToldOfTheJobThere() {
+        submit(plan("there", Act.keepsRunning()));
+        List<JobKey> told = new CopyOnWriteArrayList<>();
+
+        backend().onChange(told::add);
+
+        await().atMost(DEADLINE).until(() -> told.contains(key("there")));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.paddlejobs.job;
 
+import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
@@ -11,16 +12,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A backend that runs nothing: jobs stay Pending until a test finishes them, and it counts how
  * often the namespace is listed, for the job service's tests of admission. It lists oldest first,
- * the reverse of the service's order, so that a service that left the order to it would show.
+ * the reverse of the service's order, so that a service that left the order to it would show. It
+ * tells its listeners of every change, as every backend does.
  */
 final class MemoryJobBackend implements JobBackend {
 
     final AtomicInteger lists = new AtomicInteger();
     private final Map<JobKey, Job> jobs = new ConcurrentHashMap<>();
+    private final JobChanges changes = new JobChanges();
 
     @Override
     public Site site() {
@@ -43,6 +47,7 @@ final class MemoryJobBackend implements JobBackend {
         if (jobs.putIfAbsent(job.key(), job) != null) {
             throw new JobAlreadyExistsException(job.key());
         }
+        changed(job.key());
         return job;
     }
 
@@ -50,6 +55,7 @@ final class MemoryJobBackend implements JobBackend {
     void recovered(JobPlan plan, JobPhase phase) {
         Job job = new Job(plan, status(phase));
         jobs.put(job.key(), job);
+        changed(job.key());
     }
 
     /** A pending job created at the given time. */
@@ -58,10 +64,22 @@ final class MemoryJobBackend implements JobBackend {
         Job job = new Job(plan, new JobStatus(JobPhase.PENDING, null, null, createdAt, null, null, null, none, none,
                 List.of()));
         jobs.put(job.key(), job);
+        changed(job.key());
     }
 
     void finish(JobKey key, JobPhase phase) {
-        jobs.computeIfPresent(key, (k, job) -> new Job(job.plan(), status(phase)));
+        if (jobs.computeIfPresent(key, (k, job) -> new Job(job.plan(), status(phase))) != null) {
+            changed(key);
+        }
+    }
+
+    @Override
+    public void onChange(Consumer<JobKey> listener) {
+        changes.add(listener, jobs.keySet());
+    }
+
+    private void changed(JobKey key) {
+        changes.accept(key);
     }
 
     @Override
@@ -85,7 +103,11 @@ final class MemoryJobBackend implements JobBackend {
 
     @Override
     public boolean delete(JobKey key) {
-        return jobs.remove(key) != null;
+        if (jobs.remove(key) == null) {
+            return false;
+        }
+        changed(key);
+        return true;
     }
 
     @Override

@@ -8,13 +8,14 @@ import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.Role;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -46,23 +47,26 @@ final class ClusterCache implements AutoCloseable {
     }
 
     private final Map<String, Scope> scopes;
-    private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
+    private final JobChanges listeners = new JobChanges();
 
     /** @param resyncMillis how often every job is offered to the listeners again, changed or not (0: never) */
     ClusterCache(KubernetesClient client, List<String> namespaces, long resyncMillis) {
-        Consumer<JobKey> onChange = key -> listeners.forEach(listener -> listener.accept(key));
         Map<String, Scope> byNamespace = new java.util.LinkedHashMap<>();
         if (namespaces.isEmpty()) {
-            byNamespace.put(ALL, scope(client, null, onChange, resyncMillis));
+            byNamespace.put(ALL, scope(client, null, listeners, resyncMillis));
         } else {
-            namespaces.forEach(ns -> byNamespace.put(ns, scope(client, ns, onChange, resyncMillis)));
+            namespaces.forEach(ns -> byNamespace.put(ns, scope(client, ns, listeners, resyncMillis)));
         }
         this.scopes = Map.copyOf(byNamespace);
     }
 
-    /** Calls {@code listener} with the job of every object added, changed or removed (and at every resync). */
+    /**
+     * Calls {@code listener} with every job the cache holds now, then with the job of every object
+     * added, changed or removed (and at every resync).
+     */
     void addListener(Consumer<JobKey> listener) {
-        listeners.add(listener);
+        listeners.add(listener, scopes.values().stream().flatMap(scope -> scope.jobs().getStore().list().stream())
+                .map(ClusterCache::jobKey).filter(Objects::nonNull).toList());
     }
 
     /** Starts every informer without waiting for it: a cluster that is down must not stop the service starting. */

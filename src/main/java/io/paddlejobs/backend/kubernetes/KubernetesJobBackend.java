@@ -123,9 +123,8 @@ final class KubernetesJobBackend implements JobBackend {
     }
 
     @Override
-    public boolean onChange(Consumer<JobKey> listener) {
+    public void onChange(Consumer<JobKey> listener) {
         cache.addListener(listener);
-        return true;
     }
 
     @Override

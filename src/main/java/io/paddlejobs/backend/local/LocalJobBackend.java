@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
@@ -24,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +49,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ReplicaLauncher launcher;
     private final LocalScheduler scheduler;
     private final ResourceLedger resources;
-    private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
+    private final JobChanges changes = new JobChanges();
 
     private final RestartBackoff backoff;
 
@@ -101,7 +101,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public Job submit(JobPlan plan) {
-        LocalJob job = new LocalJob(plan, clock.instant(), clock, this::persist, this::shown);
+        LocalJob job = new LocalJob(plan, clock.instant(), clock, this::persist, changes);
         if (jobs.putIfAbsent(job.key(), job) != null) {
             throw new JobAlreadyExistsException(job.key());
         }
@@ -132,13 +132,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     /** Every change of a job's snapshot, and its removal, is told as it happens. */
     @Override
-    public boolean onChange(Consumer<JobKey> listener) {
-        listeners.add(listener);
-        return true;
-    }
-
-    private void shown(JobKey key) {
-        listeners.forEach(listener -> listener.accept(key));
+    public void onChange(Consumer<JobKey> listener) {
+        changes.add(listener, jobs.keySet());
     }
 
     @Override
@@ -162,7 +157,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 return true; // a concurrent delete did it
             }
         }
-        shown(key);
+        changes.accept(key);
         store.delete(key);
         return true;
     }
@@ -219,7 +214,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
      */
     int recover() {
         List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
-        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist, this::shown);
+        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist, changes);
         for (LocalJob job : recorded) {
             JobRecord record = job.record();
             jobs.put(job.key(), job);

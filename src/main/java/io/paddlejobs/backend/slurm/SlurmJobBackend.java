@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
@@ -17,13 +18,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * Runs each job as one Slurm batch job (heterogeneous when it has pservers: they are one
  * component, trainers the other). Jobs live in memory, so reads never wait for Slurm; the
  * {@link StatusPoller} brings them up to date and writes every change of phase to the job's
  * record, so a restarted service picks its jobs back up and knows how they ended after Slurm has
- * forgotten them. Stopping the service leaves jobs running.
+ * forgotten them. Each change to a job in memory (a submit, what a poll saw, a cancel, a delete)
+ * is told to the {@link #onChange} listeners. Stopping the service leaves jobs running.
  */
 final class SlurmJobBackend implements JobBackend, AutoCloseable {
 
@@ -33,6 +36,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final Clock clock;
     private final Site site;
     private final ConcurrentHashMap<JobKey, SlurmJob> jobs = new ConcurrentHashMap<>();
+    private final JobChanges changes = new JobChanges();
     private final SlurmStops stops;
     private StatusPoller poller;
 
@@ -42,7 +46,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         this.records = records;
         this.clock = clock;
         this.site = new SlurmSite(properties);
-        this.stops = new SlurmStops(jobs, slurm, records, clock);
+        this.stops = new SlurmStops(jobs, slurm, records, clock, changes);
     }
 
     /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
@@ -58,7 +62,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
                 jobs.put(job.key(), job);
             }
         }
-        poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval());
+        poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval(), changes);
     }
 
     /** The name of every job Slurm remembers, by its id; none when Slurm does not answer (the poller checks again). */
@@ -93,6 +97,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
             SlurmJob job = submitting.submitted(slurm.submit(BatchScripts.of(plan, files, properties)));
             records.save(job);
             jobs.put(key, job);
+            changes.accept(key);
             return job.toJob();
         } catch (RuntimeException e) {
             jobs.remove(key, submitting);
@@ -121,6 +126,11 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     public List<Job> list(String namespace) {
         return jobs.values().stream().filter(job -> job.slurmId() > 0 && job.plan().namespace().equals(namespace))
                 .map(SlurmJob::toJob).toList();
+    }
+
+    @Override
+    public void onChange(Consumer<JobKey> listener) {
+        changes.add(listener, jobs.keySet());
     }
 
     @Override

@@ -7,13 +7,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Cancel and delete for the Slurm backend: the two ways a job is stopped, each of which must agree
- * with the {@link StatusPoller} on the job's in-memory state and leave no task writing its files.
+ * with the {@link StatusPoller} on the job's in-memory state, tell the backend's listeners what
+ * changed, and leave no task writing its files.
  */
 final class SlurmStops {
 
@@ -25,12 +27,15 @@ final class SlurmStops {
     private final SlurmClient slurm;
     private final SlurmRecords records;
     private final Clock clock;
+    private final Consumer<JobKey> changed;
 
-    SlurmStops(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock) {
+    SlurmStops(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock,
+               Consumer<JobKey> changed) {
         this.jobs = jobs;
         this.slurm = slurm;
         this.records = records;
         this.clock = clock;
+        this.changed = changed;
     }
 
     /** Cancels the job in Slurm and marks it {@code Cancelled}; a finished job stays as it is. */
@@ -60,6 +65,7 @@ final class SlurmStops {
             return Optional.empty();
         }
         records.save(cancelled);
+        changed.accept(key);
         return Optional.of(cancelled.toJob());
     }
 
@@ -79,6 +85,7 @@ final class SlurmStops {
             awaitGone(job.slurmId()); // its files go next: nothing of the job may still write them
         }
         jobs.remove(key);
+        changed.accept(key);
         records.files(key).delete();
         return true;
     }

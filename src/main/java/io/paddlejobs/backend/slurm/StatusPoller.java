@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Brings the backend's unfinished jobs up to date: every interval, one call to Slurm for all of
  * them, then each job's marks from the shared directory. A change of phase (or the placement
- * arriving) is written to the job's record.
+ * arriving) is written to the job's record; every change is told to the backend's listeners.
  */
 final class StatusPoller implements AutoCloseable {
 
@@ -29,6 +30,7 @@ final class StatusPoller implements AutoCloseable {
     private final SlurmClient slurm;
     private final SlurmRecords records;
     private final Clock clock;
+    private final Consumer<JobKey> changed;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "slurm-poller");
         thread.setDaemon(true);
@@ -38,16 +40,19 @@ final class StatusPoller implements AutoCloseable {
     /** The jobs whose last update failed, so that a job failing at every poll is logged once. */
     private final Set<JobKey> failing = ConcurrentHashMap.newKeySet();
 
-    private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock) {
+    private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock,
+                         Consumer<JobKey> changed) {
         this.jobs = jobs;
         this.slurm = slurm;
         this.records = records;
         this.clock = clock;
+        this.changed = changed;
     }
 
+    /** @param changed told the key of each job a poll changed, once the change is in {@code jobs} */
     static StatusPoller start(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records,
-                              Clock clock, Duration interval) {
-        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock);
+                              Clock clock, Duration interval, Consumer<JobKey> changed) {
+        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed);
         poller.executor.scheduleWithFixedDelay(poller::pollQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         return poller;
     }
@@ -118,6 +123,7 @@ final class StatusPoller implements AutoCloseable {
         if (placed != job.placed() || status.phase() != job.status().phase()) {
             records.save(updated);
         }
+        changed.accept(job.key());
     }
 
     @Override

@@ -64,7 +64,7 @@ class KubernetesMetricsTest {
 
         try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200, Duration.ofMillis(50)),
                 Clock.systemUTC())) {
-            metrics.watch(job); // no pod yet: the followers wait for one
+            // no pod yet: the followers wait for one
             assertThat(metrics.read(job, 0).metrics()).isEmpty();
 
             var pod = Pods.running(Pods.of("mnist", Role.TRAINER, 0));

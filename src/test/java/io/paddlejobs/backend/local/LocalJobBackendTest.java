@@ -54,8 +54,7 @@ class LocalJobBackendTest {
     @Test
     void everyChangeReadersCanSeeIsToldAsItHappensAndSoIsTheDelete() {
         List<Optional<JobPhase>> told = new CopyOnWriteArrayList<>();
-        assertThat(local.backend.onChange(key -> told.add(local.backend.find(key).map(job -> job.status().phase()))))
-                .as("the local backend pushes").isTrue();
+        local.backend.onChange(key -> told.add(local.backend.find(key).map(job -> job.status().phase())));
 
         local.submit("told", "true", 1, 1);
         local.awaitPhase("told", JobPhase.SUCCEEDED);

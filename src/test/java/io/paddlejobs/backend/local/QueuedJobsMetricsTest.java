@@ -3,7 +3,6 @@ package io.paddlejobs.backend.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.metrics.MetricsCollector;
@@ -15,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Metrics are collected from submit on, but a trainer that has not started (its job queued
- * behind others) holds no thread: only running trainers are followed by one.
+ * Metrics are collected from submit on, for every job the backend tells of (also one that was
+ * there before, as after a restart of the service), but a trainer that has not started (its job
+ * queued behind others) holds no thread: only running trainers are followed by one.
  */
 class QueuedJobsMetricsTest {
 
@@ -31,10 +31,9 @@ class QueuedJobsMetricsTest {
              var metrics = new MetricsCollector(local.backend, new MetricsProperties(1000, 64, 64, 200,
                      Duration.ofMillis(100)), Clock.systemUTC())) {
             long before = followerThreads();
-            Job running = local.submit("running", "echo 'PADDLEJOBS_METRICS {\"step\": 0, \"loss\": 1.5}'; sleep 600", 1, 1);
-            metrics.watch(running);
+            local.submit("running", "echo 'PADDLEJOBS_METRICS {\"step\": 0, \"loss\": 1.5}'; sleep 600", 1, 1);
             for (int i = 0; i < QUEUED; i++) {
-                metrics.watch(local.submit("queued-" + i, "sleep 600", 1, 1));
+                local.submit("queued-" + i, "sleep 600", 1, 1);
             }
             assertThat(local.job("queued-" + (QUEUED - 1)).status().phase()).isEqualTo(JobPhase.PENDING);
 
@@ -48,9 +47,32 @@ class QueuedJobsMetricsTest {
         }
     }
 
+    @Test
+    void jobsNobodyReadsAreFollowedAJobThereBeforeTheCollectorAndAQueuedOneOnceItStarts() {
+        try (var local = new LocalBackendFixture(dataRoot, 1)) {
+            JobKey before = new JobKey(LocalBackendFixture.NAMESPACE, "before");
+            JobKey queued = new JobKey(LocalBackendFixture.NAMESPACE, "queued");
+            local.submit("before", "sleep 600", 1, 1);
+            local.awaitPhase("before", JobPhase.RUNNING);
+            var logs = new FollowedLogs(local.backend);
+            try (var metrics = new MetricsCollector(logs, new MetricsProperties(1000, 64, 64, 200,
+                    Duration.ofMillis(100)), Clock.systemUTC())) {
+                await().atMost(LocalBackendFixture.DEADLINE).until(() -> logs.followed.contains(before));
+                local.submit("queued", "sleep 600", 1, 1);
+                assertThat(local.job("queued").status().phase()).isEqualTo(JobPhase.PENDING);
+                assertThat(logs.followed).doesNotContain(queued);
+
+                local.backend.cancel(before);
+
+                await().atMost(LocalBackendFixture.DEADLINE).until(() -> logs.followed.contains(queued));
+                local.backend.delete(queued);
+            }
+        }
+    }
+
     private static long followerThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> thread.getName().startsWith("metrics-") && !thread.getName().equals("metrics-waiting"))
+                .filter(thread -> thread.getName().startsWith("metrics-") && !thread.getName().equals("metrics-changes"))
                 .count();
     }
 
@@ -60,11 +82,10 @@ class QueuedJobsMetricsTest {
                 new io.paddlejobs.planning.RestartBackoff(Duration.ofMillis(200), Duration.ofSeconds(1)));
              var metrics = new MetricsCollector(local.backend, new MetricsProperties(1000, 64, 64, 200,
                      Duration.ofMillis(100)), Clock.systemUTC())) {
-            Job job = local.backend.submit(local.plan(io.paddlejobs.planning.JobRequests.named("resumed",
+            local.backend.submit(local.plan(io.paddlejobs.planning.JobRequests.named("resumed",
                     "if [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ]; then echo 'PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 2.0}';"
                             + " exit 1; fi; echo 'PADDLEJOBS_METRICS {\"step\": 2, \"loss\": 1.0}'")
                     .spec("max_restarts=1 mode=collective trainers=1").build()));
-            metrics.watch(job);
 
             local.awaitPhase("resumed", JobPhase.SUCCEEDED);
 
