@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.RawHttp;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

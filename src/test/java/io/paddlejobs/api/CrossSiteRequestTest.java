@@ -2,6 +2,8 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.RawHttp;
+import io.paddlejobs.testing.ServiceClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -8,7 +8,7 @@ import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobWatcher;
-
+import io.paddlejobs.testing.ServiceClient;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;

@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.ServiceClient;
 import java.lang.management.ManagementFactory;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

@@ -2,6 +2,8 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.ServiceClient;
+import io.paddlejobs.testing.ServiceProcess;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

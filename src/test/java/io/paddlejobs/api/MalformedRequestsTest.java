@@ -2,6 +2,7 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.RawHttp;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

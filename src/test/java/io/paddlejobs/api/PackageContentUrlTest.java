@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.packages.Archives;
-import java.io.IOException;
+import io.paddlejobs.testing.Tokens;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -48,8 +47,8 @@ class PackageContentUrlTest {
     private final JsonMapper json = JsonMapper.builder().build();
 
     @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) throws IOException {
-        Path tokens = Files.writeString(tmp.resolve("tokens.yaml"), """
+    static void properties(DynamicPropertyRegistry registry) {
+        String tokens = Tokens.file(tmp, """
                 tokens:
                   - user: alice
                     sha256: %s
@@ -60,7 +59,7 @@ class PackageContentUrlTest {
                 """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB)));
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.security.mode", () -> "token");
-        registry.add("paddlejobs.security.token-file", tokens::toString);
+        registry.add("paddlejobs.security.token-file", () -> tokens);
     }
 
     private HttpResponse<byte[]> get(String path, String token) throws Exception {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.packages.Archives;
+import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 
 import io.paddlejobs.packages.Archives;
 import io.paddlejobs.packages.Bombs;
+import io.paddlejobs.testing.ServiceClient;
 import io.paddlejobs.web.BodySizeLimitFilter;
 import java.io.InputStream;
 import java.net.URI;

@@ -3,6 +3,7 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.ServiceClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.StreamSupport;

@@ -3,7 +3,7 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.IOException;
+import io.paddlejobs.testing.ServiceClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,14 +3,14 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.ServiceClient;
+import io.paddlejobs.testing.Tokens;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,9 +150,7 @@ class StreamSharesTest {
     }
 
     static String tokenFile() {
-        Path file = tmp.resolve("tokens.yaml");
-        try {
-            Files.writeString(file, """
+        return Tokens.file(tmp, """
                     tokens:
                       - user: alice
                         sha256: %s
@@ -161,9 +159,5 @@ class StreamSharesTest {
                         sha256: %s
                         namespaces: [team-b]
                     """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file.toString();
     }
 }

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.packages.Archives;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.paddlejobs.testing.ServiceClient;
+import io.paddlejobs.testing.Tokens;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
@@ -65,9 +64,7 @@ class TokenModeApiTest {
     }
 
     static String tokenFile() {
-        Path file = tmp.resolve("tokens.yaml");
-        try {
-            Files.writeString(file, """
+        return Tokens.file(tmp, """
                     tokens:
                       - user: alice
                         sha256: %s
@@ -93,10 +90,6 @@ class TokenModeApiTest {
                         submissions-per-minute: 1
                     """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB), Tokens.sha256(CAROL), Tokens.sha256(DAVE),
                     Tokens.sha256(ERIN), Tokens.sha256(FRANK)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file.toString();
     }
 
     @LocalServerPort

@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,15 +15,15 @@ import java.util.Map;
  * HTTP/1.1 written by hand, for the headers Java's client will not send as given ({@code Host}):
  * what a browser on a rebound domain, or a cross-site form, sends to the service.
  */
-final class RawHttp {
+public final class RawHttp {
 
-    record Response(int status, Map<String, String> headers, String body) {
+    public record Response(int status, Map<String, String> headers, String body) {
     }
 
     private RawHttp() {
     }
 
-    static Response send(int port, String method, String path, Map<String, String> headers, String body) {
+    public static Response send(int port, String method, String path, Map<String, String> headers, String body) {
         try (Socket socket = new Socket(InetAddress.getByName("127.0.0.1"), port)) {
             socket.setSoTimeout(30_000);
             byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);

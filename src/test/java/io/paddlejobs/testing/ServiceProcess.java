@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.testing;
 
 import static org.awaitility.Awaitility.await;
 
@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * measured apart from its clients'); stopped with SIGTERM on close. {@code -Dbench.jvm-args=...}
  * passes options to its JVM (a profiler, another collector).
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
 
     private static final Duration READY_DEADLINE = Duration.ofSeconds(120);
     private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
@@ -39,7 +39,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Starts it with {@code --name=value} arguments beside the data root, and waits until it is ready. */
-    static ServiceProcess start(Path root, String... arguments) throws IOException {
+    public static ServiceProcess start(Path root, String... arguments) throws IOException {
         Files.createDirectories(root);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(JVM_ARGS);
@@ -62,16 +62,16 @@ final class ServiceProcess implements AutoCloseable {
         return new ServiceProcess(process, port.get(), output);
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
     /** What it printed so far. */
-    String output() {
+    public String output() {
         synchronized (output) {
             return output.toString();
         }

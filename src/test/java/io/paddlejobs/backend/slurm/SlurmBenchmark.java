@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.testing.ServiceClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,7 +51,7 @@ class SlurmBenchmark {
     @Test
     void measure() throws Exception {
         SlurmCluster.Running cluster = SlurmCluster.current();
-        JobsApi api = new JobsApi(port);
+        ServiceClient api = new ServiceClient(port);
         SlurmCli cli = new SlurmCli(cluster.slurmConf());
         SlurmRest rest = new SlurmRest(URI.create(cluster.restUrl()),
                 new JsonWebTokens(Files.readAllBytes(Path.of(cluster.jwtKey())), "root"), "/usr/bin:/bin");

@@ -14,13 +14,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,10 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  * real test cluster (the red-team report's H3, H4, M5 and L7): each test runs the attack as a job
  * and checks that it reads nothing outside the job, freezes nothing, leaves nothing running.
  */
-@Tag("slurm")
-@ExtendWith(SlurmCluster.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class SlurmHostileJobsTest {
+class SlurmHostileJobsTest extends SlurmServiceTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Path MARKER = outsideFile();
@@ -45,16 +37,6 @@ class SlurmHostileJobsTest {
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
         SlurmCluster.serve(registry, sharedDir);
-    }
-
-    @LocalServerPort
-    int port;
-
-    JobsApi api;
-
-    @BeforeEach
-    void api() {
-        api = new JobsApi(port);
     }
 
     @AfterAll
@@ -135,7 +117,7 @@ class SlurmHostileJobsTest {
         api.awaitPhase("verbatim", "Succeeded", SlurmJobsApiTest.RUN);
 
         assertThat(api.logs("verbatim", "role=trainer&index=0")).isEqualTo("[" + value + "]");
-        assertThat(api.json("/jobs/verbatim").path("plan").path("replicas").get(0).path("env").path("NOTE").asString())
+        assertThat(api.getJson("/jobs/verbatim").path("plan").path("replicas").get(0).path("env").path("NOTE").asString())
                 .isEqualTo(value);
     }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.ServiceClient;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,13 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -31,10 +27,7 @@ import tools.jackson.databind.JsonNode;
  * (waiting for resources, a time limit). The port's promises themselves are
  * {@link SlurmJobBackendContractTest}'s.
  */
-@Tag("slurm")
-@ExtendWith(SlurmCluster.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class SlurmJobsApiTest {
+class SlurmJobsApiTest extends SlurmServiceTest {
 
     static final Duration RUN = Duration.ofSeconds(90);
     static final Path TRAIN_PY = Path.of(System.getProperty("project.basedir", "."), "examples/fit-a-line/train.py")
@@ -53,25 +46,15 @@ class SlurmJobsApiTest {
         registry.add("paddlejobs.defaults.trainer-mem-per-gpu", () -> "0");
     }
 
-    @LocalServerPort
-    int port;
-
-    JobsApi api;
-
-    @BeforeEach
-    void api() {
-        api = new JobsApi(port);
-    }
-
     @Test
     void fitALineExampleSucceedsWithTheSameRequestAndStatusUrlAsLocally() {
         String request = """
                 {"name": "fit-a-line", "entry_point": "python3 -u %s", "num_cpus": 3, "pservers": 2, "memory": "1Gi"}
                 """.formatted(TRAIN_PY);
 
-        JsonNode created = api.submit(request);
+        String statusUrl = api.submit(request);
 
-        assertThat(created.path("status_url").asString())
+        assertThat(statusUrl)
                 .isEqualTo(api.baseUrl() + "/jobs/fit-a-line/status?namespace=default");
         JsonNode done = api.awaitPhase("fit-a-line", "Succeeded", RUN);
         assertThat(done.path("trainers").path("succeeded").asInt()).isEqualTo(3);
@@ -82,7 +65,7 @@ class SlurmJobsApiTest {
         }
         assertThat(done.path("replicas").get(2).path("started_at").asString()).as("trainer-0 started").isNotEmpty();
         assertThat(done.path("replicas").get(2).path("finished_at").asString()).as("trainer-0 finished").isNotEmpty();
-        JsonNode job = api.json("/jobs/fit-a-line");
+        JsonNode job = api.getJson("/jobs/fit-a-line");
         assertThat(job.toString()).as("placed: no host token left in the plan").doesNotContain("@pserver-");
     }
 
@@ -91,7 +74,7 @@ class SlurmJobsApiTest {
         HttpResponse<String> response = api.send("POST", "/jobs?dry_run=true", job("dry", "true"));
 
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        String script = JobsApi.parse(response.body()).path("manifests").get(0).path("script").asString();
+        String script = ServiceClient.parse(response.body()).path("manifests").get(0).path("script").asString();
         assertThat(script).contains("#SBATCH --job-name=paddlejobs.default.dry\n")
                 .contains("#SBATCH --ntasks=1 --cpus-per-task=1 --mem-per-cpu=1024\n#SBATCH hetjob\n#SBATCH --ntasks=1");
         assertThat(slurmStates("dry")).isEmpty();
@@ -117,7 +100,7 @@ class SlurmJobsApiTest {
                 "[ $TRAINING_ROLE = PSERVER ] || until [ $(ls printed-PSERVER-* 2>/dev/null | wc -l) -ge 2 ]; do sleep 0.1; done"));
         api.awaitPhase("env-dump", "Succeeded", RUN);
 
-        JsonNode plan = api.json("/jobs/env-dump").path("plan");
+        JsonNode plan = api.getJson("/jobs/env-dump").path("plan");
         for (JsonNode replica : plan.path("replicas")) {
             String id = Replica.idOf(Role.fromLabel(replica.path("role").asString()), replica.path("index").asInt());
             Map<String, String> planned = new TreeMap<>();
@@ -165,7 +148,7 @@ class SlurmJobsApiTest {
         assertThat(events).first().isEqualTo("event:status");
         assertThat(events).as("the stream ends once the job has").last().isEqualTo("event:end");
         List<String> phases = lines.stream().filter(line -> line.startsWith("data:{\"") && line.contains("\"phase\""))
-                .map(line -> JobsApi.parse(line.substring("data:".length())).path("phase").asString()).toList();
+                .map(line -> ServiceClient.parse(line.substring("data:".length())).path("phase").asString()).toList();
         assertThat(phases).as("Slurm is polled: its changes still reach the stream").contains("Running").endsWith("Succeeded");
     }
 

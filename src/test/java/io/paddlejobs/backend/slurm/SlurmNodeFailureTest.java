@@ -1,26 +1,18 @@
 package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /** A node daemon killed while a job runs there: Slurm declares the node down, the job fails saying so. */
-@Tag("slurm")
-@ExtendWith(SlurmCluster.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class SlurmNodeFailureTest {
+class SlurmNodeFailureTest extends SlurmServiceTest {
 
     @TempDir
     static Path sharedDir;
@@ -30,12 +22,8 @@ class SlurmNodeFailureTest {
         SlurmCluster.serve(registry, sharedDir);
     }
 
-    @LocalServerPort
-    int port;
-
     @Test
     void aNodeDaemonKilledMidJobFailsTheJobWithTheNodeFailureInWords() throws Exception {
-        JobsApi api = new JobsApi(port);
         api.submit(SlurmJobsApiTest.job("node-dies", "sleep 300"));
         api.awaitPhase("node-dies", "Running", SlurmJobsApiTest.RUN);
         SlurmCluster.Running cluster = SlurmCluster.current();

@@ -8,13 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -25,11 +21,8 @@ import tools.jackson.databind.JsonNode;
  * environment the service injects. Needs the venvs of {@code .ci/prepare-paddle} ({@link PaddleVenvs})
  * as well as the cluster. One job at a time: Paddle processes are heavy, and the machine is small.
  */
-@Tag("slurm")
 @Tag("paddle")
-@ExtendWith(SlurmCluster.class)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class SlurmPaddleJobsTest {
+class SlurmPaddleJobsTest extends SlurmServiceTest {
 
     /** Generous: on two shared cores one Paddle import alone can take several seconds. */
     private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
@@ -41,16 +34,6 @@ class SlurmPaddleJobsTest {
     static void properties(DynamicPropertyRegistry registry) {
         SlurmCluster.serve(registry, sharedDir);
         registry.add("paddlejobs.slurm.time-limit", () -> "10m");
-    }
-
-    @LocalServerPort
-    int port;
-
-    JobsApi api;
-
-    @BeforeEach
-    void api() {
-        api = new JobsApi(port);
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ class SlurmPlantedRecordsTest {
     void plantedRecordsNeitherStopTheStartNorClaimAnotherJobOrNamespace() throws IOException {
         Path jobs = sharedDir.resolve("jobs");
         try (ConfigurableApplicationContext first = SlurmCluster.startService(sharedDir)) {
-            JobsApi api = JobsApi.of(first);
+            ServiceClient api = ServiceClient.of(first);
             api.submit(SlurmJobsApiTest.job("real", "sleep 120"));
             // As the report's job planted it, from its working directory.
             api.submit(SlurmJobsApiTest.job("planter", "mkdir -p ../../zz; echo "
@@ -51,10 +52,10 @@ class SlurmPlantedRecordsTest {
         Files.writeString(jobs.resolve("thieves/thief/job.json"), real.toString());
 
         try (ConfigurableApplicationContext second = SlurmCluster.startService(sharedDir)) {
-            JobsApi api = JobsApi.of(second);
+            ServiceClient api = ServiceClient.of(second);
 
             assertThat(api.status("real").path("phase").asString()).isEqualTo("Running");
-            assertThat(api.json("/jobs?namespace=thieves").path("items")).as("no job claims real's Slurm job").isEmpty();
+            assertThat(api.getJson("/jobs?namespace=thieves").path("items")).as("no job claims real's Slurm job").isEmpty();
             assertThat(api.send("GET", "/jobs/zz", null).statusCode()).isEqualTo(404);
             assertThat(api.send("GET", "/jobs/copy", null).statusCode()).isEqualTo(404);
             assertThat(refused(jobs.resolve("default/zz"))).isTrue();

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.ServiceClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
@@ -26,7 +27,7 @@ class SlurmServiceRestartTest {
     void aServiceRestartedMidJobPicksItsJobBackUpToItsEnd() {
         String jobId;
         try (ConfigurableApplicationContext first = SlurmCluster.startService(sharedDir)) {
-            JobsApi api = JobsApi.of(first);
+            ServiceClient api = ServiceClient.of(first);
             api.submit(SlurmJobsApiTest.job("outlives", "sleep 6; echo finished"));
             JsonNode running = api.awaitPhase("outlives", "Running", SlurmJobsApiTest.RUN);
             jobId = running.path("created_at").asString();
@@ -35,7 +36,7 @@ class SlurmServiceRestartTest {
                 .contains("RUNNING");
 
         try (ConfigurableApplicationContext second = SlurmCluster.startService(sharedDir)) {
-            JobsApi api = JobsApi.of(second);
+            ServiceClient api = ServiceClient.of(second);
             assertThat(api.status("outlives").path("created_at").asString()).isEqualTo(jobId);
 
             JsonNode done = api.awaitPhase("outlives", "Succeeded", Duration.ofSeconds(60));
