@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +10,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -21,17 +21,19 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Job directories under {@code <data-root>/jobs/<namespace>/<job>/}: {@code job.json} (the
- * record, replaced atomically so a crash never leaves half of one), {@code logs/}, {@code work/}.
- * A record that cannot be used is moved aside, with its directory, to {@code <data-root>/quarantine/}.
+ * Job directories under {@code <data-root>/jobs/<namespace>/<job>/} ({@link JobDirectories}):
+ * {@code job.json} (the record, replaced atomically so a crash never leaves half of one), {@code logs/},
+ * {@code work/}. A record that cannot be used is moved aside, with its directory, to
+ * {@code <data-root>/quarantine/}.
  */
 final class JobRecordStore {
 
     private static final Logger log = LoggerFactory.getLogger(JobRecordStore.class);
-    private static final String RECORD = "job.json";
+    private static final String RECORD = JobDirectories.RECORD;
     /** Directories being deleted are renamed to this prefix first; nothing else starts with a dot. */
     private static final String DELETING = ".deleting-";
 
+    private final JobDirectories directories;
     private final Path jobsDir;
     private final Path quarantineDir;
     private final JsonMapper json;
@@ -40,14 +42,15 @@ final class JobRecordStore {
     record Stored(Path dir, JobRecord record) {
     }
 
-    JobRecordStore(Path jobsDir, JsonMapper json) {
-        this.jobsDir = jobsDir;
+    JobRecordStore(JobDirectories directories, JsonMapper json) {
+        this.directories = directories;
+        this.jobsDir = directories.jobs();
         this.quarantineDir = jobsDir.resolveSibling("quarantine");
         this.json = json;
     }
 
     Path jobDir(JobKey key) {
-        return jobsDir.resolve(key.namespace()).resolve(key.name());
+        return directories.jobDir(key);
     }
 
     Path workDir(JobKey key) {
@@ -61,14 +64,10 @@ final class JobRecordStore {
     /** @throws UncheckedIOException when it cannot be written (a full disk); the previous record stays whole */
     void save(JobRecord record) {
         Path dir = jobDir(new JobKey(record.namespace(), record.request().name()));
-        Path temp = null;
         try {
             Files.createDirectories(dir);
-            temp = Files.createTempFile(dir, RECORD, ".tmp");
-            json.writeValue(temp.toFile(), record);
-            Files.move(temp, dir.resolve(RECORD), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            JobDirectories.replace(dir.resolve(RECORD), temp -> json.writeValue(temp.toFile(), record));
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(temp);
             throw new UncheckedIOException("cannot write the record of job " + record.request().name(),
                     e instanceof IOException io ? io : new IOException(e.getMessage(), e));
         }
@@ -85,9 +84,8 @@ final class JobRecordStore {
         }
         removeUnfinishedDeletes();
         List<Path> files;
-        try (Stream<Path> found = Files.find(jobsDir, 3, (path, attrs) -> path.getFileName().toString().equals(RECORD)
-                && jobsDir.relativize(path).getNameCount() == 3)) {
-            files = found.toList();
+        try {
+            files = directories.records();
         } catch (IOException | UncheckedIOException e) {
             log.error("Cannot list the job records under {}: starting without them", jobsDir, e);
             return List.of();
@@ -183,25 +181,10 @@ final class JobRecordStore {
     }
 
     private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                deleteQuietly(path);
-            }
-        } catch (NoSuchFileException gone) {
-            // removed meanwhile: what was wanted
+        try {
+            JobDirectories.deleteTree(root);
         } catch (IOException | UncheckedIOException e) {
             log.warn("Some files of {} could not be removed: {}", root, e.toString());
-        }
-    }
-
-    private static void deleteQuietly(Path path) {
-        if (path == null) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(path);
-        } catch (IOException e) {
-            log.debug("cannot delete {}: {}", path, e.toString());
         }
     }
 }

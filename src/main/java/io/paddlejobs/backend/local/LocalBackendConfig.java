@@ -34,7 +34,7 @@ class LocalBackendConfig {
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(env),
                 properties.sandboxUser());
         sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
-        var store = new JobRecordStore(properties.jobsDir(), json);
+        var store = new JobRecordStore(properties.directories(), json);
         MachineCapacity machine = MachineCapacity.detect(properties, CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo"));
         log.warn("Local backend: memory and CPU are counted, not enforced: a replica may use more than its plan gives it");
         var resources = ResourceLedger.of(machine, properties);

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.JobDirectories;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -70,11 +71,7 @@ public record LocalProperties(
         return new Sandbox.JobUser(sandboxUid, sandboxGid);
     }
 
-    Path jobsDir() {
-        return dataRoot.resolve("jobs");
-    }
-
-    Path storageDir(String namespace) {
-        return dataRoot.resolve("storage").resolve(namespace);
+    JobDirectories directories() {
+        return JobDirectories.under(dataRoot);
     }
 }

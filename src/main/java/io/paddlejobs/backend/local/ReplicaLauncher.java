@@ -124,10 +124,10 @@ final class ReplicaLauncher implements AutoCloseable {
     private void launch(LocalJob job, JobPlan placed) throws IOException {
         JobKey key = job.key();
         Files.createDirectories(store.logFile(key, "any").getParent());
-        Files.createDirectories(properties.storageDir(key.namespace()));
+        Files.createDirectories(properties.directories().storageDir(key.namespace()));
         Path checkpoints = Path.of(site.checkpointPath(key.namespace(), key.name()));
         Files.createDirectories(checkpoints);
-        sandbox.handOver(store.workDir(key), properties.storageDir(key.namespace()), checkpoints);
+        sandbox.handOver(store.workDir(key), properties.directories().storageDir(key.namespace()), checkpoints);
         int attempt = job.attempt();
         // Spawning is most of a start's time; the replicas are started side by side.
         List<CompletableFuture<Void>> starts = placed.replicas().stream()
@@ -200,7 +200,7 @@ final class ReplicaLauncher implements AutoCloseable {
             Map<String, String> env = new HashMap<>(replica.env());
             env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
             var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), plan.role(replica.role()).entryPoint(),
-                    env, store.workDir(key), properties.storageDir(key.namespace()),
+                    env, store.workDir(key), properties.directories().storageDir(key.namespace()),
                     store.logFile(key, replica.id()), properties.maxLogSize().toBytes(),
                     job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());
             ReplicaProcess process = ReplicaProcess.start(launch, sandbox, environment);

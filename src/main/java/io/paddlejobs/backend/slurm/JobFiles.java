@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.backend.JobWrittenFiles;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.PaddleEnv;
@@ -14,14 +15,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * One job's directory on the shared filesystem, {@code <shared-dir>/jobs/<namespace>/<job>/}:
@@ -41,7 +40,7 @@ record JobFiles(Path dir) {
     private static final Pattern EXIT = Pattern.compile("(\\d{1,3})( stopped)?\\n?");
 
     Path record() {
-        return dir.resolve("job.json");
+        return dir.resolve(JobDirectories.RECORD);
     }
 
     Path workDir() {
@@ -144,10 +143,8 @@ record JobFiles(Path dir) {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
+        try {
+            JobDirectories.deleteTree(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the files of the job under " + dir, e);
         }

@@ -23,7 +23,7 @@ class SlurmBackendConfig {
     JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Environment env) {
         properties.requireSharedFilesAccepted(
                 env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT));
-        var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.jobsDir(), json),
+        var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
                 Clock.systemUTC());
         backend.start();
         log.info("Slurm backend ({}): job files under {}, partition {}", properties.client(),

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.JobDirectories;
 import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.nio.file.Path;
@@ -83,11 +84,7 @@ public record SlurmProperties(
         }
     }
 
-    Path jobsDir() {
-        return sharedDir.resolve("jobs");
-    }
-
-    Path storageDir(String namespace) {
-        return sharedDir.resolve("storage").resolve(namespace);
+    JobDirectories directories() {
+        return JobDirectories.under(sharedDir);
     }
 }

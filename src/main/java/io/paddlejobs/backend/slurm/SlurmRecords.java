@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.backend.JobWrittenFiles;
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
@@ -10,14 +11,13 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Job directories under {@code <shared-dir>/jobs/<namespace>/<job>/}, each with its record
- * {@code job.json}. Jobs can write there too, so a record is read as {@link JobWrittenFiles} reads
+ * Job directories under {@code <shared-dir>/jobs/<namespace>/<job>/} ({@link JobDirectories}), each
+ * with its record {@code job.json}. Jobs can write there too, so a record is read as {@link JobWrittenFiles} reads
  * a file, with a bound, and used only once {@link SlurmRecordChecks} found nothing wrong with it;
  * a record that is not usable is renamed out of the way ({@code job.json.refused-<millis>}) and
  * logged, never fatal to start-up.
@@ -28,21 +28,23 @@ final class SlurmRecords {
     /** Far above any record the service writes (a plan is bounded by the request's size). */
     static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
-    private final Path jobsDir;
+    private final JobDirectories directories;
     private final JsonMapper json;
 
-    /** @param jobsDir created if need be; used by its real path, so that no link is followed below it */
-    SlurmRecords(Path jobsDir, JsonMapper json) {
+    /** @param directories its jobs directory is created if need be, and used by its real path, so that no link is followed below it */
+    SlurmRecords(JobDirectories directories, JsonMapper json) {
         try {
-            this.jobsDir = Files.createDirectories(jobsDir.toAbsolutePath().normalize()).toRealPath();
+            this.directories = new JobDirectories(
+                    Files.createDirectories(directories.jobs().toAbsolutePath().normalize()).toRealPath(),
+                    directories.storage());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the jobs directory " + jobsDir, e);
+            throw new UncheckedIOException("cannot create the jobs directory " + directories.jobs(), e);
         }
         this.json = json;
     }
 
     JobFiles files(JobKey key) {
-        return new JobFiles(jobsDir.resolve(key.namespace()).resolve(key.name()));
+        return new JobFiles(directories.jobDir(key));
     }
 
     /**
@@ -58,9 +60,7 @@ final class SlurmRecords {
                 log.warn("The directory of job {} was replaced by a link; its record is not written there", job.key());
                 return;
             }
-            Path temp = Files.createTempFile(record.getParent(), "job.json", ".tmp");
-            json.writeValue(temp.toFile(), job);
-            Files.move(temp, record, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            JobDirectories.replace(record, temp -> json.writeValue(temp.toFile(), job));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the record of job " + job.plan().name(), e);
         }
@@ -69,13 +69,12 @@ final class SlurmRecords {
     /** Every usable record at {@code <namespace>/<job>/job.json}; the others are refused. */
     List<SlurmJob> loadAll() {
         List<SlurmJob> jobs = new ArrayList<>();
-        try (Stream<Path> found = Files.find(jobsDir, 3, (path, attrs) -> path.getFileName().toString().equals("job.json")
-                && jobsDir.relativize(path).getNameCount() == 3)) {
-            for (Path file : found.toList()) {
+        try {
+            for (Path file : directories.records()) {
                 load(file).ifPresent(jobs::add);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read job records under " + jobsDir, e);
+            throw new UncheckedIOException("cannot read job records under " + directories.jobs(), e);
         }
         return jobs;
     }
@@ -107,7 +106,7 @@ final class SlurmRecords {
 
     /** Renames a record that must not be used, so that the next start does not meet it again. */
     void refuse(Path record, String why) {
-        Path target = record.resolveSibling("job.json.refused-" + System.currentTimeMillis());
+        Path target = record.resolveSibling(JobDirectories.RECORD + ".refused-" + System.currentTimeMillis());
         try {
             Files.move(record, target, StandardCopyOption.ATOMIC_MOVE);
             log.warn("Job record {} is not usable, {}; renamed to {}", record, why, target.getFileName());

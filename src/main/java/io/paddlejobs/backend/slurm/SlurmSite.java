@@ -28,6 +28,6 @@ final class SlurmSite implements Site {
 
     @Override
     public String dataPath(String namespace, String job) {
-        return properties.storageDir(namespace).toAbsolutePath().normalize().toString();
+        return properties.directories().storageDir(namespace).toAbsolutePath().normalize().toString();
     }
 }

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
@@ -12,9 +13,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,7 +35,7 @@ class EarlierRecordFormTest {
                 .addModule(new PlanningJsonModule())
                 .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, strict)
                 .build();
-        JobRecordStore store = new JobRecordStore(dataRoot.resolve("jobs"), json);
+        JobRecordStore store = new JobRecordStore(JobDirectories.under(dataRoot), json);
         JobPlan plan;
         try (var local = new LocalBackendFixture(dataRoot, 4)) {
             plan = local.plan(LocalBackendFixture.request("old", "true", 1, 2));

@@ -107,7 +107,7 @@ final class LocalBackendFixture implements AutoCloseable {
     }
 
     JobRecordStore store() {
-        return new JobRecordStore(properties.jobsDir(), json());
+        return new JobRecordStore(properties.directories(), json());
     }
 
     static JsonMapper json() {

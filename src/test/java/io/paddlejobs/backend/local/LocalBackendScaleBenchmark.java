@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.planning.JobPlan;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class LocalBackendScaleBenchmark {
             assertThat(local.job("job-" + (JOBS - 1)).status().queuePosition()).isEqualTo(JOBS - RUNNING);
             report("LocalJobBackend.submit, queued behind " + RUNNING + " running jobs", submits);
         }
-        JobRecordStore store = new JobRecordStore(dataRoot.resolve("jobs"), LocalBackendFixture.json());
+        JobRecordStore store = new JobRecordStore(JobDirectories.under(dataRoot), LocalBackendFixture.json());
         for (int round = 0; round < 3; round++) {
             long start = System.nanoTime();
             assertThat(store.loadAll()).hasSize(JOBS);

@@ -54,7 +54,7 @@ class SlurmJobBackendContractTest extends JobBackendContract {
                 .bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
         JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new PlanningJsonModule()).build();
-        backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.jobsDir(), json), Clock.systemUTC());
+        backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json), Clock.systemUTC());
         backend.start();
         planner = new JobPlanner(Settings.planningPolicy());
     }

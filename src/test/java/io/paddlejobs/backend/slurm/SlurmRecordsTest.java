@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.planning.JobPlan;
 import java.io.IOException;
@@ -25,7 +26,7 @@ class SlurmRecordsTest {
 
     @Test
     void aRecordIsReadBackOnlyWhereItsJobLiesAndPlantedOnesAreRenamedAside() throws Exception {
-        SlurmRecords records = new SlurmRecords(jobsDir, JSON);
+        SlurmRecords records = new SlurmRecords(new JobDirectories(jobsDir, jobsDir.resolveSibling("storage")), JSON);
         SlurmJob job = job();
         records.save(job);
         Files.createDirectories(jobsDir.resolve("default/zz"));
@@ -48,7 +49,7 @@ class SlurmRecordsTest {
 
     @Test
     void aJobDirectoryReplacedByALinkGetsNoRecordWrittenThroughIt() throws IOException {
-        SlurmRecords records = new SlurmRecords(jobsDir, JSON);
+        SlurmRecords records = new SlurmRecords(new JobDirectories(jobsDir, jobsDir.resolveSibling("storage")), JSON);
         Path elsewhere = Files.createDirectories(jobsDir.resolveSibling(jobsDir.getFileName() + "-elsewhere"));
         Files.createDirectories(jobsDir.resolve("default"));
         Files.createSymbolicLink(jobsDir.resolve("default/demo"), elsewhere);
