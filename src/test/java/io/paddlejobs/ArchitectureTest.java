@@ -42,6 +42,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void problemTypesDependOnNothingButJava() {
+        classes().that().resideInAPackage("io.paddlejobs.problem..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.paddlejobs.problem..")
+                .because("every package names its problems' types from there, so it may use none of them")
+                .check(PRODUCTION);
+    }
+
+    @Test
     void securityDependsOnNeitherConfigurationNorBackends() {
         noClasses().that().resideInAPackage("io.paddlejobs.security..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.paddlejobs.config..", "io.paddlejobs.backend..")

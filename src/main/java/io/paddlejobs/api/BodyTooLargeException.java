@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -8,7 +9,7 @@ public class BodyTooLargeException extends ErrorResponseException {
 
     public BodyTooLargeException(long limit) {
         super(HttpStatus.CONTENT_TOO_LARGE);
-        getBody().setType(java.net.URI.create("urn:paddlejobs:problem:body-too-large"));
+        getBody().setType(ProblemType.BODY_TOO_LARGE.uri());
         setTitle("Request body too large");
         setDetail("A job request may be at most " + limit / 1024 + " KiB.");
     }

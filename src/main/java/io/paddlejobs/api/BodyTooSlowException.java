@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -11,7 +12,7 @@ public class BodyTooSlowException extends ErrorResponseException {
 
     public BodyTooSlowException(long seconds) {
         super(HttpStatus.REQUEST_TIMEOUT);
-        getBody().setType(java.net.URI.create("urn:paddlejobs:problem:body-too-slow"));
+        getBody().setType(ProblemType.BODY_TOO_SLOW.uri());
         setTitle("Request body too slow");
         setDetail("The request body must arrive within " + seconds + " s (paddlejobs.web.request-body-timeout).");
     }

@@ -4,6 +4,7 @@ import io.paddlejobs.api.openapi.ProblemSchema;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.planning.DnsLabels;
+import io.paddlejobs.problem.ProblemType;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
@@ -13,7 +14,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Pattern;
-import java.net.URI;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.ErrorResponseException;
@@ -61,7 +61,7 @@ class CapacityController {
 
         NoCapacity() {
             super(HttpStatus.NOT_FOUND);
-            getBody().setType(URI.create("urn:paddlejobs:problem:no-capacity"));
+            getBody().setType(ProblemType.NO_CAPACITY.uri());
             setTitle("No capacity to show");
             setDetail("This service's backend leaves placing jobs to its cluster's scheduler; ask the cluster what it has.");
         }

@@ -1,6 +1,6 @@
 package io.paddlejobs.api;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -8,14 +8,12 @@ import org.springframework.http.ProblemDetail;
 /** Builds the problem documents (RFC 9457) that carry a list of field errors. */
 final class Problems {
 
-    static final URI INVALID_REQUEST = URI.create("urn:paddlejobs:problem:invalid-request");
-
     private Problems() {
     }
 
     static ProblemDetail invalidRequest(List<FieldError> errors) {
         ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
-        problem.setType(INVALID_REQUEST);
+        problem.setType(ProblemType.INVALID_REQUEST.uri());
         problem.setTitle("Invalid job request");
         problem.setDetail(errors.size() == 1
                 ? errors.get(0).field() + ": " + errors.get(0).message()

@@ -1,6 +1,6 @@
 package io.paddlejobs.api;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -46,7 +46,7 @@ final class UnreadableBodies {
                     "is given more than once; give each field once", null)));
         }
         ProblemDetail problem = ProblemDetail.forStatus(HttpStatus.BAD_REQUEST);
-        problem.setType(URI.create("urn:paddlejobs:problem:unreadable-body"));
+        problem.setType(ProblemType.UNREADABLE_BODY.uri());
         problem.setTitle("Unreadable request body");
         problem.setDetail(cause instanceof StreamReadException read && read.getLocation() != null
                 ? "The body is not valid JSON (line %d, column %d): %s".formatted(read.getLocation().getLineNr(),

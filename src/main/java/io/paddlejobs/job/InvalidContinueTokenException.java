@@ -1,6 +1,6 @@
 package io.paddlejobs.job;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -9,7 +9,7 @@ public class InvalidContinueTokenException extends ErrorResponseException {
 
     public InvalidContinueTokenException() {
         super(HttpStatus.BAD_REQUEST);
-        getBody().setType(URI.create("urn:paddlejobs:problem:invalid-continue"));
+        getBody().setType(ProblemType.INVALID_CONTINUE.uri());
         setTitle("Invalid continue token");
         setDetail("The continue parameter must be a token from a previous list response.");
     }

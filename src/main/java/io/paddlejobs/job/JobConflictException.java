@@ -1,6 +1,6 @@
 package io.paddlejobs.job;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -9,7 +9,7 @@ public class JobConflictException extends ErrorResponseException {
 
     public JobConflictException(String title, String detail) {
         super(HttpStatus.CONFLICT);
-        getBody().setType(URI.create("urn:paddlejobs:problem:conflict"));
+        getBody().setType(ProblemType.CONFLICT.uri());
         setTitle(title);
         setDetail(detail);
     }

@@ -1,6 +1,6 @@
 package io.paddlejobs.job;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -9,7 +9,7 @@ public class JobNotFoundException extends ErrorResponseException {
 
     public JobNotFoundException(JobKey key) {
         super(HttpStatus.NOT_FOUND);
-        getBody().setType(URI.create("urn:paddlejobs:problem:job-not-found"));
+        getBody().setType(ProblemType.JOB_NOT_FOUND.uri());
         setTitle("Job not found");
         setDetail("There is no job '" + key.name() + "' in namespace '" + key.namespace() + "'.");
     }

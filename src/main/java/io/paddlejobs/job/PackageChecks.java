@@ -1,6 +1,6 @@
 package io.paddlejobs.job;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -23,7 +23,7 @@ final class PackageChecks {
 
     private static ErrorResponseException invalid(String detail) {
         ErrorResponseException e = new ErrorResponseException(HttpStatus.BAD_REQUEST);
-        e.getBody().setType(URI.create("urn:paddlejobs:problem:invalid-request"));
+        e.getBody().setType(ProblemType.INVALID_REQUEST.uri());
         e.setTitle("Invalid job request");
         e.setDetail("package: " + detail);
         e.getBody().setProperty("errors", List.of(Map.of("field", "package", "message", detail)));

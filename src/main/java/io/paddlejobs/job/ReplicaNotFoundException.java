@@ -1,7 +1,7 @@
 package io.paddlejobs.job;
 
 import io.paddlejobs.planning.Role;
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -10,7 +10,7 @@ public class ReplicaNotFoundException extends ErrorResponseException {
 
     public ReplicaNotFoundException(JobKey key, Role role, int index, int count) {
         super(HttpStatus.NOT_FOUND);
-        getBody().setType(URI.create("urn:paddlejobs:problem:replica-not-found"));
+        getBody().setType(ProblemType.REPLICA_NOT_FOUND.uri());
         setTitle("Replica not found");
         setDetail("Job '%s' has %d %ss; there is no %s %d (indexes start at 0)."
                 .formatted(key.name(), count, role.label(), role.label(), index));

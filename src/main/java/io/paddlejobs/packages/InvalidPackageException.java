@@ -1,6 +1,6 @@
 package io.paddlejobs.packages;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -11,7 +11,7 @@ class InvalidPackageException extends ErrorResponseException {
 
     InvalidPackageException(String field, String detail) {
         super(HttpStatus.BAD_REQUEST);
-        getBody().setType(URI.create("urn:paddlejobs:problem:invalid-package"));
+        getBody().setType(ProblemType.INVALID_PACKAGE.uri());
         setTitle("Invalid code package");
         setDetail(detail);
         getBody().setProperty("errors", List.of(Map.of("field", field, "message", detail)));

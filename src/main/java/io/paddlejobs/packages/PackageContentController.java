@@ -1,5 +1,6 @@
 package io.paddlejobs.packages;
 
+import io.paddlejobs.problem.ProblemType;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -7,7 +8,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirements;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.net.URI;
 import org.springframework.core.io.FileSystemResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.HttpStatus;
@@ -56,7 +56,7 @@ class PackageContentController {
     /** The same answer whatever was wrong: it tells a guesser nothing about which packages exist. */
     private static ErrorResponseException nothingHere() {
         ErrorResponseException e = new ErrorResponseException(HttpStatus.NOT_FOUND);
-        e.getBody().setType(URI.create("urn:paddlejobs:problem:package-not-found"));
+        e.getBody().setType(ProblemType.PACKAGE_NOT_FOUND.uri());
         e.setTitle("Package not found");
         e.setDetail("No package at this address: the package, its namespace or the URL's key is not right.");
         return e;

@@ -1,6 +1,6 @@
 package io.paddlejobs.packages;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
@@ -10,7 +10,7 @@ class PackageInUseException extends ErrorResponseException {
 
     PackageInUseException(String namespace, String id, List<String> jobs) {
         super(HttpStatus.CONFLICT);
-        getBody().setType(URI.create("urn:paddlejobs:problem:package-in-use"));
+        getBody().setType(ProblemType.PACKAGE_IN_USE.uri());
         setTitle("Package in use");
         List<String> named = jobs.size() > 20 ? jobs.subList(0, 20) : jobs;
         setDetail("Package %s of namespace '%s' is named by %d unfinished job%s (%s%s); delete it once they have finished."

@@ -1,6 +1,6 @@
 package io.paddlejobs.packages;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -9,7 +9,7 @@ class PackageNotFoundException extends ErrorResponseException {
 
     PackageNotFoundException(String namespace, String id) {
         super(HttpStatus.NOT_FOUND);
-        getBody().setType(URI.create("urn:paddlejobs:problem:package-not-found"));
+        getBody().setType(ProblemType.PACKAGE_NOT_FOUND.uri());
         setTitle("Package not found");
         setDetail("Namespace '" + namespace + "' has no package " + id + ".");
     }

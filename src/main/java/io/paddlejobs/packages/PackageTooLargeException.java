@@ -1,6 +1,6 @@
 package io.paddlejobs.packages;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.ErrorResponseException;
@@ -10,7 +10,7 @@ class PackageTooLargeException extends ErrorResponseException {
 
     PackageTooLargeException(DataSize limit) {
         super(HttpStatus.CONTENT_TOO_LARGE);
-        getBody().setType(URI.create("urn:paddlejobs:problem:package-too-large"));
+        getBody().setType(ProblemType.PACKAGE_TOO_LARGE.uri());
         setTitle("Code package too large");
         setDetail("A code package may be at most " + limit.toMegabytes() + " MiB (gzipped).");
     }

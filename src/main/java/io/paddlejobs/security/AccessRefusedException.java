@@ -1,6 +1,6 @@
 package io.paddlejobs.security;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
@@ -14,7 +14,7 @@ public class AccessRefusedException extends ErrorResponseException {
 
     static AccessRefusedException unauthenticated() {
         AccessRefusedException problem = new AccessRefusedException(HttpStatus.UNAUTHORIZED);
-        problem.getBody().setType(AuthProblems.UNAUTHENTICATED);
+        problem.getBody().setType(ProblemType.UNAUTHENTICATED.uri());
         problem.setTitle(AuthProblems.missingToken().getTitle());
         problem.setDetail(AuthProblems.missingToken().getDetail());
         problem.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, AuthProblems.CHALLENGE);
@@ -23,7 +23,7 @@ public class AccessRefusedException extends ErrorResponseException {
 
     static AccessRefusedException namespace(Tenant tenant, String namespace, Action action, String whereAllowed) {
         AccessRefusedException problem = new AccessRefusedException(HttpStatus.FORBIDDEN);
-        problem.getBody().setType(URI.create("urn:paddlejobs:problem:namespace-forbidden"));
+        problem.getBody().setType(ProblemType.NAMESPACE_FORBIDDEN.uri());
         problem.setTitle("Namespace not allowed");
         problem.setDetail("User '%s' may not %s jobs in namespace '%s'; %s."
                 .formatted(tenant.user(), action.verb(), namespace, whereAllowed));

@@ -1,8 +1,8 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.problem.ProblemType;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URI;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -18,8 +18,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class AuthProblems {
 
-    static final URI UNAUTHENTICATED = URI.create("urn:paddlejobs:problem:unauthenticated");
-    static final URI FORBIDDEN = URI.create("urn:paddlejobs:problem:forbidden");
     static final String CHALLENGE = "Bearer realm=\"paddle-jobs\"";
 
     private final JsonMapper json;
@@ -33,7 +31,7 @@ final class AuthProblems {
     static ProblemDetail missingToken() {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED,
                 "This service needs a bearer token: send 'Authorization: Bearer <token>'.");
-        problem.setType(UNAUTHENTICATED);
+        problem.setType(ProblemType.UNAUTHENTICATED.uri());
         problem.setTitle("Authentication required");
         return problem;
     }
@@ -50,7 +48,7 @@ final class AuthProblems {
         audit.unauthenticated(request);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.UNAUTHORIZED,
                 "The bearer token is not valid.");
-        problem.setType(UNAUTHENTICATED);
+        problem.setType(ProblemType.UNAUTHENTICATED.uri());
         problem.setTitle("Invalid token");
         write(response, problem, CHALLENGE + ", error=\"invalid_token\"");
     }
@@ -59,7 +57,7 @@ final class AuthProblems {
         return (request, response, e) -> {
             ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN,
                     "Your token does not allow this request.");
-            problem.setType(FORBIDDEN);
+            problem.setType(ProblemType.FORBIDDEN.uri());
             problem.setTitle("Forbidden");
             write(response, problem, null);
         };

@@ -1,6 +1,6 @@
 package io.paddlejobs.security;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -21,7 +21,7 @@ public class NamespaceRequiredException extends ErrorResponseException {
         NamespaceRequiredException problem = new NamespaceRequiredException();
         String message = "User '%s' has no default namespace: name one with the namespace parameter (?namespace=...)."
                 .formatted(tenant.user());
-        problem.getBody().setType(URI.create("urn:paddlejobs:problem:namespace-required"));
+        problem.getBody().setType(ProblemType.NAMESPACE_REQUIRED.uri());
         problem.setTitle("Namespace required");
         problem.setDetail(message);
         problem.getBody().setProperty("errors", List.of(Map.of("field", "namespace", "message",

@@ -1,6 +1,6 @@
 package io.paddlejobs.security;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -16,7 +16,7 @@ public class RateLimitExceededException extends ErrorResponseException {
     static RateLimitExceededException of(String user, int perMinute, Duration retryAfter) {
         RateLimitExceededException problem = new RateLimitExceededException();
         long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
-        problem.getBody().setType(URI.create("urn:paddlejobs:problem:submission-rate-limit"));
+        problem.getBody().setType(ProblemType.SUBMISSION_RATE_LIMIT.uri());
         problem.setTitle("Too many submissions");
         problem.setDetail("User '%s' may submit %d jobs per minute; try again in %d s."
                 .formatted(user, perMinute, seconds));

@@ -1,9 +1,9 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.problem.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URI;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -19,8 +19,6 @@ import tools.jackson.databind.json.JsonMapper;
  * request broke, like every other error, instead of the servlet container's own error page.
  */
 final class RejectedRequests implements RequestRejectedHandler {
-
-    static final URI REJECTED = URI.create("urn:paddlejobs:problem:request-rejected");
 
     private final JsonMapper json;
 
@@ -45,7 +43,7 @@ final class RejectedRequests implements RequestRejectedHandler {
             throws IOException {
         // The firewall's messages name the rule ("... contained a potentially malicious String \"%25\"").
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setType(REJECTED);
+        problem.setType(ProblemType.REQUEST_REJECTED.uri());
         problem.setTitle("Request rejected");
         response.setStatus(HttpStatus.BAD_REQUEST.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

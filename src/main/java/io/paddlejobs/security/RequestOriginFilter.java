@@ -1,5 +1,6 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.problem.ProblemType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -54,13 +55,13 @@ final class RequestOriginFilter extends OncePerRequestFilter {
             host = request.getServerName() + ":" + request.getServerPort(); // HTTP/1.0, or a request made in-process
         }
         if (!hosts.allows(host)) {
-            refuse(response, "urn:paddlejobs:problem:host-not-allowed", "Unknown host",
+            refuse(response, ProblemType.HOST_NOT_ALLOWED, "Unknown host",
                     "This service does not answer to the host name '%s'. Use 127.0.0.1 or localhost, or add the name to "
                             .formatted(AllowedHosts.nameOf(host)) + "paddlejobs.security.allowed-hosts.");
             return;
         }
         if ((!SAFE_METHODS.contains(request.getMethod()) || isStream(request)) && isCrossSite(request, host)) {
-            refuse(response, "urn:paddlejobs:problem:cross-site-request", "Cross-site request refused",
+            refuse(response, ProblemType.CROSS_SITE_REQUEST, "Cross-site request refused",
                     "A page from another site may not change jobs or open streams here (Origin or Sec-Fetch-Site "
                             + "says the request came from another origin). Call the API from a program, or from this "
                             + "service's own pages.");
@@ -121,9 +122,9 @@ final class RequestOriginFilter extends OncePerRequestFilter {
         return "https".equalsIgnoreCase(scheme) ? 443 : 80;
     }
 
-    private void refuse(HttpServletResponse response, String type, String title, String detail) throws IOException {
+    private void refuse(HttpServletResponse response, ProblemType type, String title, String detail) throws IOException {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.FORBIDDEN, detail);
-        problem.setType(URI.create(type));
+        problem.setType(type.uri());
         problem.setTitle(title);
         response.setStatus(HttpStatus.FORBIDDEN.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

@@ -1,10 +1,10 @@
 package io.paddlejobs.api.stream;
 
+import io.paddlejobs.problem.ProblemType;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.reflect.Method;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -86,7 +86,7 @@ class LogStreams implements DisposableBean {
 
     private static ErrorResponseException busy(HttpStatus status, String detail) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-        problem.setType(URI.create("urn:paddlejobs:problem:too-many-log-streams"));
+        problem.setType(ProblemType.TOO_MANY_LOG_STREAMS.uri());
         problem.setTitle("Too many log streams");
         ErrorResponseException e = new ErrorResponseException(status, problem, null);
         e.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");

@@ -1,6 +1,6 @@
 package io.paddlejobs.api.stream;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,7 +60,7 @@ final class StreamSlots {
 
     private static ErrorResponseException refused(HttpStatus status, String detail, Object... args) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail.formatted(args));
-        problem.setType(URI.create("urn:paddlejobs:problem:too-many-streams"));
+        problem.setType(ProblemType.TOO_MANY_STREAMS.uri());
         problem.setTitle("Too many streams");
         ErrorResponseException e = new ErrorResponseException(status, problem, null);
         e.getHeaders().set(HttpHeaders.RETRY_AFTER, "5");

@@ -2,7 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusCause;
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +20,7 @@ public class ClusterInvalidException extends ErrorResponseException {
 
     public ClusterInvalidException(String action, Status status, String serverMessage, Throwable cause) {
         super(HttpStatus.BAD_REQUEST, ProblemDetail.forStatus(HttpStatus.BAD_REQUEST), cause);
-        getBody().setType(URI.create("urn:paddlejobs:problem:invalid-request"));
+        getBody().setType(ProblemType.INVALID_REQUEST.uri());
         setTitle("Invalid request");
         setDetail("The Kubernetes API server refused the job's objects as invalid (" + action + "): " + serverMessage
                 + ". Nothing was left behind.");

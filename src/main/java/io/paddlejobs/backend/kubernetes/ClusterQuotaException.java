@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -12,7 +12,7 @@ public class ClusterQuotaException extends ErrorResponseException {
 
     public ClusterQuotaException(String action, String serverMessage, Throwable cause) {
         super(HttpStatus.FORBIDDEN, org.springframework.http.ProblemDetail.forStatus(HttpStatus.FORBIDDEN), cause);
-        getBody().setType(URI.create("urn:paddlejobs:problem:quota-exceeded"));
+        getBody().setType(ProblemType.QUOTA_EXCEEDED.uri());
         setTitle("Namespace quota exceeded");
         setDetail("The namespace's quota does not allow this job (" + action + "): " + serverMessage
                 + ". Ask for fewer resources, wait for other jobs to finish, or ask for a larger quota."

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
@@ -13,7 +13,7 @@ public class ClusterRefusedException extends ErrorResponseException {
 
     public ClusterRefusedException(String action, int code, String serverMessage, Throwable cause) {
         super(HttpStatus.BAD_GATEWAY, ProblemDetail.forStatus(HttpStatus.BAD_GATEWAY), cause);
-        getBody().setType(URI.create("urn:paddlejobs:problem:cluster-refused"));
+        getBody().setType(ProblemType.CLUSTER_REFUSED.uri());
         setTitle("Cluster refused the request");
         setDetail("The Kubernetes API server refused to " + action + " (HTTP " + code + "): " + serverMessage
                 + ". Nothing was left behind.");

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -15,7 +15,7 @@ public class ClusterUnavailableException extends ErrorResponseException {
 
     public ClusterUnavailableException(String action, Throwable cause) {
         super(HttpStatus.SERVICE_UNAVAILABLE, ProblemDetail.forStatus(HttpStatus.SERVICE_UNAVAILABLE), cause);
-        getBody().setType(URI.create("urn:paddlejobs:problem:cluster-unavailable"));
+        getBody().setType(ProblemType.CLUSTER_UNAVAILABLE.uri());
         setTitle("Cluster unavailable");
         setDetail("The Kubernetes API server did not answer while trying to " + action
                 + ". Nothing was left behind; retry in " + RETRY_AFTER.toSeconds() + " s.");

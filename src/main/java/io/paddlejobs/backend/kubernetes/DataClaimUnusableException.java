@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -14,7 +14,7 @@ public class DataClaimUnusableException extends ErrorResponseException {
 
     private DataClaimUnusableException(String detail) {
         super(HttpStatus.CONFLICT, ProblemDetail.forStatus(HttpStatus.CONFLICT), null);
-        getBody().setType(URI.create("urn:paddlejobs:problem:data-claim-unusable"));
+        getBody().setType(ProblemType.DATA_CLAIM_UNUSABLE.uri());
         setTitle("Namespace has no usable data claim");
         setDetail(detail + " Nothing was created.");
     }

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -9,7 +9,7 @@ public class ForeignObjectException extends ErrorResponseException {
 
     public ForeignObjectException(String kind, String namespace, String name) {
         super(HttpStatus.CONFLICT);
-        getBody().setType(URI.create("urn:paddlejobs:problem:conflict"));
+        getBody().setType(ProblemType.CONFLICT.uri());
         setTitle("Object name taken");
         setDetail("A " + kind + " named '" + name + "' already exists in namespace '" + namespace
                 + "' and does not belong to this job. Choose another job name, or remove that " + kind + ".");

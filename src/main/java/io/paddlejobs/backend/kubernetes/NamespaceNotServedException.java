@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
@@ -9,7 +9,7 @@ public class NamespaceNotServedException extends ErrorResponseException {
 
     public NamespaceNotServedException(String namespace) {
         super(HttpStatus.BAD_REQUEST);
-        getBody().setType(URI.create("urn:paddlejobs:problem:namespace-not-served"));
+        getBody().setType(ProblemType.NAMESPACE_NOT_SERVED.uri());
         setTitle("Namespace not served");
         setDetail("This service does not run jobs in namespace '" + namespace
                 + "'; an operator lists the served ones in paddlejobs.kubernetes.namespaces.");

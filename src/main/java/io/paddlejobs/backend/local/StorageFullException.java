@@ -1,7 +1,7 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.job.JobKey;
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -13,7 +13,7 @@ public class StorageFullException extends ErrorResponseException {
 
     private StorageFullException(String detail, Throwable cause) {
         super(HttpStatus.INSUFFICIENT_STORAGE, ProblemDetail.forStatus(HttpStatus.INSUFFICIENT_STORAGE), cause);
-        getBody().setType(URI.create("urn:paddlejobs:problem:insufficient-storage"));
+        getBody().setType(ProblemType.INSUFFICIENT_STORAGE.uri());
         setTitle("Not enough disk space");
         setDetail(detail);
         getHeaders().set(HttpHeaders.RETRY_AFTER, "60");

@@ -1,6 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
-import java.net.URI;
+import io.paddlejobs.problem.ProblemType;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponseException;
@@ -13,7 +13,7 @@ public class SlurmException extends ErrorResponseException {
 
     public SlurmException(String action, String slurmMessage, Throwable cause) {
         super(HttpStatus.BAD_GATEWAY, ProblemDetail.forStatus(HttpStatus.BAD_GATEWAY), cause);
-        getBody().setType(URI.create("urn:paddlejobs:problem:slurm-refused"));
+        getBody().setType(ProblemType.SLURM_REFUSED.uri());
         setTitle("Slurm refused the request");
         setDetail("Slurm could not " + action + ": " + slurmMessage);
     }
