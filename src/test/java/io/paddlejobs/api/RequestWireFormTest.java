@@ -53,4 +53,11 @@ class RequestWireFormTest {
         assertThat(written.propertyNames()).containsExactlyInAnyOrderElementsOf(RequestContract.fields());
         assertThat(JSON.readValue(written.toString(), JobRequests.full().getClass())).isEqualTo(JobRequests.full());
     }
+
+    @Test
+    void theRandomRequestsChooseForEveryFieldWhetherToSendIt() {
+        var chosen = new java.util.ArrayList<>(RequestGenerator.FIELDS);
+        chosen.addAll(RequestGenerator.NOT_SENT);
+        assertThat(chosen).containsExactlyInAnyOrderElementsOf(RequestContract.fields());
+    }
 }
