@@ -4,15 +4,33 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.type;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.paddlejobs.job.Quota;
+import io.paddlejobs.security.InNamespace;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.stereotype.Controller;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The package boundaries (STYLE "Layout"), each rule with the reason it exists: the planner is
@@ -126,6 +144,48 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("io.paddlejobs.api", "io.paddlejobs.api.openapi..")
                 .should().dependOnClassesThat().resideInAPackage("io.paddlejobs.api.stream..")
                 .because("streams are built on the API's views, URLs and problems, not the other way round")
+                .check(PRODUCTION);
+    }
+
+    /**
+     * The handlers that act in no namespace, each with why: everything else answers only once its
+     * {@link InNamespace} argument was checked and authorized.
+     */
+    private static final Map<String, String> NAMESPACE_LESS_HANDLERS = Map.of(
+            "io.paddlejobs.packages.PackageContentController.fetchContent",
+            "its signed URL is the credential: the key names the namespace and the package",
+            "io.paddlejobs.api.StatusPageController.listPage", "the same page for everyone: its script asks with the token",
+            "io.paddlejobs.api.ErrorPageProblems.error", "the container's error page: a request already refused");
+
+    // Importing only our classes, ArchUnit does not see that @GetMapping and the rest are @RequestMappings.
+    private static final DescribedPredicate<JavaMethod> MAP_REQUESTS = DescribedPredicate.describe("map requests",
+            method -> Stream.of(RequestMapping.class, GetMapping.class, PostMapping.class, PutMapping.class,
+                    PatchMapping.class, DeleteMapping.class).anyMatch(method::isAnnotatedWith));
+
+    @Test
+    void everyHandlerIsAuthorizedForItsNamespaceOrNamedAsNeedingNone() {
+        methods().that(MAP_REQUESTS).and().areDeclaredInClassesThat().resideInAPackage("io.paddlejobs..")
+                .should(new ArchCondition<JavaMethod>("take an @InNamespace argument or be named as needing none") {
+                    @Override
+                    public void check(JavaMethod method, ConditionEvents events) {
+                        boolean inNamespace = method.getParameters().stream()
+                                .anyMatch(parameter -> parameter.isAnnotatedWith(InNamespace.class));
+                        String name = method.getOwner().getName() + "." + method.getName();
+                        if (!inNamespace && !NAMESPACE_LESS_HANDLERS.containsKey(name)) {
+                            events.add(SimpleConditionEvent.violated(method, name + " takes no @InNamespace argument"));
+                        }
+                    }
+                })
+                .because("a handler that resolves its namespace by hand can forget to; one that acts in none says so here")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void parametersAreValidatedOneWay() {
+        noClasses().that().areAnnotatedWith(RestController.class).or().areAnnotatedWith(Controller.class)
+                .should().beAnnotatedWith(Validated.class)
+                .because("Spring MVC validates every handler's parameters itself; @Validated would do it a second way,"
+                        + " whose violations reach ProblemAdvice as an unexpected error (a 500)")
                 .check(PRODUCTION);
     }
 

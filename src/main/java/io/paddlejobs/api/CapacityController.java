@@ -3,9 +3,9 @@ package io.paddlejobs.api;
 import io.paddlejobs.api.openapi.ProblemSchema;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.problem.ProblemType;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -13,7 +13,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.validation.constraints.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.ErrorResponseException;
@@ -48,8 +47,8 @@ class CapacityController {
     @ApiResponse(responseCode = "404", description = "This backend does not schedule on its own machine", content = @Content(
             mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @GetMapping(path = "/capacity", produces = MediaType.APPLICATION_JSON_VALUE)
-    Capacity capacity(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
-        String visible = access.resolve(namespace, Action.LIST);
+    Capacity capacity(@InNamespace(Action.LIST) String namespace) {
+        String visible = namespace;
         Capacity capacity = jobs.capacity().orElseThrow(NoCapacity::new);
         return new Capacity(capacity.total(), capacity.inUse(), capacity.free(), capacity.gpus().stream()
                 .map(gpu -> gpu.job() == null || gpu.job().namespace().equals(visible) ? gpu : gpu.withoutHolder())

@@ -2,14 +2,13 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import jakarta.validation.constraints.Pattern;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -43,10 +42,9 @@ class JobActionsController {
 
     @Operation(summary = "What the caller may do to a job: cancel, delete")
     @GetMapping(path = "/{name}/actions", produces = MediaType.APPLICATION_JSON_VALUE)
-    ActionsView actions(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
-        String ns = access.resolve(namespace, Action.READ);
-        jobs.get(new JobKey(ns, name)); // a 404 for a job that is not there, as the other job endpoints answer
-        return new ActionsView(access.resolveQuietly(ns, Action.CANCEL).isPresent(),
-                access.resolveQuietly(ns, Action.DELETE).isPresent());
+    ActionsView actions(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
+        jobs.get(new JobKey(namespace, name)); // a 404 for a job that is not there, as the other job endpoints answer
+        return new ActionsView(access.resolveQuietly(namespace, Action.CANCEL).isPresent(),
+                access.resolveQuietly(namespace, Action.DELETE).isPresent());
     }
 }

@@ -10,11 +10,11 @@ import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService.Submission;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.AuditLog;
 import io.paddlejobs.security.AuditOutcome;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.paddlejobs.security.SubmissionRateLimit;
 import io.paddlejobs.security.Tenant;
@@ -31,7 +31,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.Pattern;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -45,17 +44,15 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The jobs API: submit, look, list, cancel, delete (a replica's log: api/stream's JobLogsController). Every endpoint first resolves
- * the namespace it acts in through {@link NamespaceAccess} (the caller's default, or the one
- * named that the caller may use); submits, cancels and deletes are written to the audit log.
+ * The jobs API: submit, look, list, cancel, delete (a replica's log: api/stream's JobLogsController).
+ * Every endpoint acts in the namespace its {@link InNamespace} argument was resolved and authorized
+ * to; submits, cancels and deletes are written to the audit log.
  */
 @Tag(name = "jobs")
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
 class JobController {
-
-    static final String DNS_LABEL = DnsLabels.NAMESPACE;
 
     private final JobService jobs;
     private final StatusUrls statusUrls;
@@ -104,7 +101,7 @@ class JobController {
                              @Valid @RequestBody JobRequestBody body,
                              @Parameter(description = "Plan only; start nothing")
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
-                             @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+                             @InNamespace(Action.SUBMIT) String namespace) {
         if (dryRun) {
             return dryRun(body.toRequest(), namespace);
         }
@@ -117,10 +114,9 @@ class JobController {
 
     /** The caller's rate is spent only when a job was created; the job service admits it against their quota. */
     private Submission submitWithinLimits(JobRequest request, String namespace) {
-        String ns = access.resolve(namespace, Action.SUBMIT);
         Tenant tenant = access.tenant().orElseThrow();
         try (var permit = rate.take(tenant)) {
-            Submission submission = jobs.submit(request, ns, tenant.quota());
+            Submission submission = jobs.submit(request, namespace, tenant.quota());
             if (submission.created()) {
                 permit.spend();
             }
@@ -130,9 +126,8 @@ class JobController {
 
     /** A dry run plans as much as a submit does, so it counts against the same rate. */
     private ResponseEntity<DryRunView> dryRun(JobRequest request, String namespace) {
-        String ns = access.resolve(namespace, Action.SUBMIT);
         try (var permit = rate.take(access.tenant().orElseThrow())) {
-            var planned = jobs.dryRun(request, ns);
+            var planned = jobs.dryRun(request, namespace);
             permit.spend();
             return answers.planned(planned);
         }
@@ -148,7 +143,7 @@ class JobController {
             description = "With watch=true: end the stream after this many seconds (1..86400)",
             schema = @Schema(type = "integer", minimum = "1", maximum = "86400"))
     @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
-    JobListView list(@RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace,
+    JobListView list(@InNamespace(Action.LIST) String namespace,
                      @Parameter(description = "Only jobs in this phase", schema = @Schema(type = "string",
                              allowableValues = {"Pending", "Running", "Succeeded", "Failed", "Cancelled"}))
                      @RequestParam(required = false) String phase,
@@ -161,7 +156,7 @@ class JobController {
                      @RequestParam(name = "continue", required = false) String continueToken,
                      // Read so that watch=null is refused rather than ignored; watch=true is JobWatchController's.
                      @Parameter(hidden = true) @RequestParam(required = false) Boolean watch) {
-        JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
+        JobQuery query = new JobQuery(namespace,
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
                 continueToken == null || continueToken.isEmpty() ? null : continueToken);
@@ -172,8 +167,8 @@ class JobController {
 
     @Operation(summary = "A job: its resolved spec, plan and status")
     @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
-    JobView get(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
-        return JobView.of(jobs.get(key(name, namespace, Action.READ)), statusUrls);
+    JobView get(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
+        return JobView.of(jobs.get(new JobKey(namespace, name)), statusUrls);
     }
 
     @Operation(summary = "A job's status (the status URL)", description = """
@@ -182,33 +177,27 @@ class JobController {
     @ApiResponse(responseCode = "200", description = "OK", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
             schema = @Schema(implementation = JobStatus.class)))
     @GetMapping(path = "/{name}/status", produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<String> status(@PathVariable String name,
-                                  @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+    ResponseEntity<String> status(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
         // Written once per change of the status, however many pages read it (SerializedJobs).
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
-                .body(serialized.status(jobs.get(key(name, namespace, Action.READ))));
+                .body(serialized.status(jobs.get(new JobKey(namespace, name))));
     }
 
     @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled")
     @PostMapping(path = "/{name}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
-    JobView cancel(@PathVariable String name, @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+    JobView cancel(@PathVariable String name, @InNamespace(Action.CANCEL) String namespace) {
         return audit.record(Action.CANCEL, namespace, name,
-                () -> JobView.of(jobs.cancel(key(name, namespace, Action.CANCEL)), statusUrls),
+                () -> JobView.of(jobs.cancel(new JobKey(namespace, name)), statusUrls),
                 view -> AuditOutcome.CANCELLED);
     }
 
     @Operation(summary = "Delete a job and everything it created")
     @ApiResponse(responseCode = "204", description = "Deleted")
     @DeleteMapping("/{name}")
-    ResponseEntity<Void> delete(@PathVariable String name,
-                                @RequestParam(required = false) @Pattern(regexp = DNS_LABEL) String namespace) {
+    ResponseEntity<Void> delete(@PathVariable String name, @InNamespace(Action.DELETE) String namespace) {
         return audit.record(Action.DELETE, namespace, name, () -> {
-            jobs.delete(key(name, namespace, Action.DELETE));
+            jobs.delete(new JobKey(namespace, name));
             return ResponseEntity.noContent().<Void>build();
         }, response -> AuditOutcome.DELETED);
-    }
-
-    private JobKey key(String name, String namespace, Action action) {
-        return new JobKey(access.resolve(namespace, action), name);
     }
 }

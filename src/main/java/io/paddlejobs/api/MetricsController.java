@@ -5,8 +5,8 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.metrics.MetricsCollector;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -16,7 +16,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.Pattern;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -55,10 +54,10 @@ class MetricsController {
             mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @GetMapping(path = "/{name}/metrics", produces = MediaType.APPLICATION_JSON_VALUE)
     MetricsView metrics(@PathVariable String name,
-                        @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
+                        @InNamespace(Action.READ) String namespace,
                         @Parameter(description = "The cursor of an earlier answer; 0 for everything kept")
                         @RequestParam(defaultValue = "0") @Min(0) long since) {
-        Job job = jobs.get(new JobKey(access.resolve(namespace, Action.READ), name));
+        Job job = jobs.get(new JobKey(namespace, name));
         return MetricsView.of(job.plan().name(), job.plan().namespace(), metrics.read(job, since));
     }
 }

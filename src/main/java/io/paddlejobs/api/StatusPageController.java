@@ -2,12 +2,11 @@ package io.paddlejobs.api;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
-import io.paddlejobs.security.NamespaceAccess;
+import io.paddlejobs.security.InNamespace;
 import io.swagger.v3.oas.annotations.Hidden;
-import jakarta.validation.constraints.Pattern;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;
@@ -41,20 +40,18 @@ class StatusPageController {
     private static final Resource LIST_PAGE = new ClassPathResource("pages/jobs.html");
 
     private final JobService jobs;
-    private final NamespaceAccess access;
 
-    StatusPageController(JobService jobs, NamespaceAccess access) {
+    StatusPageController(JobService jobs) {
         this.jobs = jobs;
-        this.access = access;
     }
 
     // A job that is not there is still the page, as a 404: its script fetches the JSON and shows the problem's words.
     @GetMapping("/{name}/status")
     ResponseEntity<Resource> statusPage(@PathVariable String name,
-                                        @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
+                                        @InNamespace(value = Action.READ, quietly = true) String namespace) {
         // A browser's navigation carries no token: the page is then served as it is, and its script,
         // which sends the token, learns whether the job exists. Nobody learns it from the page's status.
-        HttpStatus status = access.resolveQuietly(namespace, Action.READ)
+        HttpStatus status = Optional.ofNullable(namespace)
                 .filter(ns -> jobs.find(new JobKey(ns, name)).isEmpty())
                 .map(ns -> HttpStatus.NOT_FOUND)
                 .orElse(HttpStatus.OK);

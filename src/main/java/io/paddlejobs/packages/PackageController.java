@@ -1,8 +1,8 @@
 package io.paddlejobs.packages;
 
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.AuditLog;
 import io.paddlejobs.security.AuditOutcome;
 import io.paddlejobs.security.NamespaceAccess;
@@ -85,7 +85,7 @@ class PackageController {
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
                     schema = @Schema(implementation = PackageView.class)))
     @PostMapping(consumes = {GZIP, "application/x-gzip"}, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<PackageView> upload(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
+    ResponseEntity<PackageView> upload(@InNamespace(Action.SUBMIT) String namespace,
                                        @Parameter(hidden = true) HttpServletRequest request) {
         return audit.recordPackage("upload", namespace, null, () -> uploadWithinLimits(namespace, request),
                 answer -> answer.getStatusCode().value() == 201 ? AuditOutcome.CREATED : AuditOutcome.EXISTING,
@@ -94,19 +94,18 @@ class PackageController {
 
     /** A new package spends one of the caller's submissions; an identical one, or a refused one, gives it back. */
     private ResponseEntity<PackageView> uploadWithinLimits(String namespace, HttpServletRequest request) {
-        String ns = access.resolve(namespace, Action.SUBMIT);
         if (request.getContentLengthLong() > store.maxSize().toBytes()) {
             throw new PackageTooLargeException(store.maxSize());
         }
         Tenant tenant = access.tenant().orElseThrow();
         try (var slot = limits.take(tenant.user()); var permit = rate.take(tenant)) {
-            PackageStore.Stored stored = store.store(ns, limits.paced(request.getInputStream()));
-            PackageView view = new PackageView(stored.id(), ns, stored.size());
+            PackageStore.Stored stored = store.store(namespace, limits.paced(request.getInputStream()));
+            PackageView view = new PackageView(stored.id(), namespace, stored.size());
             if (!stored.created()) {
                 return ResponseEntity.ok(view);
             }
             permit.spend();
-            return ResponseEntity.created(URI.create("/packages/" + stored.id() + "?namespace=" + ns)).body(view);
+            return ResponseEntity.created(URI.create("/packages/" + stored.id() + "?namespace=" + namespace)).body(view);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -115,11 +114,10 @@ class PackageController {
     @Operation(operationId = "listPackages", summary = "List a namespace's code packages, oldest first",
             description = "With each its size, when it was uploaded and last used, and the unfinished jobs that name it")
     @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
-    PackageListView list(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace)
+    PackageListView list(@InNamespace(Action.LIST) String namespace)
             throws IOException {
-        String ns = access.resolve(namespace, Action.LIST);
-        Map<String, List<String>> users = jobs.unfinishedJobsByPackage(ns);
-        return new PackageListView(store.list(ns).stream().map(kept -> new PackageListView.Item(kept.id(), kept.size(),
+        Map<String, List<String>> users = jobs.unfinishedJobsByPackage(namespace);
+        return new PackageListView(store.list(namespace).stream().map(kept -> new PackageListView.Item(kept.id(), kept.size(),
                 kept.created(), kept.lastUsed(), users.getOrDefault(kept.id(), List.of()))).toList());
     }
 
@@ -128,16 +126,15 @@ class PackageController {
     @ApiResponse(responseCode = "204", description = "Deleted")
     @DeleteMapping("/{id}")
     ResponseEntity<Void> delete(@PathVariable @Pattern(regexp = "sha256:[0-9a-f]{64}") String id,
-                                @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
+                                @InNamespace(Action.DELETE) String namespace) {
         return audit.recordPackage("delete-package", namespace, id, () -> {
-            String ns = access.resolve(namespace, Action.DELETE);
-            List<String> users = jobs.unfinishedJobsByPackage(ns).getOrDefault(id, List.of());
+            List<String> users = jobs.unfinishedJobsByPackage(namespace).getOrDefault(id, List.of());
             if (!users.isEmpty()) {
-                throw new PackageInUseException(ns, id, users);
+                throw new PackageInUseException(namespace, id, users);
             }
             try {
-                if (!store.delete(ns, id)) {
-                    throw new PackageNotFoundException(ns, id);
+                if (!store.delete(namespace, id)) {
+                    throw new PackageNotFoundException(namespace, id);
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -151,9 +148,8 @@ class PackageController {
             content = @Content(mediaType = GZIP, schema = @Schema(type = "string", format = "binary")))
     @GetMapping(path = "/{id}", produces = GZIP)
     ResponseEntity<Resource> download(@PathVariable @Pattern(regexp = "sha256:[0-9a-f]{64}") String id,
-                                      @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
-        String ns = access.resolve(namespace, Action.READ);
-        Path stored = store.find(ns, id).orElseThrow(() -> new PackageNotFoundException(ns, id));
+                                      @InNamespace(Action.READ) String namespace) {
+        Path stored = store.find(namespace, id).orElseThrow(() -> new PackageNotFoundException(namespace, id));
         return ResponseEntity.ok().contentType(MediaType.parseMediaType(GZIP)).body(new FileSystemResource(stored));
     }
 }

@@ -1,7 +1,9 @@
 package io.paddlejobs.security;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -75,6 +77,24 @@ public class AuditLog implements AutoCloseable {
                 jobOf(request), AuditOutcome.UNAUTHENTICATED, 401));
     }
 
+    /**
+     * An audited action refused before its handler ran, because the caller may not act in the
+     * namespace it names ({@code error}: the 400, 401 or 403 {@link NamespaceAccess#resolve} gave):
+     * its line says so, as it would have from inside the handler.
+     */
+    public void refused(HttpServletRequest request, String requestedNamespace, RuntimeException error) {
+        if (isDryRun(request)) {
+            return; // plans only, and is audited by no handler either
+        }
+        int status = AuditOutcome.statusOf(error);
+        String user = access.userName();
+        String namespace = access.namespaceMeant(requestedNamespace);
+        actionOf(request).ifPresent(action -> write(action, user, namespace, jobOf(request),
+                AuditOutcome.ofError(status), status));
+        packageActionOf(request).ifPresent(verb -> write(verb, user, namespace, "package", jobOf(request),
+                AuditOutcome.ofError(status), status));
+    }
+
     @Override
     public void close() throws InterruptedException {
         writer.close();
@@ -88,6 +108,12 @@ public class AuditLog implements AutoCloseable {
                        AuditOutcome outcome, int status) {
         writer.write("action=%s user=%s namespace=%s %s=%s outcome=%s status=%d".formatted(
                 verb, value(user), value(namespace), subjectKey, value(subject), outcome.word(), status));
+    }
+
+    /** As Spring reads {@code dry_run=...} into a boolean. */
+    private static boolean isDryRun(HttpServletRequest request) {
+        String dryRun = request.getParameter("dry_run");
+        return dryRun != null && Set.of("true", "on", "yes", "1").contains(dryRun.trim().toLowerCase(Locale.ROOT));
     }
 
     private static Optional<Action> actionOf(HttpServletRequest request) {

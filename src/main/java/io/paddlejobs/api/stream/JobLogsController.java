@@ -2,9 +2,9 @@ package io.paddlejobs.api.stream;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -47,8 +47,7 @@ class JobLogsController {
             content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
     ResponseEntity<ResponseBodyEmitter> logs(@PathVariable String name,
-                                               @RequestParam(required = false)
-                                               @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
+                                               @InNamespace(Action.READ) String namespace,
                                                @Parameter(schema = @Schema(type = "string", defaultValue = "trainer",
                                                        allowableValues = {"pserver", "trainer"}))
                                                // No defaultValue: Spring would give it for role= too, which the contract's pattern refuses.
@@ -56,7 +55,7 @@ class JobLogsController {
                                                @RequestParam(defaultValue = "0") @Min(0) int index,
                                                @RequestParam(required = false) @Min(0) Integer tail,
                                                @RequestParam(defaultValue = "false") boolean follow) {
-        JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
+        JobKey key = new JobKey(namespace, name);
         Role replicaRole = Role.fromLabel(role == null ? "trainer" : role);
         jobs.requireReplica(key, replicaRole, index);
         StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);

@@ -8,14 +8,13 @@ import io.paddlejobs.api.StatusUrls;
 import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.paddlejobs.security.SecurityProperties;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.Pattern;
 import java.io.IOException;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -53,14 +52,14 @@ class JobWatchController {
     }
 
     @GetMapping(params = "watch=true")
-    SseEmitter watch(@RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace,
+    SseEmitter watch(@InNamespace(Action.LIST) String namespace,
                      @RequestParam(required = false) String phase,
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
                      @RequestParam(name = "timeout_seconds", required = false) @Min(1) @Max(86_400) Integer timeoutSeconds,
                      // A page size means nothing to a stream, but the contract has one set of parameters for the
                      // list and its stream: a limit the list refuses is refused here too, not silently ignored.
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
-        JobQuery query = new JobQuery(access.resolve(namespace, Action.LIST),
+        JobQuery query = new JobQuery(namespace,
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), 1, null);
         String user = access.userName();

@@ -2,11 +2,10 @@ package io.paddlejobs.api.stream;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.security.Action;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Hidden;
-import jakarta.validation.constraints.Pattern;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -38,8 +37,8 @@ class StatusEventsController {
 
     @GetMapping("/{name}/status")
     SseEmitter statusEvents(@PathVariable String name,
-                            @RequestParam(required = false) @Pattern(regexp = DnsLabels.NAMESPACE) String namespace) {
-        JobKey key = new JobKey(access.resolve(namespace, Action.READ), name);
+                            @InNamespace(Action.READ) String namespace) {
+        JobKey key = new JobKey(namespace, name);
         return events.stream(jobs.get(key), access.userName());
     }
 }
