@@ -7,6 +7,7 @@ import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
@@ -140,8 +141,23 @@ final class LocalBackendFixture implements AutoCloseable {
             return now == phase || now.isFinished();
         });
         Job job = job(name);
-        assertThat(job.status().phase()).as("status of job %s: %s", name, job.status()).isEqualTo(phase);
+        assertThat(job.status().phase()).as(() -> "status of job %s: %s%s".formatted(name, job.status(), failedLogs(job)))
+                .isEqualTo(phase);
         return job;
+    }
+
+    /** The end of each failed replica's log, which says why it failed. */
+    private String failedLogs(Job job) {
+        StringBuilder logs = new StringBuilder();
+        job.status().replicas().stream().filter(r -> r.state() == ReplicaState.FAILED).forEach(r -> {
+            try {
+                String text = log(job.plan().name(), r.role(), r.index());
+                logs.append("\n").append(r.id()).append("'s log ends: ").append(text.substring(Math.max(0, text.length() - 600)));
+            } catch (IOException e) {
+                logs.append("\n").append(r.id()).append("'s log cannot be read: ").append(e.getMessage());
+            }
+        });
+        return logs.toString();
     }
 
     String log(String name, Role role, int index) throws IOException {

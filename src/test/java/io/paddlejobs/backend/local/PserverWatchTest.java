@@ -48,8 +48,10 @@ class PserverWatchTest {
     void pserversThatListenKeepTheirJobRunningPastTheTimeout() throws Exception {
         // A timeout a loaded machine's python start-up cannot miss (3 s did once in CI); trainers run past it.
         try (var roomy = new LocalBackendFixture(dataRoot.resolve("roomy"), 4, Duration.ofSeconds(8))) {
-            // Each pserver listens on POD_IP:PADDLE_PORT, as Paddle's do.
-            String listen = "python3 -c \"import socket,time; s=socket.socket(); s.bind(('$POD_IP', $PADDLE_PORT)); "
+            // Each pserver listens on POD_IP:PADDLE_PORT, as Paddle's do, and as servers do it takes a port
+            // that an earlier test's closed connections still hold in TIME_WAIT (CI once failed to bind).
+            String listen = "python3 -c \"import socket,time; s=socket.socket(); "
+                    + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('$POD_IP', $PADDLE_PORT)); "
                     + "s.listen(); time.sleep(3202)\"";
             roomy.submit("listening", "if [ \"$TRAINING_ROLE\" = PSERVER ]; then " + listen + "; else sleep 10; fi", 2, 1);
 
