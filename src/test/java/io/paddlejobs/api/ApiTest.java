@@ -47,6 +47,9 @@ abstract class ApiTest {
         registry.add("paddlejobs.local.memory", () -> "64TB");
         // An 8-GPU server (by index: no nvidia-smi needed), so that the GPU examples plan and run here.
         registry.add("paddlejobs.local.gpus", () -> "0,1,2,3,4,5,6,7");
+        // A short body deadline, so that SlowBodyTest trickles a body past it in seconds; every other
+        // class's bodies arrive in one write.
+        registry.add("paddlejobs.web.request-body-timeout", () -> "2s");
     }
 
     /** {@code {'a':1}} -> {@code {"a":1}}: request bodies in tables read better without escaped quotes. */

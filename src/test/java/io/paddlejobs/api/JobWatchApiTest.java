@@ -17,7 +17,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,28 +26,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** {@code GET /jobs?watch=true} on the local backend, over real HTTP, with real processes. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class JobWatchApiTest {
+class JobWatchApiTest extends ApiTest {
 
     private static final int STREAMS = 300;
-
-    @TempDir
-    static Path dataRoot;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        registry.add("paddlejobs.local.data-root", () -> dataRoot.resolve("data").toString());
-    }
 
     @LocalServerPort
     int port;
@@ -57,7 +43,6 @@ class JobWatchApiTest {
     JobFeed feed;
 
     ServiceClient client;
-    final JsonMapper json = JsonMapper.builder().build();
     final HttpClient http = HttpClient.newHttpClient();
 
     /** One server-sent event: its name and its data. */

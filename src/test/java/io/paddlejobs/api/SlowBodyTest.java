@@ -2,33 +2,18 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-/** A body trickled a byte at a time cannot hold a request thread past the body deadline (2 s here). */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@DirtiesContext
-class SlowBodyTest {
-
-    @TempDir
-    static Path dataRoot;
-
-    @DynamicPropertySource
-    static void properties(DynamicPropertyRegistry registry) {
-        registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
-        registry.add("paddlejobs.web.request-body-timeout", () -> "2s");
-    }
+/** A body trickled a byte at a time cannot hold a request thread past the body deadline (2 s in {@link ApiTest}). */
+class SlowBodyTest extends ApiTest {
 
     @LocalServerPort
     int port;
@@ -42,14 +27,26 @@ class SlowBodyTest {
             out.write(("POST /jobs HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\n"
                     + "Content-Length: " + body.length() + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             long started = System.nanoTime();
-            // The attack itself: two bytes a second, past the deadline; then the client stops sending.
-            for (int i = 0; i < 8; i++) {
+            // The attack itself: two bytes a second (each wait for an answer paces the next byte), past
+            // the deadline; then the client stops sending.
+            InputStream in = socket.getInputStream();
+            socket.setSoTimeout(500);
+            int answered = -1;
+            for (int i = 0; i < 8 && answered < 0; i++) {
                 out.write(body.charAt(i));
                 out.flush();
-                Thread.sleep(500);
+                try {
+                    answered = in.read();
+                } catch (SocketTimeoutException noAnswerYet) {
+                    // the next byte
+                }
             }
             socket.shutdownOutput();
-            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            socket.setSoTimeout(20_000);
+            if (answered < 0) {
+                answered = in.read();
+            }
+            String response = (char) answered + new String(in.readAllBytes(), StandardCharsets.UTF_8);
 
             // Without the deadline the cut-off body is a 400 (unreadable JSON); with it, 408.
             assertThat(response).startsWith("HTTP/1.1 408").contains("body-too-slow");
