@@ -45,26 +45,4 @@ public record PackagesProperties(
         @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
         @DefaultValue("30d") @NotNull Duration expireAfter,
         @DefaultValue("10m") @NotNull Duration sweepInterval) {
-
-    /** The defaults, with packages kept in {@code dir}: for tests, which change what they exercise with the withers. */
-    static PackagesProperties in(Path dir) {
-        return new PackagesProperties(dir, DataSize.ofMegabytes(64), DataSize.ofGigabytes(1), 10_000, null, 2,
-                Duration.ofSeconds(10), DataSize.ofKilobytes(64), DataSize.ofGigabytes(1), 100, DataSize.ofMegabytes(512),
-                Duration.ofDays(30), Duration.ofMinutes(10));
-    }
-
-    PackagesProperties withLimits(DataSize maxSize, DataSize maxUnpackedSize, int maxEntries) {
-        return new PackagesProperties(dir, maxSize, maxUnpackedSize, maxEntries, urlKey, maxUploadsPerUser,
-                uploadGracePeriod, uploadMinRate, namespaceQuota, namespaceMaxCount, minFreeSpace, expireAfter, sweepInterval);
-    }
-
-    PackagesProperties withUrlKey(String key) {
-        return new PackagesProperties(dir, maxSize, maxUnpackedSize, maxEntries, key, maxUploadsPerUser,
-                uploadGracePeriod, uploadMinRate, namespaceQuota, namespaceMaxCount, minFreeSpace, expireAfter, sweepInterval);
-    }
-
-    PackagesProperties withQuota(DataSize bytes, int count, DataSize floor) {
-        return new PackagesProperties(dir, maxSize, maxUnpackedSize, maxEntries, urlKey, maxUploadsPerUser,
-                uploadGracePeriod, uploadMinRate, bytes, count, floor, expireAfter, sweepInterval);
-    }
 }

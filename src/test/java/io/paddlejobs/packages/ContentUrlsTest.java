@@ -2,12 +2,12 @@ package io.paddlejobs.packages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.util.unit.DataSize;
 
 class ContentUrlsTest {
 
@@ -17,7 +17,8 @@ class ContentUrlsTest {
     Path dir;
 
     private static PackagesProperties in(Path dir, String urlKey) {
-        return PackagesProperties.in(dir).withLimits(DataSize.ofMegabytes(1), DataSize.ofMegabytes(1), 10).withUrlKey(urlKey);
+        return urlKey == null ? Settings.of(PackagesProperties.class, "dir", dir)
+                : Settings.of(PackagesProperties.class, "dir", dir, "url-key", urlKey);
     }
 
     @Test

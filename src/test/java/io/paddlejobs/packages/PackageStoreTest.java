@@ -3,6 +3,7 @@ package io.paddlejobs.packages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paddlejobs.testing.Settings;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,8 @@ class PackageStoreTest {
     Path dir;
 
     PackageStore store(DataSize maxSize) {
-        return new PackageStore(PackagesProperties.in(dir).withLimits(maxSize, DataSize.ofMegabytes(1), 100));
+        return new PackageStore(Settings.of(PackagesProperties.class, "dir", dir, "max-size", maxSize,
+                "max-unpacked-size", "1MB", "max-entries", 100));
     }
 
     @Test
@@ -52,8 +54,8 @@ class PackageStoreTest {
 
     @Test
     void belowTheDiskFloorAnUploadIs507AndNothingIsKept() throws Exception {
-        PackageStore store = new PackageStore(PackagesProperties.in(dir).withQuota(DataSize.ofGigabytes(1), 100,
-                DataSize.ofTerabytes(1_000_000))); // more than any disk has free
+        PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir,
+                "min-free-space", DataSize.ofTerabytes(1_000_000))); // more than any disk has free
         byte[] bytes = new Archives().file("a.py", "print(1)\n").bytes();
 
         assertThatThrownBy(() -> store.store("team-a", new ByteArrayInputStream(bytes)))
@@ -65,8 +67,8 @@ class PackageStoreTest {
     @Test
     void aNamespaceOverItsByteQuotaIsRefusedButAnIdenticalUploadIsNot() throws Exception {
         byte[] first = new Archives().file("a.py", "print(1)\n").bytes();
-        PackageStore store = new PackageStore(PackagesProperties.in(dir).withQuota(DataSize.ofBytes(first.length + 10), 0,
-                DataSize.ofBytes(0)));
+        PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir,
+                "namespace-quota", DataSize.ofBytes(first.length + 10), "namespace-max-count", 0, "min-free-space", "0B"));
         store.store("team-a", new ByteArrayInputStream(first));
 
         assertThatThrownBy(() -> store.store("team-a", new ByteArrayInputStream(new Archives().file("b.py", "2").bytes())))

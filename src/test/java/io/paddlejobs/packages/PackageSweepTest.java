@@ -2,6 +2,7 @@ package io.paddlejobs.packages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.testing.Settings;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -17,7 +18,7 @@ class PackageSweepTest {
 
     @Test
     void aPackageUnusedPastExpiryIsDeletedUnlessAnUnfinishedJobNamesIt() throws Exception {
-        PackageStore store = new PackageStore(PackagesProperties.in(dir));
+        PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir));
         String unused = store.store("team-a", new ByteArrayInputStream(new Archives().file("a", "1").bytes())).id();
         String held = store.store("team-a", new ByteArrayInputStream(new Archives().file("b", "2").bytes())).id();
         String fresh = store.store("team-b", new ByteArrayInputStream(new Archives().file("c", "3").bytes())).id();

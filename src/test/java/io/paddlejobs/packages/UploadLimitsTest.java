@@ -3,9 +3,9 @@ package io.paddlejobs.packages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paddlejobs.testing.Settings;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class UploadLimitsTest {
 
     final AtomicLong nanos = new AtomicLong();
-    final UploadLimits limits = new UploadLimits(PackagesProperties.in(Path.of("unused")), nanos::get); // 2 at once, 64 KiB/s after 10 s
+    final UploadLimits limits = new UploadLimits(Settings.defaults(PackagesProperties.class), nanos::get); // 2 at once, 64 KiB/s after 10 s
 
     @Test
     void aUserHasTwoUploadsAtOnceAndGetsASlotBackWhenOneEnds() {

@@ -5,7 +5,9 @@ import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -32,8 +34,9 @@ public record PackageFetchProperties(
         }
     }
 
-    /** Nothing configured: jobs with a package are refused. */
+    /** Nothing configured (bound from an empty source, so the defaults are stated once): jobs with a package are refused. */
     static PackageFetchProperties unset() {
-        return new PackageFetchProperties(null, "busybox:1.36", Duration.ofMinutes(5));
+        return new Binder(new MapConfigurationPropertySource()).bindOrCreate("paddlejobs.kubernetes.packages",
+                PackageFetchProperties.class);
     }
 }

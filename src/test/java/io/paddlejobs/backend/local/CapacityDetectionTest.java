@@ -8,6 +8,7 @@ import io.paddlejobs.planning.Memory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,10 +21,14 @@ class CapacityDetectionTest {
     Path dir;
 
     private LocalProperties settings(List<String> gpus, String nvidiaSmi, DataSize memory, Integer cpus) {
-        LocalProperties base = FakeGpus.properties(dir.resolve("data"), 4, gpus, Path.of(nvidiaSmi));
-        return new LocalProperties(base.dataRoot(), 4, base.stopGracePeriod(), 21000, 29999, base.pserverListenTimeout(),
-                base.maxLogSize(), base.minFreeSpace(), base.sandbox(), false, List.of(), 65534, 65534, gpus, nvidiaSmi, memory,
-                cpus, 4);
+        List<Object> keys = new ArrayList<>(List.of("gpus", String.join(",", gpus), "nvidia-smi", nvidiaSmi));
+        if (memory != null) {
+            keys.addAll(List.of("memory", memory));
+        }
+        if (cpus != null) {
+            keys.addAll(List.of("cpus", cpus));
+        }
+        return LocalBackendFixture.properties(dir.resolve("data"), keys.toArray());
     }
 
     /** A cgroup v2 tree where this process sits in {@code jobs/service} under limits of its own and its parent's. */

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.List;
-import org.springframework.util.unit.DataSize;
 
 /**
  * A machine with GPUs, for tests on machines without: an {@code nvidia-smi} script that answers the
@@ -46,8 +44,7 @@ final class FakeGpus {
 
     /** Local settings with these GPUs (empty: detect), this {@code nvidia-smi}, and room for every job's memory and CPUs. */
     static LocalProperties properties(Path dataRoot, int maxRunningJobs, List<String> gpus, Path nvidiaSmi) {
-        return new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534, gpus,
-                nvidiaSmi.toString(), DataSize.ofGigabytes(64), 64, 4);
+        return LocalBackendFixture.properties(dataRoot, "max-running-jobs", maxRunningJobs, "gpus", String.join(",", gpus),
+                "nvidia-smi", nvidiaSmi, "memory", "64GB", "cpus", 64);
     }
 }

@@ -24,7 +24,7 @@ class GpuSandboxTest {
 
     private Sandbox confining() {
         Sandbox sandbox = Sandbox.create(Sandbox.Mode.AUTO, true, dir, Sandbox.Hidden.NOTHING,
-                LocalBackendFixture.tenantProperties(dir).sandboxUser());
+                LocalBackendFixture.properties(dir).sandboxUser());
         assumeThat(sandbox.confinesFiles()).as("bubblewrap works here").isTrue();
         return sandbox;
     }

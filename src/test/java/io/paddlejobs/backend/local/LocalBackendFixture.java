@@ -24,8 +24,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import org.springframework.util.unit.DataSize;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,9 +46,7 @@ final class LocalBackendFixture implements AutoCloseable {
     }
 
     LocalBackendFixture(Path dataRoot, int maxRunningJobs, Duration pserverListenTimeout) {
-        this(new LocalProperties(dataRoot, maxRunningJobs, Duration.ofSeconds(2), 21000, 29999, pserverListenTimeout,
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534, List.of("none"),
-                "nvidia-smi", null, null, 4), false);
+        this(properties(dataRoot, "max-running-jobs", maxRunningJobs, "pserver-listen-timeout", pserverListenTimeout), false);
     }
 
     /** @param tenants whether replicas are confined as in token mode */
@@ -63,9 +61,7 @@ final class LocalBackendFixture implements AutoCloseable {
 
     /** @param backoff the wait before a failed job starts again (short in tests) */
     LocalBackendFixture(Path dataRoot, RestartBackoff backoff) {
-        this(new LocalProperties(dataRoot, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534,
-                List.of("none"), "nvidia-smi", null, null, 4), false, Sandbox.Hidden.NOTHING, backoff);
+        this(properties(dataRoot), false, Sandbox.Hidden.NOTHING, backoff);
     }
 
     /** These settings, unconfined, with this backoff between attempts. */
@@ -87,11 +83,16 @@ final class LocalBackendFixture implements AutoCloseable {
         backend.recover();
     }
 
-    /** Token-mode properties on this data root. */
-    static LocalProperties tenantProperties(Path dataRoot) {
-        return new LocalProperties(dataRoot, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),
-                DataSize.ofMegabytes(64), DataSize.ofMegabytes(1), Sandbox.Mode.AUTO, false, List.of(), 65534, 65534,
-                List.of("none"), "nvidia-smi", null, null, 4);
+    /**
+     * The shipped local settings on this data root as tests run them, with these keys changed
+     * ({@link Settings#of}): replicas stopped within 2 s, a free-space floor of 1 MB (a test machine's
+     * disk holds much else), and no GPUs rather than whatever {@code nvidia-smi} finds here.
+     */
+    static LocalProperties properties(Path dataRoot, Object... keysAndValues) {
+        List<Object> keys = new ArrayList<>(List.of("data-root", dataRoot, "stop-grace-period", "2s",
+                "min-free-space", "1MB", "gpus", "none"));
+        keys.addAll(List.of(keysAndValues));
+        return Settings.of(LocalProperties.class, keys.toArray());
     }
 
     /**

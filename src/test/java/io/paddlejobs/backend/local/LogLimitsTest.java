@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,9 +27,7 @@ class LogLimitsTest {
     Path dataRoot;
 
     private LocalProperties properties(Path root, DataSize maxLog, DataSize minFree) {
-        return new LocalProperties(root, 4, Duration.ofSeconds(2), 21000, 29999, Duration.ofSeconds(120),  maxLog, minFree, Sandbox.Mode.AUTO,
-                false, List.of(), 65534, 65534, List.of("none"), "nvidia-smi",
-                null, null, 4);
+        return LocalBackendFixture.properties(root, "max-log-size", maxLog, "min-free-space", minFree);
     }
 
     @Test

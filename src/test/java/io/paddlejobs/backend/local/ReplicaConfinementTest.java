@@ -72,7 +72,7 @@ class ReplicaConfinementTest {
 
     @Test
     void inTokenModeATenantsJobCannotReadOrChangeAnotherTenantsFiles() throws Exception {
-        try (var local = new LocalBackendFixture(LocalBackendFixture.tenantProperties(dataRoot), true)) {
+        try (var local = new LocalBackendFixture(LocalBackendFixture.properties(dataRoot), true)) {
             SandboxEscapeTest.assumeConfined(local);
             var alice = LocalBackendFixture.request("alice-secret",
                     "echo ALICE-SECRET-LOG; echo ALICE-DATA > \"$PADDLE_JOB_DATA/data.txt\"; echo ALICE-WORK > work.txt; sleep 30",

@@ -55,7 +55,7 @@ class SandboxEscapeTest {
                 + "ReplicaConfinementTest covers the sandbox of an unprivileged service");
         Path tokenFile = serviceFile("etc/tokens.yaml", "TOKEN-FILE-SECRET");
         Path marker = service.resolve("escaped-marker");
-        try (var local = new LocalBackendFixture(LocalBackendFixture.tenantProperties(dataRoot), true,
+        try (var local = new LocalBackendFixture(LocalBackendFixture.properties(dataRoot), true,
                 new Sandbox.Hidden(List.of(tokenFile), List.of()))) {
             assumeConfined(local);
             startAlice(local);
@@ -87,7 +87,7 @@ class SandboxEscapeTest {
         Path serviceLog = serviceFile("work/service.log", "action=submit user=alice namespace=team-a job=alice-secret");
         Path beside = serviceFile("beside/visible.txt", "NOT-HIDDEN");
         Path home = service.resolve("home");
-        try (var local = new LocalBackendFixture(LocalBackendFixture.tenantProperties(dataRoot), true,
+        try (var local = new LocalBackendFixture(LocalBackendFixture.properties(dataRoot), true,
                 new Sandbox.Hidden(List.of(), List.of(home, service.resolve("work"))))) {
             assumeConfined(local);
 
