@@ -31,7 +31,6 @@ import org.springframework.validation.annotation.Validated;
  *                     and {@code Location} are built from it, else from the request's (checked) {@code Host}
  * @param defaultNamespace where requests go that name no namespace in mode {@code none} (the other modes
  *                     take a caller's default from their token entry or {@code kubernetes.default-namespaces})
- * @param streams      how many status streams and watches a caller may hold, and what a stalled one costs
  */
 @Validated
 @ConfigurationProperties("paddlejobs.security")
@@ -43,8 +42,7 @@ public record SecurityProperties(
         @Valid @DefaultValue Kubernetes kubernetes,
         @DefaultValue List<String> allowedHosts,
         URI baseUrl,
-        @DefaultValue("default") @Pattern(regexp = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?") String defaultNamespace,
-        @Valid @DefaultValue Streams streams) {
+        @DefaultValue("default") @Pattern(regexp = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?") String defaultNamespace) {
 
     /** Whether the {@code Host} allowlist applies: always in mode none, where nothing else protects the service. */
     public boolean checksHosts() {
@@ -83,25 +81,6 @@ public record SecurityProperties(
             }
             defaultNamespaces = defaultNamespaces == null ? Map.of() : Map.copyOf(defaultNamespaces);
         }
-    }
-
-    /**
-     * Status event streams ({@code GET …/status}, {@code Accept: text/event-stream}) and watches
-     * ({@code GET /jobs?watch=true}), each kind counted on its own. Mode {@code none} has one
-     * caller, so there the per-user figures are the service's.
-     *
-     * @param maxPerUser     open at once per caller; past it, a 429 problem
-     * @param maxTotal       open at once in all; past it, a 503 problem
-     * @param sendersPerUser sends of one caller's streams that run at once; the rest of that caller's
-     *                       wait, no other caller's do
-     * @param sendTimeout    how long one send may take; a stream whose client stopped reading is dropped then
-     */
-    public record Streams(@DefaultValue("1024") @Min(1) int maxPerUser,
-                          @DefaultValue("4096") @Min(1) int maxTotal,
-                          @DefaultValue("4") @Min(1) int sendersPerUser,
-                          @DefaultValue("10s") Duration sendTimeout) {
-
-        public static final Streams DEFAULTS = new Streams(1024, 4096, 4, Duration.ofSeconds(10));
     }
 
     /**

@@ -174,7 +174,7 @@ class JobWatchApiTest extends ApiTest {
         }
         client.delete("/jobs/streamed?namespace=streams");
 
-        // The first event is sent on the request's thread (StatusEvents); from the feed's thread it
+        // The first event is sent on the request's thread (EventStreams.open); from the feed's thread it
         // raced the filters writing headers, which failed a stream now and then under load (seen
         // with 1,000 streams in LocalPushBenchmark; too rare to reproduce here on demand).
         assertThat(failed).as("streams that did not open with a status event, of " + STREAMS).isZero();

@@ -52,8 +52,8 @@ class StreamSharesTest {
         registry.add("paddlejobs.security.mode", () -> "token");
         registry.add("paddlejobs.local.allow-shared-files", () -> "true"); // about streams, not files
         registry.add("paddlejobs.security.token-file", StreamSharesTest::tokenFile);
-        registry.add("paddlejobs.security.streams.max-per-user", () -> STALLED);
-        registry.add("paddlejobs.security.streams.send-timeout", () -> "1s");
+        registry.add("paddlejobs.streams.max-open-per-user", () -> STALLED);
+        registry.add("paddlejobs.streams.send-timeout", () -> "1s");
     }
 
     @Test
@@ -69,7 +69,7 @@ class StreamSharesTest {
             try (var refused = stream("/jobs/spew/status?namespace=team-b", BOB)) {
                 assertThat(refused.in().readLine()).contains(" 429 ");
                 assertThat(lineWith(refused.in(), "\"detail\"")).contains(
-                        "User 'bob' already has 40 status streams open", "paddlejobs.security.streams.max-per-user");
+                        "User 'bob' already has 40 event streams open", "paddlejobs.streams.max-open-per-user");
             }
 
             alice.submit("{\"name\": \"victim\", \"entry_point\": \"sleep 5\"}", "team-a");

@@ -5,17 +5,14 @@ import io.paddlejobs.api.LabelSelector;
 import io.paddlejobs.api.ProblemAdvice;
 import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.api.StatusUrls;
-import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
-import io.paddlejobs.security.SecurityProperties;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
-import java.io.IOException;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -36,19 +33,15 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 class JobWatchController {
 
     private final NamespaceAccess access;
-    private final JobFeed feed;
+    private final EventStreams streams;
     private final SerializedJobs serialized;
     private final StatusUrls statusUrls;
-    private final StreamSlots slots;
 
-    JobWatchController(NamespaceAccess access, JobFeed feed, SerializedJobs serialized, StatusUrls statusUrls,
-                       SecurityProperties security) {
+    JobWatchController(NamespaceAccess access, EventStreams streams, SerializedJobs serialized, StatusUrls statusUrls) {
         this.access = access;
-        this.feed = feed;
+        this.streams = streams;
         this.serialized = serialized;
         this.statusUrls = statusUrls;
-        this.slots = new StreamSlots("watches", "poll the list instead", security.streams().maxPerUser(),
-                security.streams().maxTotal());
     }
 
     @GetMapping(params = "watch=true")
@@ -62,27 +55,7 @@ class JobWatchController {
         JobQuery query = new JobQuery(namespace,
                 phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), 1, null);
-        String user = access.userName();
-        Runnable release = slots.take(user);
-        SseEmitter emitter = new SseEmitter(0L);
-        NamespaceStream stream = new NamespaceStream(query, emitter, serialized, statusUrls.forLater(), timeoutSeconds,
-                ended -> {
-                    feed.unwatchNamespace(query.namespace(), ended);
-                    release.run();
-                });
-        emitter.onCompletion(stream::stop);
-        emitter.onError(error -> stream.stop());
-        emitter.onTimeout(stream::stop);
-        try {
-            // Without a first write the response, and so the client's open, would wait for the first
-            // change. Written here, on the request's thread, before any other thread may send (see StatusEvents).
-            emitter.send(SseEmitter.event().comment("watching"));
-        } catch (IOException e) {
-            stream.stop(); // the client went already
-            return emitter;
-        }
-        // The container calls back (stop) only once this method has returned: never before the watch.
-        feed.watchNamespace(query.namespace(), stream, user);
-        return emitter;
+        return streams.open(access.userName(), "poll the list instead",
+                emitter -> new NamespaceStream(query, emitter, serialized, statusUrls.forLater(), timeoutSeconds));
     }
 }

@@ -5,43 +5,55 @@ import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobWatcher;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsSnapshot;
 import java.io.IOException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
-/** One page's status stream (see {@link StatusEvents}); called on the {@link JobFeed}'s pool, one call at a time. */
-final class StatusStream implements JobWatcher {
+/**
+ * One page's status stream: {@code status} when the status changes (from the {@link JobFeed}, as
+ * soon as it sees it), {@code metrics} with the points added since the last event (the body of
+ * {@code GET …/metrics?since=}, looked at every second), then {@code end} once the job has
+ * finished and nothing new came; {@code gone} when it is deleted.
+ */
+final class StatusStream extends EventStream {
 
-    // A comment now and then finds out that a page went away while the job was quiet.
-    private static final int KEEP_ALIVE_EVERY_SECONDS = 15;
-
-    private final SseEmitter emitter;
+    private final Job opened;
+    private final JobKey key;
     private final MetricsCollector metrics;
     private final SerializedJobs serialized;
-    private final Consumer<StatusStream> onEnd;
-    private final AtomicBoolean ended = new AtomicBoolean();
+    /** As last sent; null before the first event. */
     private Job job;
     private long cursor;
-    private int seconds;
 
-    StatusStream(SseEmitter emitter, MetricsCollector metrics, SerializedJobs serialized, Consumer<StatusStream> onEnd) {
-        this.emitter = emitter;
+    /** @param opened the job as it is when the stream opens: its first event */
+    StatusStream(Job opened, SseEmitter emitter, MetricsCollector metrics, SerializedJobs serialized) {
+        super(emitter);
+        this.opened = opened;
+        this.key = opened.key();
         this.metrics = metrics;
         this.serialized = serialized;
-        this.onEnd = onEnd;
+    }
+
+    @Override
+    void sendFirst() {
+        changed(key, opened);
+    }
+
+    @Override
+    void watch(JobFeed feed, String user) {
+        feed.watchJob(key, this, user);
+    }
+
+    @Override
+    void unwatch(JobFeed feed) {
+        feed.unwatchJob(key, this);
     }
 
     @Override
     public void changed(JobKey key, Job now) {
-        if (ended.get()) {
-            return;
-        }
-        try {
+        writing(() -> {
             if (now == null) {
                 emitter.send(SseEmitter.event().name("gone").data("deleted"));
                 end();
@@ -56,49 +68,21 @@ final class StatusStream implements JobWatcher {
             if (first) {
                 sendMetrics(true);
             }
-        } catch (IOException | IllegalStateException e) {
-            fail(e);
-        }
+        });
     }
 
     @Override
-    public void everySecond() {
-        if (ended.get() || job == null) {
-            return;
+    boolean everySecond(int seconds) throws IOException {
+        if (job == null) {
+            return false;
         }
-        try {
-            boolean fresh = sendMetrics(false);
-            if (job.status().phase().isFinished() && !fresh) {
-                emitter.send(SseEmitter.event().name("end").data(job.status().phase().wireName()));
-                end();
-            } else if (++seconds % KEEP_ALIVE_EVERY_SECONDS == 0) {
-                emitter.send(SseEmitter.event().comment("still here"));
-            }
-        } catch (IOException | IllegalStateException e) {
-            fail(e);
+        boolean fresh = sendMetrics(false);
+        if (job.status().phase().isFinished() && !fresh) {
+            emitter.send(SseEmitter.event().name("end").data(job.status().phase().wireName()));
+            end();
+            return true;
         }
-    }
-
-    @Override
-    public void closed() {
-        end();
-    }
-
-    boolean ended() {
-        return ended.get();
-    }
-
-    /** Its client stopped reading: it ends without another write, which would block as the last one does. */
-    @Override
-    public void abandoned() {
-        stop();
-    }
-
-    /** The page went away (or the container gave up on it). */
-    void stop() {
-        if (ended.compareAndSet(false, true)) {
-            onEnd.accept(this);
-        }
+        return fresh;
     }
 
     private boolean sendMetrics(boolean evenIfNone) throws IOException {
@@ -110,15 +94,5 @@ final class StatusStream implements JobWatcher {
         MetricsView view = MetricsView.of(job.plan().name(), job.plan().namespace(), read);
         emitter.send(SseEmitter.event().name("metrics").data(view, MediaType.APPLICATION_JSON));
         return !read.metrics().isEmpty();
-    }
-
-    private void end() {
-        stop();
-        emitter.complete();
-    }
-
-    private void fail(Exception e) {
-        stop();
-        emitter.completeWithError(e);
     }
 }

@@ -3,6 +3,7 @@ package io.paddlejobs.api.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.paddlejobs.testing.Settings;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
@@ -14,15 +15,16 @@ class LogStreamsTest {
     @Test
     void aCallerOverItsShareGetsA429NamingTheUserAndTheLimit() throws Exception {
         var open = new CountDownLatch(1);
-        var streams = new LogStreams(256, 1);
+        var streams = new LogStreams(Settings.of(StreamProperties.class, "logs.max-open-per-user", 1));
         try {
             streams.stream("alice", out -> awaitQuietly(open));
 
             var refused = catchThrowableOfType(ErrorResponseException.class, () -> streams.stream("alice", out -> { }));
 
             assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
-            assertThat(refused.getBody().getDetail()).startsWith("User 'alice' already reads 1 logs at once")
-                    .contains("paddlejobs.logs.max-streams-per-user").doesNotContain("%");
+            assertThat(refused.getBody().getDetail()).startsWith("User 'alice' already has 1 log streams open")
+                    .contains("paddlejobs.streams.logs.max-open-per-user").doesNotContain("%");
+            assertThat(refused.getBody().getType()).hasToString("urn:paddlejobs:problem:too-many-log-streams");
         } finally {
             open.countDown();
             streams.destroy();

@@ -3,42 +3,59 @@ package io.paddlejobs.api.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.paddlejobs.problem.ProblemType;
+import io.paddlejobs.testing.Settings;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
-/** One caller cannot take every stream slot; the service's total still holds; a slot comes back once. */
+/**
+ * One caller cannot take every event stream slot, whatever the kinds it opens; the service's total
+ * still holds; a slot comes back once; each refusal is a typed problem with {@code Retry-After}.
+ */
 class StreamSlotsTest {
 
     @Test
     void aCallerOverItsShareGetsA429NamingItAndTheLimitWhileOthersStillOpenStreams() {
-        var slots = new StreamSlots("watches", "poll the list instead", 2, 10);
-        slots.take("bob");
-        slots.take("bob");
+        var slots = eventStreams(2, 10);
+        slots.take("bob", "poll the status URL instead");
+        slots.take("bob", "poll the list instead");
 
-        var refused = catchThrowableOfType(ErrorResponseException.class, () -> slots.take("bob"));
+        var refused = catchThrowableOfType(ErrorResponseException.class, () -> slots.take("bob", "poll the list instead"));
 
         assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
-        assertThat(refused.getBody().getDetail()).isEqualTo("User 'bob' already has 2 watches open, the most one caller "
-                + "may (paddlejobs.security.streams.max-per-user); close one, or poll the list instead.");
+        assertThat(refused.getBody().getDetail()).isEqualTo("User 'bob' already has 2 event streams open, the most one "
+                + "caller may (paddlejobs.streams.max-open-per-user); close one, or poll the list instead.");
+        assertThat(refused.getBody().getType()).isEqualTo(ProblemType.TOO_MANY_STREAMS.uri());
         assertThat(refused.getHeaders().getFirst("Retry-After")).isEqualTo("5");
-        assertThat(slots.take("alice")).isNotNull();
+        assertThat(slots.take("alice", "poll the list instead")).isNotNull();
     }
 
     @Test
     void pastTheTotalEveryoneGetsA503AndAReleasedSlotComesBackOnceOnly() {
-        var slots = new StreamSlots("status streams", "poll the status URL instead", 5, 2);
-        Runnable first = slots.take("alice");
-        slots.take("bob");
+        var slots = eventStreams(5, 2);
+        Runnable first = slots.take("alice", "poll the status URL instead");
+        slots.take("bob", "poll the status URL instead");
 
-        var refused = catchThrowableOfType(ErrorResponseException.class, () -> slots.take("carol"));
+        var refused = catchThrowableOfType(ErrorResponseException.class,
+                () -> slots.take("carol", "poll the status URL instead"));
         first.run();
         first.run();
-        slots.take("carol");
+        slots.take("carol", "poll the status URL instead");
 
         assertThat(refused.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
-        assertThat(refused.getBody().getDetail()).contains("2 status streams", "paddlejobs.security.streams.max-total");
-        assertThat(catchThrowableOfType(ErrorResponseException.class, () -> slots.take("dave")).getStatusCode())
+        assertThat(refused.getBody().getDetail()).contains("2 event streams", "paddlejobs.streams.max-open",
+                "poll the status URL instead");
+        assertThat(refused.getBody().getType()).isEqualTo(ProblemType.TOO_MANY_STREAMS.uri());
+        assertThat(refused.getHeaders().getFirst("Retry-After")).isEqualTo("5");
+        assertThat(catchThrowableOfType(ErrorResponseException.class,
+                () -> slots.take("dave", "poll the status URL instead")).getStatusCode())
                 .isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+    }
+
+    /** The event streams' slots, with their settings bound as the service binds them. */
+    private static StreamSlots eventStreams(int perUser, int total) {
+        return new StreamSlots(EventStreams.limits(Settings.of(StreamProperties.class,
+                "max-open-per-user", perUser, "max-open", total)));
     }
 }

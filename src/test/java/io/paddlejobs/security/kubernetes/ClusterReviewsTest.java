@@ -62,8 +62,7 @@ class ClusterReviewsTest {
 
     static SecurityProperties security(Map<String, String> defaultNamespaces) {
         return new SecurityProperties(SecurityProperties.Mode.KUBERNETES, null, SecurityProperties.Limits.NONE,
-                List.of(), new SecurityProperties.Kubernetes(TTL, defaultNamespaces), List.of(), null, "default",
-                SecurityProperties.Streams.DEFAULTS);
+                List.of(), new SecurityProperties.Kubernetes(TTL, defaultNamespaces), List.of(), null, "default");
     }
 
     @Test
