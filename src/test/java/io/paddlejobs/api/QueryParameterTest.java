@@ -4,14 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.request;
 
+import io.paddlejobs.security.InNamespace;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.RequestBuilder;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.JsonNode;
 
 /** docs/request.md, docs/api.md: a bad query parameter is a 400 problem naming the parameter, like a bad body field. */
@@ -49,6 +60,39 @@ class QueryParameterTest extends ApiTest {
         JsonNode problem = assertProblem(mvc.perform(request).andReturn(), 400);
 
         assertThat(problem.path("errors").findValuesAsString("field")).as("%s", problem).contains(parameter);
+    }
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mapping;
+
+    /** The rows above are written by hand; every endpoint that acts in a namespace is asked here, from the mapping. */
+    @TestFactory
+    Stream<DynamicTest> everyEndpointThatActsInANamespaceRefusesOneThatIsNoDnsLabel() {
+        List<DynamicTest> tests = new ArrayList<>();
+        mapping.getHandlerMethods().forEach((info, handler) -> {
+            if (Stream.of(handler.getMethodParameters()).noneMatch(p -> p.hasParameterAnnotation(InNamespace.class)
+                    && !p.getParameterAnnotation(InNamespace.class).quietly())) {
+                return;
+            }
+            String query = info.getParamsCondition().getExpressions().stream().map(Object::toString)
+                    .map(expression -> expression + "&").collect(Collectors.joining()) + "namespace=Not_A_Namespace";
+            info.getPatternValues().forEach(pattern -> info.getMethodsCondition().getMethods().forEach(method -> {
+                String path = pattern.replace("{id}", "sha256:" + "0".repeat(64)).replaceAll("\\{[^}]+}", "x");
+                tests.add(DynamicTest.dynamicTest(method + " " + path + "?" + query, () -> {
+                    var request = request(HttpMethod.valueOf(method.name()), path + "?" + query);
+                    if (pattern.equals("/jobs") && method.name().equals("POST")) {
+                        request.contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}"));
+                    } else if (pattern.equals("/packages") && method.name().equals("POST")) {
+                        request.contentType("application/gzip").content(new byte[] {1, 2});
+                    }
+                    JsonNode problem = assertProblem(mvc.perform(request).andReturn(), 400);
+                    assertThat(problem.path("errors").findValuesAsString("field")).as("%s", problem).contains("namespace");
+                }));
+            }));
+        });
+        assertThat(tests).hasSizeGreaterThan(10);
+        return tests.stream();
     }
 
     @Test

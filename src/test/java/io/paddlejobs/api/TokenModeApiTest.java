@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.packages.Archives;
+import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.testing.ServiceClient;
 import io.paddlejobs.testing.Tokens;
 import java.net.URI;
@@ -11,6 +12,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -26,6 +33,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -124,7 +132,48 @@ class TokenModeApiTest {
                 Arguments.of("POST", "/jobs?namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),
                 Arguments.of("POST", "/jobs?dry_run=true&namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),
                 Arguments.of("GET", "/packages?namespace=%2$s", null),
-                Arguments.of("DELETE", "/packages/sha256:" + "0".repeat(64) + "?namespace=%2$s", null));
+                Arguments.of("GET", "/packages/sha256:" + "0".repeat(64) + "?namespace=%2$s", null),
+                Arguments.of("DELETE", "/packages/sha256:" + "0".repeat(64) + "?namespace=%2$s", null),
+                Arguments.of("GET", "/capacity?namespace=%2$s", null));
+    }
+
+    /** Handlers that act in a namespace but whose refusal another test of this class checks, and which. */
+    private static final Map<String, String> REFUSED_ELSEWHERE = Map.of(
+            "POST /packages", "anUploadToAnotherTenantsNamespaceIs403 (its body must be an archive)");
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mapping;
+
+    /** The table above is written by hand; the handler mapping says which endpoints it must hold. */
+    @Test
+    void theTableHoldsEveryEndpointThatActsInANamespace() {
+        Set<String> inTable = endpoints().map(row -> row.get()[0] + " "
+                + ((String) row.get()[1]).formatted("x", "ns").replaceAll("\\?.*", "").replaceAll("sha256:0+", "x"))
+                .collect(Collectors.toSet());
+        Set<String> acting = new TreeSet<>();
+        mapping.getHandlerMethods().forEach((info, handler) -> {
+            boolean inNamespace = Stream.of(handler.getMethodParameters()).anyMatch(parameter ->
+                    parameter.hasParameterAnnotation(InNamespace.class)
+                            && !parameter.getParameterAnnotation(InNamespace.class).quietly());
+            if (inNamespace) {
+                info.getPatternValues().forEach(pattern -> info.getMethodsCondition().getMethods().forEach(method ->
+                        acting.add(method.name() + " " + pattern.replaceAll("\\{[^}]+}", "x"))));
+            }
+        });
+
+        assertThat(acting).isNotEmpty().allSatisfy(endpoint -> assertThat(inTable.contains(endpoint)
+                || REFUSED_ELSEWHERE.containsKey(endpoint)).as(endpoint).isTrue());
+    }
+
+    @Test
+    void anUploadToAnotherTenantsNamespaceIs403() {
+        HttpResponse<String> response = alice.send(HttpRequest
+                .newBuilder(URI.create(alice.baseUrl() + "/packages?namespace=team-b"))
+                .header("Content-Type", "application/gzip").POST(HttpRequest.BodyPublishers.ofByteArray(new byte[] {1, 2})));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(403);
+        assertThat(json.readTree(response.body()).get("detail").asString()).contains("may not", "team-b");
     }
 
     @ParameterizedTest(name = "{0} {1}")
