@@ -16,10 +16,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The repository's Markdown pages, and what is wrong with the links between them. */
 final class Documentation {
 
+    // A code span that starts with a setting's name: `key`, `--key=value`, `key.*`, `key.<user>`.
+    private static final Pattern SETTING = Pattern.compile("(?:--)?(paddlejobs(?:\\.[a-z0-9-]+)+)(?:=.*|\\.[^a-z0-9].*)?");
     private static final Set<String> NOT_SOURCES = Set.of("target", "node_modules", "data");
 
     private final Path root;
@@ -85,6 +89,33 @@ final class Documentation {
                     }
                 }));
         return broken;
+    }
+
+    /**
+     * Each setting a page names in code ({@code `paddlejobs.local.gpus`}, {@code `--paddlejobs.backend=slurm`})
+     * that is neither a key nor a group of keys of the reference page, as {@code page:line: key}.
+     */
+    List<String> settingsMissingFrom(Path reference, Set<String> notSettings) {
+        MarkdownPage keys = pages.get(root.resolve(reference));
+        Set<String> known = new HashSet<>();
+        keys.code().forEach(code -> {
+            Matcher key = SETTING.matcher(code.text());
+            if (key.matches()) {
+                known.add(key.group(1));
+            }
+        });
+        List<String> missing = new ArrayList<>();
+        pages.values().stream().filter(page -> page != keys).forEach(page -> page.code().forEach(code -> {
+            Matcher key = SETTING.matcher(code.text());
+            if (key.matches() && !notSettings.contains(key.group(1)) && !isKeyOrGroup(key.group(1), known)) {
+                missing.add(root.relativize(page.file()) + ":" + code.line() + ": " + key.group(1));
+            }
+        }));
+        return missing;
+    }
+
+    private static boolean isKeyOrGroup(String name, Set<String> keys) {
+        return keys.contains(name) || keys.stream().anyMatch(key -> key.startsWith(name + "."));
     }
 
     /** The pages no chain of links from {@code start} reaches. */

@@ -15,10 +15,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a Markdown page links to and which anchors its headings make, read the way GitHub renders it
- * (CommonMark with GitHub's heading ids): enough for a link check, not a Markdown parser.
+ * What a Markdown page links to, which anchors its headings make and what its text sets in code,
+ * read the way GitHub renders it (CommonMark with GitHub's heading ids): enough for a link check,
+ * not a Markdown parser.
  */
-record MarkdownPage(Path file, List<Link> links, Set<String> anchors) {
+record MarkdownPage(Path file, List<Link> links, Set<String> anchors, List<Code> code) {
+
+    /** A code span in the text (not in a fenced block), without its backticks, with its line. */
+    record Code(int line, String text) {
+    }
 
     /** A link or image target as written, with the line it is on. */
     record Link(int line, String target) {
@@ -53,6 +58,7 @@ record MarkdownPage(Path file, List<Link> links, Set<String> anchors) {
             throw new UncheckedIOException(e);
         }
         List<Link> links = new ArrayList<>();
+        List<Code> code = new ArrayList<>();
         Set<String> anchors = new LinkedHashSet<>();
         Map<String, Integer> seen = new HashMap<>();
         boolean fenced = false;
@@ -71,13 +77,18 @@ record MarkdownPage(Path file, List<Link> links, Set<String> anchors) {
                 int count = seen.merge(id, 1, Integer::sum);
                 anchors.add(count == 1 ? id : id + "-" + (count - 1));
             }
+            Matcher span = CODE_SPAN.matcher(line);
+            while (span.find()) {
+                String ticks = span.group(1);
+                code.add(new Code(i + 1, span.group().substring(ticks.length(), span.group().length() - ticks.length()).strip()));
+            }
             // A link written inside a code span is text, not a link.
             Matcher link = LINK.matcher(CODE_SPAN.matcher(line).replaceAll(""));
             while (link.find()) {
                 links.add(new Link(i + 1, link.group(1)));
             }
         }
-        return new MarkdownPage(file, List.copyOf(links), Set.copyOf(anchors));
+        return new MarkdownPage(file, List.copyOf(links), Set.copyOf(anchors), List.copyOf(code));
     }
 
     /** GitHub's id for a heading: its text without markup, lower case, punctuation dropped, spaces as hyphens. */
