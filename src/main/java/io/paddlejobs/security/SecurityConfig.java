@@ -1,6 +1,9 @@
 package io.paddlejobs.security;
 
+import io.paddlejobs.job.Tenancy;
 import jakarta.servlet.DispatcherType;
+import java.util.List;
+import java.util.Locale;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,6 +48,13 @@ class SecurityConfig {
     @ConditionalOnSecurityMode(SecurityProperties.Mode.TOKEN)
     TokenStore tokenStore(SecurityProperties security) {
         return TokenStore.load(security.tokenFile(), security.limits());
+    }
+
+    /** What backends are told of the callers: whether tenants share the service, and the token file their jobs must not read. */
+    @Bean
+    Tenancy tenancy(SecurityProperties security) {
+        return new Tenancy(security.mode().name().toLowerCase(Locale.ROOT),
+                security.tokenFile() == null ? List.of() : List.of(security.tokenFile()));
     }
 
     @Bean

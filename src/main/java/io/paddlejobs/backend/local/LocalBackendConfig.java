@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.job.Tenancy;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.RestartBackoff;
 import java.nio.file.Path;
@@ -27,13 +28,12 @@ class LocalBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(LocalBackendConfig.class);
 
     @Bean
-    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Environment env,
-                               CodePackages packages, RestartBackoff backoff) {
-        String securityMode = env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT);
-        boolean tenants = !securityMode.equals("none");
-        Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(env),
+    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Tenancy tenancy,
+                               Environment env, CodePackages packages, RestartBackoff backoff) {
+        boolean tenants = tenancy.shared();
+        Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(tenancy, env),
                 properties.sandboxUser());
-        sandbox.requireIsolation(tenants, properties.allowSharedFiles(), securityMode);
+        sandbox.requireIsolation(tenants, properties.allowSharedFiles(), tenancy.securityMode());
         var store = new JobRecordStore(properties.directories(), json);
         MachineCapacity machine = MachineCapacity.detect(properties, CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo"));
         log.warn("Local backend: memory and CPU are counted, not enforced: a replica may use more than its plan gives it");
@@ -58,11 +58,10 @@ class LocalBackendConfig {
     /**
      * What of the service a confined replica must not see besides the data root: the token file,
      * and the service user's home (credentials, keys), its working directory and its log directory
-     * (every tenant's audit lines).
+     * (every tenant's audit lines). Where the logs go is Spring Boot's {@code logging.file.*}, read as it reads them.
      */
-    private static Sandbox.Hidden hidden(Environment env) {
-        List<Path> files = new ArrayList<>();
-        Optional.ofNullable(env.getProperty("paddlejobs.security.token-file")).map(Path::of).ifPresent(files::add);
+    private static Sandbox.Hidden hidden(Tenancy tenancy, Environment env) {
+        List<Path> files = new ArrayList<>(tenancy.secretFiles());
         List<Path> directories = new ArrayList<>(List.of(Path.of(System.getProperty("user.home")),
                 Path.of(System.getProperty("user.dir"))));
         Optional.ofNullable(env.getProperty("logging.file.path")).map(Path::of).ifPresent(directories::add);

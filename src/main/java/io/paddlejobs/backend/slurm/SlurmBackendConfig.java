@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.job.Tenancy;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -8,7 +9,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The Slurm backend, chosen with {@code paddlejobs.backend=slurm}. */
@@ -20,9 +20,8 @@ class SlurmBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(SlurmBackendConfig.class);
 
     @Bean
-    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Environment env) {
-        properties.requireSharedFilesAccepted(
-                env.getProperty("paddlejobs.security.mode", "none").toLowerCase(java.util.Locale.ROOT));
+    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy) {
+        properties.requireSharedFilesAccepted(tenancy.securityMode());
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
                 Clock.systemUTC());
         backend.start();
