@@ -20,8 +20,8 @@ class Client:
     """Talks to one paddle-jobs service.
 
     ``url``, ``token`` and ``namespace`` default to the environment: ``PADDLE_JOBS_URL`` (else
-    http://127.0.0.1:8080), ``PADDLE_JOBS_TOKEN`` (sent as a bearer token) and the seed's
-    ``USER_NAMESPACE`` (else the service picks the caller's namespace).
+    http://127.0.0.1:8080), ``PADDLE_JOBS_TOKEN`` (sent as a bearer token) and
+    ``USER_NAMESPACE``, which replicas are given (else the service picks the caller's namespace).
     """
 
     def __init__(self, url: Optional[str] = None, token: Optional[str] = None, namespace: Optional[str] = None,

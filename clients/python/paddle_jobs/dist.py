@@ -1,4 +1,4 @@
-"""dist_train: the seed's promise. Run by you, it ships this script's directory and submits it;
+"""dist_train: one script for both sides of a job. Run by you, it ships this script's directory and submits it;
 run in a replica (the same script, started by the service), it trains."""
 
 import gzip

@@ -1,4 +1,4 @@
-"""PaddleJob: a job request with the seed's names."""
+"""PaddleJob: a job request, with the names PaddlePaddle's 2017 proposal for cluster jobs gave two of its fields."""
 
 from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, cast
 
@@ -9,24 +9,24 @@ if TYPE_CHECKING:
 
 # Every field of the contract's request (contract.py is generated from it), under its own name.
 FIELDS: Tuple[str, ...] = tuple(JobRequest.__annotations__)
-# The seed's names for two of them; each wire name is accepted too.
-SEED_NAMES: Mapping[str, str] = {"job_name": "name", "base_image": "image"}
+# PaddlePaddle's 2017 cluster-job proposal's names for two of them; each wire name is accepted too.
+PROPOSAL_NAMES: Mapping[str, str] = {"job_name": "name", "base_image": "image"}
 
 
 class PaddleJobFields(JobRequest, total=False):
-    """PaddleJob's keywords: the request's fields, and the seed's names for two of them."""
+    """PaddleJob's keywords: the request's fields, and the 2017 proposal's names for two of them."""
 
     job_name: str
     base_image: str
 
 
 class PaddleJob:
-    """What to run and with what, in the seed's words::
+    """What to run and with what, in the words of PaddlePaddle's 2017 proposal for cluster jobs::
 
         PaddleJob(job_name="word2vec", num_cpus=4, memory="8Gi", entry_point="python train.py")
 
     Takes exactly the request's fields (``JobRequest``); ``job_name`` and ``base_image`` are the
-    seed's names for ``name`` and ``image``. Only what is given is sent; the service derives the
+    proposal's names for ``name`` and ``image``. Only what is given is sent; the service derives the
     rest (trainers, pservers, per-replica shares) and shows why in the plan. ``namespace`` is where
     the job goes (else the client's).
     """
@@ -35,15 +35,15 @@ class PaddleJob:
         self.namespace = namespace
         self.fields: Dict[str, Any] = {}
         for key, value in fields.items():
-            wire = SEED_NAMES.get(key, key)
+            wire = PROPOSAL_NAMES.get(key, key)
             if wire not in FIELDS:
-                known = ", ".join(FIELDS + tuple(SEED_NAMES))
+                known = ", ".join(FIELDS + tuple(PROPOSAL_NAMES))
                 raise TypeError("PaddleJob() got an unknown field %r; known: %s" % (key, known))
             if value is not None:
                 self.fields[wire] = value
 
     def __getattr__(self, name: str) -> Any:
-        wire = SEED_NAMES.get(name, name)
+        wire = PROPOSAL_NAMES.get(name, name)
         if wire in FIELDS:
             return self.__dict__.get("fields", {}).get(wire)
         raise AttributeError(name)

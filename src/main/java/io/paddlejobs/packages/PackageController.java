@@ -38,7 +38,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Code packages, the seed's {@code trainer_package_path}: a gzipped tar of the user's code,
+ * Code packages (the 2017 cluster-job proposal's {@code trainer_package_path}): a gzipped tar of the user's code,
  * uploaded once and named by its content, which a job request then names in {@code package}.
  */
 @Tag(name = "packages")

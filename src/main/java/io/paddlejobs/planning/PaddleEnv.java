@@ -121,20 +121,20 @@ public final class PaddleEnv {
     }
 
     private static Map<String, String> parameterServer(Wiring w, Role role, int index) {
-        Map<String, String> seed = new LinkedHashMap<>();
-        seed.put(PSERVERS, String.join(",", w.pserverHosts()));
-        seed.put(PORT, Integer.toString(w.ports().first()));
-        seed.put(PORTS_NUM, Integer.toString(w.ports().num()));
-        seed.put(PORTS_NUM_FOR_SPARSE, Integer.toString(w.ports().numForSparse()));
-        seed.put(NUM_GRADIENT_SERVERS, Integer.toString(w.trainerHosts().size()));
+        Map<String, String> wired = new LinkedHashMap<>();
+        wired.put(PSERVERS, String.join(",", w.pserverHosts()));
+        wired.put(PORT, Integer.toString(w.ports().first()));
+        wired.put(PORTS_NUM, Integer.toString(w.ports().num()));
+        wired.put(PORTS_NUM_FOR_SPARSE, Integer.toString(w.ports().numForSparse()));
+        wired.put(NUM_GRADIENT_SERVERS, Integer.toString(w.trainerHosts().size()));
         if (role == Role.TRAINER) {
-            seed.put(TRAINER_ID, Integer.toString(index));
+            wired.put(TRAINER_ID, Integer.toString(index));
         }
-        seed.put(TRAINER_COUNT, Integer.toString(w.trainerCount()));
-        seed.put(USE_GPU, Boolean.toString(w.useGpu()));
+        wired.put(TRAINER_COUNT, Integer.toString(w.trainerCount()));
+        wired.put(USE_GPU, Boolean.toString(w.useGpu()));
 
-        Map<String, String> env = new LinkedHashMap<>(seed);
-        seed.forEach((name, value) -> env.put(V2_PREFIX + name.substring("PADDLE_".length()), value));
+        Map<String, String> env = new LinkedHashMap<>(wired);
+        wired.forEach((name, value) -> env.put(V2_PREFIX + name.substring("PADDLE_".length()), value));
 
         String roleName = role.name();
         env.put(TRAINING_ROLE, roleName);

@@ -3,7 +3,7 @@ package io.paddlejobs.api.openapi;
 /** Request documents shown in Swagger UI; tests check that each one plans cleanly. */
 public final class RequestExamples {
 
-    /** The seed's promise: an entry point and a few numbers, everything else derived. */
+    /** The shortest useful request: an entry point and a few numbers, everything else derived. */
     public static final String BEGINNER = """
             {
               "name": "fit-a-line",

@@ -43,7 +43,7 @@ import org.springframework.validation.annotation.Validated;
  * @param cpus              CPUs jobs are counted against; unset: this process's cgroup limit, else the machine's
  * @param cpuOversubscription how many CPUs of jobs are counted per CPU of the machine: jobs mostly wait
  *                          on each other, on data and on GPUs, and a trainer asks for a whole CPU it rarely
- *                          fills; with 4 the README's examples (up to 6 CPUs) run on a 2-core laptop
+ *                          fills; with 4 the examples (up to 6 CPUs) run on a 2-core laptop
  */
 @Validated
 @ConfigurationProperties("paddlejobs.local")
