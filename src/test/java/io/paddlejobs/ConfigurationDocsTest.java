@@ -1,11 +1,9 @@
 package io.paddlejobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import io.paddlejobs.testing.CommittedFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -33,18 +31,8 @@ class ConfigurationDocsTest {
     @Test
     void committedReferenceIsTheOneTheSettingsRecordsGenerate() throws IOException {
         String generated = render(settings());
-        if (Boolean.getBoolean(UPDATE_PROPERTY)) {
-            Files.createDirectories(DOCS.getParent());
-            Files.writeString(DOCS, generated, StandardCharsets.UTF_8);
-        }
-
-        String committed = Files.exists(DOCS) ? Files.readString(DOCS, StandardCharsets.UTF_8) : "";
-        if (!generated.equals(committed)) {
-            fail("""
-                    %s is not what the settings records generate (a setting was added, renamed or redescribed).
-                    Regenerate it and commit it:
-                        ./mvnw test -Dtest=ConfigurationDocsTest -D%s=true""".formatted(DOCS, UPDATE_PROPERTY));
-        }
+        CommittedFiles.assertCurrent(DOCS, generated, "the settings records' metadata", ConfigurationDocsTest.class,
+                UPDATE_PROPERTY);
     }
 
     @Test

@@ -1,13 +1,12 @@
 package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 import io.paddlejobs.api.openapi.ContractSchemas;
 import io.paddlejobs.api.openapi.RequestExamples;
+import io.paddlejobs.testing.CommittedFiles;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,37 +26,16 @@ class OpenApiContractTest extends ApiTest {
     void servedContractMatchesTheCommittedOne() throws Exception {
         String served = mvc.perform(get("/v3/api-docs.yaml")).andReturn().getResponse()
                 .getContentAsString(StandardCharsets.UTF_8);
-        if (Boolean.getBoolean(UPDATE_PROPERTY)) {
-            Files.createDirectories(CONTRACT.getParent());
-            Files.writeString(CONTRACT, served, StandardCharsets.UTF_8);
-        }
-
-        String committed = Files.exists(CONTRACT) ? Files.readString(CONTRACT, StandardCharsets.UTF_8) : "";
-        if (!served.equals(committed)) {
-            fail("""
-                    The served /v3/api-docs.yaml differs from the committed %s (%s).
-                    If the API change is intended, regenerate it (and the Python client's %s) and commit both:
-                        ./mvnw test -Dtest=OpenApiContractTest -D%s=true"""
-                    .formatted(CONTRACT, firstDifference(committed, served), PythonClientModule.FILE, UPDATE_PROPERTY));
-        }
+        // The Python client's module is generated from the same contract: regenerate and commit both.
+        CommittedFiles.assertCurrent(CONTRACT, served, "the served /v3/api-docs.yaml", OpenApiContractTest.class,
+                UPDATE_PROPERTY);
     }
 
     @Test
     void pythonClientsModuleIsGeneratedFromTheServedContract() throws Exception {
         String generated = PythonClientModule.render(schemas());
-        if (Boolean.getBoolean(UPDATE_PROPERTY)) {
-            Files.writeString(PythonClientModule.FILE, generated, StandardCharsets.UTF_8);
-        }
-
-        String committed = Files.exists(PythonClientModule.FILE)
-                ? Files.readString(PythonClientModule.FILE, StandardCharsets.UTF_8) : "";
-        if (!generated.equals(committed)) {
-            fail("""
-                    The Python client's %s is not what the served contract generates (%s).
-                    Regenerate it with the contract, and commit both:
-                        ./mvnw test -Dtest=OpenApiContractTest -D%s=true"""
-                    .formatted(PythonClientModule.FILE, firstDifference(committed, generated), UPDATE_PROPERTY));
-        }
+        CommittedFiles.assertCurrent(PythonClientModule.FILE, generated, "the served contract",
+                OpenApiContractTest.class, UPDATE_PROPERTY);
     }
 
     @Test
@@ -235,18 +213,5 @@ class OpenApiContractTest extends ApiTest {
             }
         });
         return missing;
-    }
-
-    private static String firstDifference(String expected, String actual) {
-        String[] a = expected.split("\n", -1);
-        String[] b = actual.split("\n", -1);
-        for (int i = 0; i < Math.max(a.length, b.length); i++) {
-            String left = i < a.length ? a[i] : "<end of file>";
-            String right = i < b.length ? b[i] : "<end of file>";
-            if (!left.equals(right)) {
-                return "first difference at line %d: committed '%s', served '%s'".formatted(i + 1, left, right);
-            }
-        }
-        return "they differ in line endings";
     }
 }

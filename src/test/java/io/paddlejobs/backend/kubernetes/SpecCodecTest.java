@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.CommittedFiles;
 import io.paddlejobs.testing.RequestContract;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,11 +27,8 @@ class SpecCodecTest {
     @Test
     void aFullRequestIsWrittenAsTheGoldenFile() throws IOException {
         String written = SpecCodec.write(JobRequests.full());
-        if (Boolean.getBoolean("spec.update")) {
-            Files.writeString(GOLDEN, written + "\n");
-        }
-        assertThat(written).as("the spec written for JobRequests.full(), against %s", GOLDEN)
-                .isEqualTo(Files.readString(GOLDEN).strip());
+        CommittedFiles.assertCurrent(GOLDEN, written + "\n", "SpecCodec for JobRequests.full()", SpecCodecTest.class,
+                "spec.update");
     }
 
     @Test
