@@ -37,8 +37,4 @@ final class JsonCache<K, V> {
         entries.put(key, fresh);
         return fresh.json();
     }
-
-    void forget(K key) {
-        entries.remove(key);
-    }
 }

@@ -30,9 +30,4 @@ public class SerializedJobs {
     public String summary(JobSummary summary) {
         return summaries.json(new JobKey(summary.namespace(), summary.name()), summary);
     }
-
-    void forget(JobKey key) {
-        statuses.forget(key);
-        summaries.forget(key);
-    }
 }
