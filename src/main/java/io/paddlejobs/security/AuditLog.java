@@ -21,6 +21,7 @@ import org.springframework.stereotype.Component;
 public class AuditLog implements AutoCloseable {
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._:@/-]+");
+    private static final String SUBMITTED_JOB = AuditLog.class.getName() + ".submittedJob";
 
     private final NamespaceAccess access;
     private final AuditWriter writer = new AuditWriter();
@@ -89,10 +90,19 @@ public class AuditLog implements AutoCloseable {
         int status = AuditOutcome.statusOf(error);
         String user = access.userName();
         String namespace = access.namespaceMeant(requestedNamespace);
-        actionOf(request).ifPresent(action -> write(action, user, namespace, jobOf(request),
+        actionOf(request).ifPresent(action -> write(action, user, namespace,
+                action == Action.SUBMIT ? (String) request.getAttribute(SUBMITTED_JOB) : jobOf(request),
                 AuditOutcome.ofError(status), status));
         packageActionOf(request).ifPresent(verb -> write(verb, user, namespace, "package", jobOf(request),
                 AuditOutcome.ofError(status), status));
+    }
+
+    /**
+     * The name a submit's body gives (null when it gives none), for the line of a submit refused
+     * after its body was read: a submit's path names no job.
+     */
+    public static void nameSubmittedJob(HttpServletRequest request, String name) {
+        request.setAttribute(SUBMITTED_JOB, name);
     }
 
     @Override

@@ -348,6 +348,7 @@ class TokenModeApiTest {
         alice.delete("/jobs/audited");
         alice.post("/jobs/bobs-job/cancel?namespace=team-b", "");
         alice.delete("/jobs/gone");
+        alice.post("/jobs?namespace=team-b", "{\"name\": \"intruder\", \"entry_point\": \"true\"}");
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut().lines()
                 .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=alice")))
@@ -360,7 +361,9 @@ class TokenModeApiTest {
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=cancel user=alice namespace=team-b job=bobs-job outcome=denied status=403"))
                 .anySatisfy(line -> assertThat(line).endsWith(
-                        "action=delete user=alice namespace=team-a job=gone outcome=not-found status=404")));
+                        "action=delete user=alice namespace=team-a job=gone outcome=not-found status=404"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=submit user=alice namespace=team-b job=intruder outcome=denied status=403")));
     }
 
     @Test
