@@ -64,6 +64,10 @@ class JobRequest(TypedDict, total=False):
     #: Sparse-parameter ports per pserver
     ports_num_for_sparse: int
 
+    #: The priority class to wait under (kubernetes backend with Kueue: a WorkloadPriorityClass, the
+    #: kueue.x-k8s.io/priority-class label); the queue's default when omitted
+    priority: str
+
     #: CPUs per pserver (advanced)
     pserver_cpu: int
 
@@ -75,6 +79,11 @@ class JobRequest(TypedDict, total=False):
 
     #: Pserver count (advanced); defaults to one per trainer
     pservers: int
+
+    #: The scheduling queue to wait in (kubernetes backend: a Kueue LocalQueue of the job's
+    #: namespace, the kueue.x-k8s.io/queue-name label); defaults to the namespace's queue in
+    #: paddlejobs.kubernetes.queues; the other backends ignore it
+    queue: str
 
     #: Which failures are retried: any (the default with max_restarts), infrastructure (a kill by
     #: signal from outside, out of memory, eviction, a lost node; not the program's own exit), stall

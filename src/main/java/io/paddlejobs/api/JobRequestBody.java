@@ -72,7 +72,18 @@ public record JobRequestBody(
         @Schema(description = "How long no trainer may print a line or report a metric before the job is marked"
                 + " Stalled (and, with stall in restart_on, restarted), such as 30m; never when omitted", example = "30m")
         @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 30m, 2h or 1h30m")
-        String stallTimeout) {
+        String stallTimeout,
+
+        @Schema(description = "The scheduling queue to wait in (kubernetes backend: a Kueue LocalQueue of the job's"
+                + " namespace, the kueue.x-k8s.io/queue-name label); defaults to the namespace's queue in"
+                + " paddlejobs.kubernetes.queues; the other backends ignore it", example = "gpu-team")
+        @Size(min = 1, max = 63) @Pattern(regexp = DnsLabels.NAMESPACE, message = DnsLabels.DNS_LABEL_MESSAGE)
+        String queue,
+        @Schema(description = "The priority class to wait under (kubernetes backend with Kueue: a"
+                + " WorkloadPriorityClass, the kueue.x-k8s.io/priority-class label); the queue's default when"
+                + " omitted", example = "high")
+        @Size(min = 1, max = 63) @Pattern(regexp = DnsLabels.NAMESPACE, message = DnsLabels.DNS_LABEL_MESSAGE)
+        String priority) {
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -101,7 +112,7 @@ public record JobRequestBody(
                         port, portsNum, portsNumForSparse),
                 new JobRequest.Compute(numGpus, numCpus, memory(memory), trainerCpu, trainerGpu, memory(trainerMem),
                         pserverCpu, memory(pserverMem), useGpu),
-                new JobRequest.Placement(labels),
+                new JobRequest.Placement(labels, queue, priority),
                 new JobRequest.Lifecycle(duration(maxRunTime), maxRestarts,
                         restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)));
     }

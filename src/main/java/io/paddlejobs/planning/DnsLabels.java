@@ -12,6 +12,9 @@ public final class DnsLabels {
     /** A namespace: a DNS-1123 label, at most 63 lower-case letters, digits and '-'. */
     public static final String NAMESPACE = "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?";
     public static final Pattern NAMESPACE_PATTERN = Pattern.compile(NAMESPACE);
+    /** The same rule for the other names a request gives of the cluster's objects (a queue, a priority class). */
+    public static final String DNS_LABEL_MESSAGE =
+            "must be at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit";
 
     /** A job's name: DNS-1035, not DNS-1123, as it is also the job's Service, whose name may not start with a digit. */
     public static final String JOB_NAME = "[a-z]([-a-z0-9]*[a-z0-9])?";

@@ -68,12 +68,16 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
     }
 
     /**
-     * How the job is told apart from and placed among other jobs: today its labels, by which lists
-     * are filtered; a scheduling queue or priority belongs here too.
+     * How the job is told apart from and placed among other jobs: its labels, by which lists are
+     * filtered, and the cluster's queue and priority it waits under.
+     *
+     * @param queue    the scheduling queue (a Kueue LocalQueue on the kubernetes backend); {@code null}:
+     *                 the namespace's default, if the operator set one
+     * @param priority the queue's priority class (a Kueue WorkloadPriorityClass); {@code null}: the queue's default
      */
-    public record Placement(Map<String, String> labels) {
+    public record Placement(Map<String, String> labels, String queue, String priority) {
 
-        static final Placement NONE = new Placement(null);
+        static final Placement NONE = new Placement(null, null, null);
 
         public Placement {
             labels = labels == null ? Map.of() : Map.copyOf(labels);

@@ -18,7 +18,7 @@ final class RequestGenerator {
 
     static final List<String> FIELDS = List.of("name", "entry_point", "pserver_entry_point", "image", "num_gpus",
             "num_cpus", "memory", "trainers", "trainer_cpu", "trainer_gpu", "trainer_mem", "pservers", "pserver_cpu",
-            "pserver_mem", "port", "ports_num", "ports_num_for_sparse", "use_gpu", "env", "labels");
+            "pserver_mem", "port", "ports_num", "ports_num_for_sparse", "use_gpu", "env", "labels", "queue", "priority");
     /**
      * The contract's fields this generator never sends (their own rules have tests of their own;
      * a random package is never uploaded): with {@link #FIELDS}, every field of the contract, so
@@ -81,6 +81,8 @@ final class RequestGenerator {
         maybe(r, "use_gpu", random::nextBoolean);
         maybe(r, "env", () -> Map.of("EPOCHS", Integer.toString(random.nextInt(100)), "DATA_" + random.nextInt(9), "x"));
         maybe(r, "labels", () -> Map.of("team", dnsLabel(1 + random.nextInt(10))));
+        maybe(r, "queue", () -> dnsLabel(1 + random.nextInt(10)));
+        maybe(r, "priority", () -> dnsLabel(1 + random.nextInt(10)));
         return r;
     }
 

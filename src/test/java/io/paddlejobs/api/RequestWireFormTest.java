@@ -32,7 +32,8 @@ class RequestWireFormTest {
              "ports_num": 2, "ports_num_for_sparse": 3, "use_gpu": true, "env": {"A": "1", "B": "$x"},
              "labels": {"team": "nlp"}, "mode": "collective", "max_run_time": "90m",
              "package": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-             "max_restarts": 3, "restart_on": ["infrastructure", 137, "stall"], "stall_timeout": "30m"}
+             "max_restarts": 3, "restart_on": ["infrastructure", 137, "stall"], "stall_timeout": "30m",
+             "queue": "gpu-team", "priority": "high"}
             """;
 
     @Test

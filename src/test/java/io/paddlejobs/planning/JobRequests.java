@@ -29,7 +29,7 @@ public final class JobRequests {
                 .spec("image=img:1 num_gpus=4 num_cpus=8 memory=16Gi trainers=4 trainer_cpu=2 trainer_gpu=1 trainer_mem=4G"
                         + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
                         + " use_gpu=true mode=collective max_run_time=90m max_restarts=3 restart_on=infrastructure,137,stall"
-                        + " stall_timeout=30m package=sha256:" + "0123456789abcdef".repeat(4))
+                        + " stall_timeout=30m queue=gpu-team priority=high package=sha256:" + "0123456789abcdef".repeat(4))
                 .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp")).build();
     }
 
@@ -75,6 +75,8 @@ public final class JobRequests {
             FIELDS.put("max_restarts", (b, v) -> b.maxRestarts(Integer.valueOf(v)));
             FIELDS.put("restart_on", (b, v) -> b.restartOn(RestartOn.parse(java.util.List.of(v.split(",")))));
             FIELDS.put("stall_timeout", (b, v) -> b.stallTimeout(RunTimeLimit.parse(v)));
+            FIELDS.put("queue", Builder::queue);
+            FIELDS.put("priority", Builder::priority);
         }
 
         private String name;
@@ -103,6 +105,8 @@ public final class JobRequests {
         private Integer maxRestarts;
         private RestartOn restartOn;
         private Duration stallTimeout;
+        private String queue;
+        private String priority;
 
         private Builder() {
         }
@@ -135,6 +139,8 @@ public final class JobRequests {
             b.pserverMem = compute.pserverMem();
             b.useGpu = compute.useGpu();
             b.labels = r.placement().labels();
+            b.queue = r.placement().queue();
+            b.priority = r.placement().priority();
             var lifecycle = r.lifecycle();
             b.maxRunTime = lifecycle.maxRunTime();
             b.maxRestarts = lifecycle.maxRestarts();
@@ -165,7 +171,7 @@ public final class JobRequests {
                     new JobRequest.Topology(mode, trainers, pservers, port, portsNum, portsNumForSparse),
                     new JobRequest.Compute(numGpus, numCpus, memory, trainerCpu, trainerGpu, trainerMem, pserverCpu,
                             pserverMem, useGpu),
-                    new JobRequest.Placement(labels),
+                    new JobRequest.Placement(labels, queue, priority),
                     new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout));
         }
 
@@ -196,5 +202,7 @@ public final class JobRequests {
         public Builder maxRestarts(Integer value) { maxRestarts = value; return this; }
         public Builder restartOn(RestartOn value) { restartOn = value; return this; }
         public Builder stallTimeout(Duration value) { stallTimeout = value; return this; }
+        public Builder queue(String value) { queue = value; return this; }
+        public Builder priority(String value) { priority = value; return this; }
     }
 }

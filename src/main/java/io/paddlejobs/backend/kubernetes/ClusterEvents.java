@@ -24,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Events carry none of our labels, so they are not watched: they are read (one list of the
  * namespace's events) only for a job that is pending for no reason its pods give, at most once
- * per {@link #MIN_INTERVAL} per job, and kept here, where status reads find them.
+ * per {@link #MIN_INTERVAL} per job, and kept here, where status reads find them. A job Kueue
+ * holds in its queue is explained by its Workloads first ({@link QueueWaits}).
  */
 final class ClusterEvents {
 
@@ -34,11 +35,13 @@ final class ClusterEvents {
     }
 
     private final KubernetesClient client;
+    private final QueueWaits queueWaits;
     private final Clock clock;
     private final Map<JobKey, Seen> seen = new ConcurrentHashMap<>();
 
     ClusterEvents(KubernetesClient client, Clock clock) {
         this.client = client;
+        this.queueWaits = new QueueWaits(client);
         this.clock = clock;
     }
 
@@ -57,7 +60,10 @@ final class ClusterEvents {
         }
         ObservedJob.Explanation explanation;
         try {
-            explanation = latestWarning(job);
+            explanation = job.queued() ? queueWaits.of(job) : null;
+            if (explanation == null) {
+                explanation = latestWarning(job);
+            }
         } catch (KubernetesClientException e) {
             explanation = last == null ? null : last.explanation();
         }

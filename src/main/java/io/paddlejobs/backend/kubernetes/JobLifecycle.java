@@ -15,7 +15,8 @@ import java.util.List;
  * time. The Job controller runs the pods, the TTL controller removes finished Jobs, and the
  * garbage collector removes what a trainer Job owns; what they do not do is here:
  * <ul>
- *   <li>release the trainers (created suspended) once every pserver is ready;</li>
+ *   <li>release the trainers (created suspended) once every pserver is ready, unless Kueue
+ *       manages the job: then Kueue releases them, and the trainers wait for the pservers themselves;</li>
  *   <li>fail a job whose pserver failed, or that stayed pending past the pending timeout,
  *       recording why and stopping what runs;</li>
  *   <li>stop the pservers of a job that is over;</li>
@@ -58,7 +59,7 @@ final class JobLifecycle {
         List<Action> actions = new ArrayList<>();
         String endedAt = job.cancelledAt() != null ? job.cancelledAt() : job.failedAt();
         if (endedAt != null) {
-            if (!job.trainersSuspended()) {
+            if (!job.trainersStopped()) {
                 actions.add(new StopTrainers());
             }
             if (!job.pserversSuspended()) {
@@ -82,12 +83,14 @@ final class JobLifecycle {
             }
             return actions;
         }
-        if (pendingTooLong(status, now, settings.pendingTimeout())) {
+        // Under Kueue a job may wait in its queue as long as the queue says; Kueue's own
+        // waitForPodsReady is the operator's limit on an admitted job that does not start.
+        if (!job.queued() && pendingTooLong(status, now, settings.pendingTimeout())) {
             actions.add(new Fail("PendingTimeout", "still pending after " + describe(settings.pendingTimeout())
                     + (status.message() == null ? "" : "; last: " + status.message())));
             return actions;
         }
-        if (job.trainersSuspended() && everyPserverReady(plan, job)) {
+        if (!job.queued() && job.trainersSuspended() && everyPserverReady(plan, job)) {
             actions.add(new ReleaseTrainers());
         }
         return actions;

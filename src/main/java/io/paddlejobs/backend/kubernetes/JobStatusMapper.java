@@ -31,9 +31,15 @@ final class JobStatusMapper {
         List<PodStates.Observed> replicas = new ArrayList<>();
         for (Replica replica : plan.replicas()) {
             var pod = observed.pod(replica.role(), replica.index());
-            replicas.add(held && replica.role() == Role.TRAINER && pod == null
-                    ? PodStates.held(replica.role(), replica.index(), replica.host())
-                    : PodStates.observe(replica.role(), replica.index(), replica.host(), pod, over));
+            boolean suspended = replica.role() == Role.TRAINER ? held
+                    : !over && observed.pserverJob() != null && observed.pserversSuspended();
+            if (suspended && pod == null && observed.queued()) {
+                replicas.add(PodStates.queued(replica.role(), replica.index(), replica.host(), observed.queue()));
+            } else if (held && replica.role() == Role.TRAINER && pod == null) {
+                replicas.add(PodStates.held(replica.role(), replica.index(), replica.host()));
+            } else {
+                replicas.add(PodStates.observe(replica.role(), replica.index(), replica.host(), pod, over));
+            }
         }
         List<ReplicaStatus> statuses = JobOutcome.statuses(replicas);
         var job = observed.trainerJob();

@@ -138,9 +138,10 @@ final class KubernetesJobBackend implements JobBackend {
             return current;
         }
         try {
-            var cancelled = workloads.cancelTrainers(key, clock.instant());
+            boolean queued = observed.get().queued();
+            var cancelled = workloads.cancelTrainers(key, clock.instant(), queued);
             if (observed.get().pserverJob() != null) { // a collective job has none
-                workloads.stopPservers(key);
+                workloads.stopPservers(key, queued);
             }
             // Answer from the patched Job: the informer may not have seen the change yet.
             return toJob(new ObservedJob(cancelled, observed.get().pserverJob(), observed.get().pods()));

@@ -6,6 +6,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -36,6 +37,9 @@ import org.springframework.validation.annotation.Validated;
  * @param runAsUser               the user id replicas run as; "restricted" pods may not run as
  *                                root, and most training images would default to root
  * @param namespaces              the namespaces to serve; empty for every namespace
+ * @param queues                  the Kueue LocalQueue of each namespace's jobs that name no
+ *                                {@code queue} themselves (namespace: queue); a job with a queue is
+ *                                left to Kueue to admit, and its Jobs are never suspended by the service
  */
 @Validated
 @ConfigurationProperties("paddlejobs.kubernetes")
@@ -50,10 +54,12 @@ public record KubernetesProperties(
         @DefaultValue("30s") Duration terminationGracePeriod,
         @DefaultValue("busybox:1.36") @NotBlank String waitImage,
         @DefaultValue("1000") @Min(1) long runAsUser,
-        @DefaultValue List<String> namespaces) {
+        @DefaultValue List<String> namespaces,
+        @DefaultValue Map<String, String> queues) {
 
     public KubernetesProperties {
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+        queues = queues == null ? Map.of() : Map.copyOf(queues);
         if (shmSize != null) {
             // At start-up, not at the first submit: a bad quantity names the property that holds it.
             try {

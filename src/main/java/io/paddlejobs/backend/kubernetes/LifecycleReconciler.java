@@ -91,7 +91,7 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
             }
             Instant now = clock.instant();
             for (JobLifecycle.Action action : JobLifecycle.next(plan, job, status, now, settings)) {
-                apply(key, action, now);
+                apply(key, action, now, job.queued());
             }
         } catch (KubernetesClientException e) {
             log.warn("Could not move job {} on (will retry at the next resync): {}", key, e.toString());
@@ -119,18 +119,18 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
         }
     }
 
-    private void apply(JobKey key, JobLifecycle.Action action, Instant now) {
+    private void apply(JobKey key, JobLifecycle.Action action, Instant now, boolean queued) {
         if (action instanceof JobLifecycle.ReleaseTrainers) {
             workloads.releaseTrainers(key);
             log.info("Every pserver of {} is ready; released its trainers", key);
         } else if (action instanceof JobLifecycle.Fail fail) {
-            workloads.failTrainers(key, now, fail.reason(), fail.message());
-            workloads.stopPservers(key);
+            workloads.failTrainers(key, now, fail.reason(), fail.message(), queued);
+            workloads.stopPservers(key, queued);
             log.info("Job {} failed: {}: {}", key, fail.reason(), fail.message());
         } else if (action instanceof JobLifecycle.StopTrainers) {
-            workloads.stopTrainers(key);
+            workloads.stopTrainers(key, queued);
         } else if (action instanceof JobLifecycle.StopPservers) {
-            workloads.stopPservers(key);
+            workloads.stopPservers(key, queued);
             log.info("Job {} is over; stopped its pservers", key);
         } else if (action instanceof JobLifecycle.Remove) {
             workloads.delete(key);

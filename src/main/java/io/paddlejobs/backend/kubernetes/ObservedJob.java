@@ -53,11 +53,34 @@ record ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods, Explanation e
         return annotations == null ? null : annotations.get(name);
     }
 
+    /** The Kueue LocalQueue the job was submitted to, or {@code null} when Kueue does not manage it. */
+    String queue() {
+        Map<String, String> labels = trainerJob.getMetadata().getLabels();
+        return labels == null ? null : labels.get(KueueLabels.QUEUE_NAME);
+    }
+
+    /** Whether Kueue manages the job, and so owns the suspension of its Jobs. */
+    boolean queued() {
+        return queue() != null;
+    }
+
+    /** Whether the job still waits for Kueue to admit its trainers (Kueue keeps their Job suspended until then). */
+    boolean waitingInQueue() {
+        return queued() && trainersSuspended();
+    }
+
+    /** Whether the trainers have been stopped as {@link Workloads} stops them: suspended, or (under Kueue) given no more time. */
+    boolean trainersStopped() {
+        return trainersSuspended() || queued() && trainerJob.getSpec() != null
+                && Long.valueOf(Workloads.NO_MORE_TIME).equals(trainerJob.getSpec().getActiveDeadlineSeconds());
+    }
+
     /** Whether the trainer Job is held back: waiting for the pservers, or stopped. */
     boolean trainersSuspended() {
         return trainerJob.getSpec() != null && Boolean.TRUE.equals(trainerJob.getSpec().getSuspend());
     }
 
+    /** Whether the pservers are stopped or gone (under Kueue their Job is deleted rather than suspended). */
     boolean pserversSuspended() {
         return pserverJob == null || pserverJob.getSpec() != null && Boolean.TRUE.equals(pserverJob.getSpec().getSuspend());
     }

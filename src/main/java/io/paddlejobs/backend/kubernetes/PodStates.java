@@ -25,7 +25,8 @@ final class PodStates {
 
     static final String WAITING_FOR_PSERVERS = "WaitingForPservers";
     /** Causes that say only that a pod is on its way; the cluster's Events may say why it is stuck. */
-    static final Set<String> UNEXPLAINED = Set.of("Starting", "ContainerCreating", "PodInitializing");
+    static final String QUEUED = "Queued";
+    static final Set<String> UNEXPLAINED = Set.of("Starting", "ContainerCreating", "PodInitializing", QUEUED);
 
     private PodStates() {
     }
@@ -80,6 +81,12 @@ final class PodStates {
     static Observed held(Role role, int index, String host) {
         return new Observed(status(Replica.idOf(role, index), role, index, host, ReplicaState.PENDING, 0, null,
                 "waiting for every pserver to be ready", null, null), WAITING_FOR_PSERVERS);
+    }
+
+    /** A replica whose Job Kueue has not admitted yet (it keeps the Job suspended); the Workload says why. */
+    static Observed queued(Role role, int index, String host, String queue) {
+        return new Observed(status(Replica.idOf(role, index), role, index, host, ReplicaState.PENDING, 0, null,
+                "waiting in queue " + queue, null, null), QUEUED);
     }
 
     /** Whether the kubelet reports the pod ready (its readiness probe passes). */

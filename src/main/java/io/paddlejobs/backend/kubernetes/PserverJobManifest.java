@@ -26,6 +26,7 @@ final class PserverJobManifest {
                     .withName(ObjectNames.pserverJob(plan.name()))
                     .withNamespace(plan.namespace())
                     .withLabels(JobLabels.of(plan, Role.PSERVER))
+                    .addToLabels(KueueLabels.of(plan, settings, false))
                 .endMetadata()
                 .withNewSpec()
                     .withCompletionMode("Indexed")

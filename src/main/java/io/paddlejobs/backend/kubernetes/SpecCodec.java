@@ -53,6 +53,8 @@ final class SpecCodec {
         fields.put("use_gpu", compute.useGpu());
         fields.put("env", new TreeMap<>(code.env()));
         fields.put("labels", new TreeMap<>(r.placement().labels()));
+        fields.put("queue", r.placement().queue());
+        fields.put("priority", r.placement().priority());
         fields.put("mode", topology.mode() == null ? null : topology.mode().label());
         fields.put("max_run_time", duration(lifecycle.maxRunTime()));
         fields.put("package", code.codePackage());
@@ -84,7 +86,7 @@ final class SpecCodec {
                         integer(n, "trainer_cpu"), integer(n, "trainer_gpu"), memory(n, "trainer_mem"),
                         integer(n, "pserver_cpu"), memory(n, "pserver_mem"),
                         n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null),
-                new JobRequest.Placement(strings(n, "labels")),
+                new JobRequest.Placement(strings(n, "labels"), str(n, "queue"), str(n, "priority")),
                 new JobRequest.Lifecycle(duration(n, "max_run_time"), integer(n, "max_restarts"), restartOn(n),
                         duration(n, "stall_timeout")));
     }

@@ -16,6 +16,8 @@ import java.util.Map;
  * pservers are scheduled and pull their image. The service releases it once every pserver is
  * ready ({@link JobLifecycle}). Its {@code activeDeadlineSeconds} (the request's
  * {@code max_run_time}) counts from that release, as the Job controller starts the clock then.
+ * A job in a Kueue queue ({@link KueueLabels}) is not created suspended: Kueue suspends it until it
+ * admits it, and its trainers wait for the pservers in their init container.
  */
 final class TrainerJobManifest {
 
@@ -29,6 +31,7 @@ final class TrainerJobManifest {
                     .withName(ObjectNames.trainerJob(plan.name()))
                     .withNamespace(plan.namespace())
                     .withLabels(JobLabels.of(plan, Role.TRAINER))
+                    .addToLabels(KueueLabels.of(plan, settings, true))
                     .withAnnotations(Map.of(JobLabels.SPEC_ANNOTATION, SpecCodec.write(plan.spec())))
                 .endMetadata()
                 .withNewSpec()
@@ -36,7 +39,7 @@ final class TrainerJobManifest {
                     .withCompletions(trainers)
                     .withParallelism(trainers)
                     .withBackoffLimit(0)
-                    .withSuspend(plan.pservers().count() > 0)
+                    .withSuspend(plan.pservers().count() > 0 && KueueLabels.queue(plan, settings) == null ? true : null)
                     .withActiveDeadlineSeconds(MaxRunTime.seconds(plan))
                     .withTtlSecondsAfterFinished(settings.ttlSecondsAfterFinished())
                     .withTemplate(PodTemplates.of(plan, Role.TRAINER, settings, claim, code))

@@ -19,6 +19,13 @@ import tools.jackson.databind.json.JsonMapper;
  * states the end result, so repeating it (from a retry, or from another replica of this
  * service) changes nothing. Stopping is suspending: the Job controller then removes the pods
  * (SIGTERM, then the grace period), and the Job stays as the job's record.
+ *
+ * <p>Under Kueue ({@code queued}) the service never writes {@code suspend}: Kueue resumes every
+ * Job it has admitted, so a suspend would be undone. The trainer Job is stopped by giving it no
+ * more time ({@code activeDeadlineSeconds} {@value #NO_MORE_TIME}): the Job controller ends it
+ * ({@code DeadlineExceeded}) and removes its pods, and Kueue sees it finished and frees its quota.
+ * One still waiting in the queue stays suspended by Kueue and runs nothing; were it admitted before
+ * it is removed, it would end at once. The pserver Job is deleted instead, its pods with it.
  */
 final class Workloads {
 
@@ -26,6 +33,8 @@ final class Workloads {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String SUSPEND = "{\"spec\":{\"suspend\":true}}";
     private static final int NOT_FOUND = 404;
+    static final long NO_MORE_TIME = 1;
+    private static final String NO_MORE_TIME_PATCH = "{\"spec\":{\"activeDeadlineSeconds\":" + NO_MORE_TIME + "}}";
 
     private final KubernetesClient client;
 
@@ -39,15 +48,22 @@ final class Workloads {
     }
 
     /** Suspends the trainer Job (again): nothing runs it while the job stays ended. */
-    void stopTrainers(JobKey key) {
-        trainerJob(key).patch(MERGE, SUSPEND);
+    void stopTrainers(JobKey key, boolean queued) {
+        trainerJob(key).patch(MERGE, queued ? NO_MORE_TIME_PATCH : SUSPEND);
     }
 
-    /** Stops the pservers, keeping their Job; a job without pservers (or whose pserver Job is gone) has none to stop. */
-    void stopPservers(JobKey key) {
+    /**
+     * Stops the pservers, keeping their Job (under Kueue: deleting it); a job without pservers (or
+     * whose pserver Job is gone) has none to stop.
+     */
+    void stopPservers(JobKey key, boolean queued) {
+        var pserverJob = client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.pserverJob(key.name()));
         try {
-            client.batch().v1().jobs().inNamespace(key.namespace()).withName(ObjectNames.pserverJob(key.name()))
-                    .patch(MERGE, SUSPEND);
+            if (queued) {
+                deleteIfOurs(pserverJob, key);
+            } else {
+                pserverJob.patch(MERGE, SUSPEND);
+            }
         } catch (KubernetesClientException e) {
             if (e.getCode() != NOT_FOUND) {
                 throw e;
@@ -61,22 +77,22 @@ final class Workloads {
      *
      * @return the trainer Job after the change
      */
-    Job cancelTrainers(JobKey key, Instant at) {
-        return endTrainers(key, Map.of(JobLabels.CANCELLED_AT_ANNOTATION, at.toString()));
+    Job cancelTrainers(JobKey key, Instant at, boolean queued) {
+        return endTrainers(key, Map.of(JobLabels.CANCELLED_AT_ANNOTATION, at.toString()), queued);
     }
 
     /** Records why the service failed the job, and suspends its trainer Job. */
-    Job failTrainers(JobKey key, Instant at, String reason, String message) {
+    Job failTrainers(JobKey key, Instant at, String reason, String message, boolean queued) {
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(JobLabels.FAILED_AT_ANNOTATION, at.toString());
         annotations.put(JobLabels.FAILED_REASON_ANNOTATION, reason == null ? "Failed" : reason);
         annotations.put(JobLabels.FAILED_MESSAGE_ANNOTATION, message == null ? "" : message);
-        return endTrainers(key, annotations);
+        return endTrainers(key, annotations, queued);
     }
 
-    private Job endTrainers(JobKey key, Map<String, String> annotations) {
+    private Job endTrainers(JobKey key, Map<String, String> annotations, boolean queued) {
         String patch = JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations),
-                "spec", Map.of("suspend", true)));
+                "spec", queued ? Map.of("activeDeadlineSeconds", NO_MORE_TIME) : Map.of("suspend", true)));
         return trainerJob(key).patch(MERGE, patch);
     }
 

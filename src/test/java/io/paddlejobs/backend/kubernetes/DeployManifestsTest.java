@@ -109,6 +109,8 @@ class DeployManifestsTest {
         assertThat(verbs(rules, "", "pods/log")).containsExactly("get");
         assertThat(verbs(rules, "", "persistentvolumeclaims")).containsExactly("get");
         assertThat(verbs(rules, "", "events")).containsExactly("list");
+        assertThat(verbs(rules, "kueue.x-k8s.io", "workloads")).as("read only").containsExactlyInAnyOrder("get", "list");
+        assertThat(verbs(rules, "kueue.x-k8s.io", "localqueues")).as("read only").containsExactlyInAnyOrder("get", "list");
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getApiGroups()).contains("apps"));
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("*"));
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("secrets"));
