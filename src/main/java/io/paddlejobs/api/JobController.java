@@ -61,10 +61,12 @@ class JobController {
     private final AuditLog audit;
     private final SubmitAnswers answers;
     private final SerializedJobs serialized;
+    private final RerunRequests reruns;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionRateLimit rate,
-                  AuditLog audit, SubmitAnswers answers, SerializedJobs serialized) {
+                  AuditLog audit, SubmitAnswers answers, SerializedJobs serialized, RerunRequests reruns) {
         this.serialized = serialized;
+        this.reruns = reruns;
         this.jobs = jobs;
         this.statusUrls = statusUrls;
         this.access = access;
@@ -106,6 +108,44 @@ class JobController {
             return dryRun(body.toRequest(), namespace);
         }
         JobRequest request = jobs.withGeneratedName(body.toRequest());
+        Submission submission = audit.record(Action.SUBMIT, namespace, request.name(),
+                () -> submitWithinLimits(request, namespace),
+                done -> done.created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
+        return answers.submitted(submission);
+    }
+
+    @Operation(summary = "Run a job again", description = """
+            Submits a new job with the request of this one (finished or not), changed by the body's fields: any \
+            request field, a field given null is taken out. The new job is named by the body's name, else the first \
+            free one of <name>-2, <name>-3, ... (a trailing -N of the name counts on). The same checks, limits and \
+            answers as a submit, dry_run included.""")
+    @ApiResponse(responseCode = "201", description = "Created; started, or queued as Pending",
+            headers = @Header(name = HttpHeaders.LOCATION, description = "The new job",
+                    schema = @Schema(type = "string", format = "uri-reference")),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = JobView.class)))
+    @ApiResponse(responseCode = "200", description = "With dry_run: the plan (kind DryRun). Else: the existing job "
+            + "with this name and the identical spec (kind Job)",
+            headers = @Header(name = HttpHeaders.WARNING, description = "One per warning: 299 - \"text\"",
+                    schema = @Schema(type = "string")),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                    schema = @Schema(ref = "#/components/schemas/" + ContractSchemas.SUBMIT_RESULT)))
+    @PostMapping(path = "/{name}/rerun", produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<?> rerun(@PathVariable String name,
+                            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = false, content = @Content(
+                                    mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                    schema = @Schema(ref = "#/components/schemas/" + ContractSchemas.RERUN_REQUEST),
+                                    examples = @ExampleObject(name = "more trainers", summary = "Four trainers, a new name",
+                                            value = "{\"name\": \"fit-a-line-wide\", \"trainers\": 4}")))
+                            @RequestBody(required = false) tools.jackson.databind.JsonNode overrides,
+                            @Parameter(description = "Plan only; start nothing")
+                            @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
+                            @InNamespace(Action.SUBMIT) String namespace) {
+        JobKey earlier = new JobKey(namespace, name);
+        JobRequest merged = reruns.merge(jobs.get(earlier).plan().spec(), overrides);
+        JobRequest request = merged.name() != null ? merged : merged.withName(jobs.rerunName(earlier));
+        if (dryRun) {
+            return dryRun(request, namespace);
+        }
         Submission submission = audit.record(Action.SUBMIT, namespace, request.name(),
                 () -> submitWithinLimits(request, namespace),
                 done -> done.created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);

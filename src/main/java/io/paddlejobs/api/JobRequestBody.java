@@ -117,6 +117,35 @@ public record JobRequestBody(
                         restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)));
     }
 
+    /**
+     * The request document of a request: what {@link #toRequest} reads back to the same request
+     * (a run again starts from it). Durations are written in seconds, which the syntax accepts.
+     */
+    static JobRequestBody of(JobRequest request) {
+        var code = request.code();
+        var topology = request.topology();
+        var compute = request.compute();
+        var lifecycle = request.lifecycle();
+        return new JobRequestBody(request.name(), code.entryPoint(), code.pserverEntryPoint(), code.image(),
+                compute.numGpus(), compute.numCpus(), text(compute.memory()), topology.trainers(), compute.trainerCpu(),
+                compute.trainerGpu(), text(compute.trainerMem()), topology.pservers(), compute.pserverCpu(),
+                text(compute.pserverMem()), topology.port(), topology.portsNum(), topology.portsNumForSparse(),
+                compute.useGpu(), code.env().isEmpty() ? null : code.env(),
+                request.placement().labels().isEmpty() ? null : request.placement().labels(),
+                topology.mode() == null ? null : topology.mode().label(), text(lifecycle.maxRunTime()),
+                code.codePackage(), lifecycle.maxRestarts(),
+                lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire(), text(lifecycle.stallTimeout()),
+                request.placement().queue(), request.placement().priority());
+    }
+
+    private static String text(Memory memory) {
+        return memory == null ? null : memory.toString();
+    }
+
+    private static String text(java.time.Duration duration) {
+        return duration == null ? null : RunTimeLimit.format(duration);
+    }
+
     private static java.time.Duration duration(String text) {
         return text == null ? null : RunTimeLimit.parse(text);
     }

@@ -132,6 +132,14 @@ public class JobService {
         return request.name() != null ? request : request.withName(JobNames.generate());
     }
 
+    /**
+     * The name a run again of {@code key} gets when none is given: the first of {@code <name>-2},
+     * {@code -3}, ... that no job of its namespace has ({@link JobNames#rerun}).
+     */
+    public String rerunName(JobKey key) {
+        return JobNames.rerun(key.name(), name -> backend.find(new JobKey(key.namespace(), name)).isPresent());
+    }
+
     public Job cancel(JobKey key) {
         return backend.cancel(key).orElseThrow(() -> new JobNotFoundException(key));
     }

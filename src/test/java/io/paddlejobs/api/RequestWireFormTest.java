@@ -48,6 +48,15 @@ class RequestWireFormTest {
         assertThat(request).isEqualTo(JobRequests.full());
     }
 
+    /** A run again starts from the earlier request's document: it must give back every field. */
+    @Test
+    void theDocumentOfARequestReadsBackToTheSameRequest() {
+        var document = JobRequestBody.of(JobRequests.full());
+        assertThat(JSON.readTree(JSON.writeValueAsString(document)).propertyNames())
+                .containsExactlyInAnyOrderElementsOf(RequestContract.fields());
+        assertThat(document.toRequest()).isEqualTo(JobRequests.full());
+    }
+
     @Test
     void theRequestIsWrittenFlatUnderTheContractsNames() {
         var written = JSON.readTree(JSON.writeValueAsString(JobRequests.full()));

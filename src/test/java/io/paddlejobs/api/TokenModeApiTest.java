@@ -128,6 +128,8 @@ class TokenModeApiTest {
                 Arguments.of("GET", "/jobs/%1$s/metrics?namespace=%2$s", null),
                 Arguments.of("GET", "/jobs/%1$s/actions?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
+                Arguments.of("POST", "/jobs/%1$s/rerun?namespace=%2$s", "{}"),
+                Arguments.of("POST", "/jobs/%1$s/rerun?dry_run=true&namespace=%2$s", "{}"),
                 Arguments.of("DELETE", "/jobs/%1$s?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs?namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),
                 Arguments.of("POST", "/jobs?dry_run=true&namespace=%2$s", "{\"name\": \"%1$s\", \"entry_point\": \"true\"}"),

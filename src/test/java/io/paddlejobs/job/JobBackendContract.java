@@ -149,6 +149,19 @@ public abstract class JobBackendContract {
         assertThat(job("fine").status().phase()).isEqualTo(JobPhase.SUCCEEDED);
     }
 
+    /** A run again (POST /jobs/{name}/rerun) starts from it, so it must outlast the job's end. */
+    @Test
+    void aFinishedJobStillGivesTheRequestItWasSubmittedWith() {
+        JobPlan given = plan("remembered", Act.trainerExits(0));
+        submit(given);
+
+        Job done = awaitPhase("remembered", JobPhase.SUCCEEDED);
+
+        assertThat(done.plan().spec()).isEqualTo(given.spec());
+        assertThat(backend().list(namespace())).singleElement()
+                .satisfies(listed -> assertThat(listed.plan().spec()).isEqualTo(given.spec()));
+    }
+
     @Test
     void aReplicaExitingNonZeroFailsTheJobWithAReasonNamingTheReplicaAndStopsTheRest() {
         submit(plan("broken", Act.trainerExits(3)));

@@ -49,6 +49,40 @@ class ContractRules implements OpenApiCustomizer {
         api.getComponents().addSchemas("JobSpec", spec(api.getComponents().getSchemas()));
         api.getComponents().getSchemas().get("JobPlan").getProperties()
                 .put("spec", new Schema<>().$ref("#/components/schemas/JobSpec"));
+        api.getComponents().addSchemas(ContractSchemas.RERUN_REQUEST, rerun(api.getComponents().getSchemas()));
+    }
+
+    /**
+     * A run again's body: any of the request's fields, none required, each also {@code null} (which
+     * takes the earlier job's value out).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Schema<?> rerun(Map<String, Schema> schemas) {
+        Schema<?> rerun = copy(schemas.get("JobRequest"));
+        rerun.setRequired(null);
+        rerun.description("Request fields to change: any field of JobRequest; null takes the earlier job's value out");
+        Map<String, Schema> properties = (Map<String, Schema>) rerun.getProperties();
+        properties.replaceAll((name, property) -> {
+            if (property.getEnum() != null) {
+                // An enum stays typed as a string (generators need that); null is the other choice.
+                return new Schema<>().description(property.getDescription())
+                        .anyOf(List.of(property, new Schema<>().addType("null")));
+            }
+            if (property.getTypes() != null) {
+                property.addType("null");
+            }
+            return property;
+        });
+        return rerun;
+    }
+
+    private static Schema<?> copy(Schema<?> schema) {
+        try {
+            var mapper = io.swagger.v3.core.util.Json31.mapper();
+            return mapper.readValue(mapper.writeValueAsString(schema), Schema.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("The request schema cannot be copied", e);
+        }
     }
 
     /**
@@ -57,20 +91,15 @@ class ContractRules implements OpenApiCustomizer {
      */
     @SuppressWarnings("unchecked")
     private static Schema<?> spec(Map<String, Schema> schemas) {
-        try {
-            Schema<?> spec = io.swagger.v3.core.util.Json31.mapper()
-                    .readValue(io.swagger.v3.core.util.Json31.mapper().writeValueAsString(schemas.get("JobRequest")), Schema.class);
-            spec.description("The request as resolved: given fields as given, durations as ISO-8601");
-            for (String duration : new String[] {"max_run_time", "stall_timeout"}) {
-                if (spec.getProperties().containsKey(duration)) {
-                    spec.getProperties().put(duration, new StringSchema().format("duration")
-                            .description(((Schema<?>) spec.getProperties().get(duration)).getDescription()));
-                }
+        Schema<?> spec = copy(schemas.get("JobRequest"));
+        spec.description("The request as resolved: given fields as given, durations as ISO-8601");
+        for (String duration : new String[] {"max_run_time", "stall_timeout"}) {
+            if (spec.getProperties().containsKey(duration)) {
+                spec.getProperties().put(duration, new StringSchema().format("duration")
+                        .description(((Schema<?>) spec.getProperties().get(duration)).getDescription()));
             }
-            return spec;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("The request schema cannot be copied", e);
         }
+        return spec;
     }
 
     private static void constrain(Parameter parameter) {

@@ -58,6 +58,8 @@ public class ContractSchemas implements OpenApiCustomizer {
             "JobRequest.pserver_mem", "Resources.cpu", "Resources.memory");
 
     public static final String SUBMIT_RESULT = "SubmitResult";
+    /** A run again's body (ContractRules): the request's fields, none required. */
+    public static final String RERUN_REQUEST = "RerunRequest";
 
     @Override
     public void customise(OpenAPI api) {

@@ -62,9 +62,9 @@ class ProblemResponses implements OpenApiCustomizer {
                 // ContractSecurity has left a requirement only where the running mode wants a token.
                 case UNAUTHORIZED -> operation.getSecurity() != null && !operation.getSecurity().isEmpty();
                 case NOT_FOUND -> path.contains("{");
-                case CONFLICT -> "submit".equals(operation.getOperationId());
-                // A submit over the rate or quota, a log read over the user's open logs, an upload over its slots.
-                case TOO_MANY_REQUESTS -> Set.of("submit", "logs", "upload").contains(operation.getOperationId());
+                case CONFLICT -> Set.of("submit", "rerun").contains(operation.getOperationId());
+                // A submit (or run again) over the rate or quota, a log read over the user's open logs, an upload over its slots.
+                case TOO_MANY_REQUESTS -> Set.of("submit", "rerun", "logs", "upload").contains(operation.getOperationId());
                 case CONTENT_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, REQUEST_TIMEOUT -> operation.getRequestBody() != null;
                 case BAD_GATEWAY -> changes && path.startsWith("/jobs");
             };

@@ -94,6 +94,7 @@ class KubernetesModeApiTest {
                 Arguments.of("GET", "/jobs/%1$s/status?namespace=%2$s", null),
                 Arguments.of("GET", "/jobs/%1$s/logs?role=trainer&index=0&namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
+                Arguments.of("POST", "/jobs/%1$s/rerun?dry_run=true&namespace=%2$s", "{}"),
                 Arguments.of("DELETE", "/jobs/%1$s?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs?namespace=%2$s", job),
                 Arguments.of("POST", "/jobs?dry_run=true&namespace=%2$s", job));
