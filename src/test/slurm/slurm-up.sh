@@ -4,12 +4,18 @@
 # pid files and sockets live under DIR; every daemon listens on 127.0.0.1 only.
 #
 #   slurm-up.sh DIR PORT_BASE
-#   env: NODES=4 CPUS=4 MEM=4000 GPUS=2 MIN_JOB_AGE=300
+#   env: NODES=4 CPUS=4 MEM=4000 GPUS=2 MIN_JOB_AGE=300 ROOTFS=
+#
+# ROOTFS names a root file system with another Slurm (.ci/prepare-slurm makes one with Slurm 26.05):
+# every daemon and tool then runs from it under bubblewrap, with the host's network and pids, and
+# the host's own directories (DIR, /tmp, home, the checkout ...) bound at the same paths inside, so
+# jobs see the same files as the service. DIR/bin then holds a wrapper per Slurm command.
 #
 # GPUs are counted only (no devices): enough for Slurm to schedule --gpus-per-task, not to run CUDA.
 #
 # Ports: slurmctld PORT_BASE, slurmrestd PORT_BASE+1, node i PORT_BASE+1+i.
-# Writes DIR/env.sh (SLURM_CONF, SLURMRESTD_URL, SLURMRESTD_SOCKET, SLURM_JWT_KEY) and exits 0
+# Writes DIR/env.sh (SLURM_CONF, SLURMRESTD_URL, SLURMRESTD_SOCKET, SLURM_JWT_KEY, SLURM_BIN: the
+# wrappers' directory, empty without ROOTFS) and exits 0
 # only when every node is idle and slurmrestd answers. Needs root (the daemons run as root,
 # slurmrestd as the Debian package's user 'slurm'). Stop it with slurm-down.sh DIR.
 set -euo pipefail
@@ -23,7 +29,27 @@ wait_for() { local deadline=$(( $(now_ms) + $1 )); shift
   until "$@"; do [ "$(now_ms)" -lt "$deadline" ] || return 1; sleep 0.05; done; }
 t0=$(now_ms)
 
-mkdir -p "$D"/{etc,munge,state,spool,log,run,rest}
+mkdir -p "$D"/{etc,munge,state,spool,log,run,rest,bin}
+BIN=
+if [ -n "${ROOTFS:-}" ]; then
+  [ -x "$ROOTFS/usr/sbin/slurmctld" ] || { log "no Slurm in $ROOTFS"; exit 1; }
+  # Everything but the operating system's own directories is the host's, at the same path.
+  binds=()
+  for top in /*; do
+    case "$top" in /bin|/boot|/dev|/etc|/lib|/lib32|/lib64|/libx32|/proc|/run|/sbin|/sys|/usr|/var) continue;; esac
+    [ -d "$top" ] && [ ! -L "$top" ] && binds+=(--bind "$top" "$top")
+  done
+  for tool in munged mungekey slurmctld slurmd slurmrestd sbatch scontrol scancel sinfo squeue sacct srun; do
+    path=/usr/bin/$tool; [ -x "$ROOTFS$path" ] || path=/usr/sbin/$tool
+    { echo '#!/bin/sh'
+      printf 'exec bwrap --bind %q / --dev-bind /dev /dev --proc /proc --bind /sys /sys --ro-bind /etc/hosts /etc/hosts' "$ROOTFS"
+      printf ' %q' "${binds[@]}"
+      printf ' -- %q "$@"\n' "$path"; } > "$D/bin/$tool"
+    chmod 755 "$D/bin/$tool"
+  done
+  BIN=$D/bin
+  export PATH="$BIN:$PATH"
+fi
 chmod 755 "$D" "$D/munge"    # munged refuses a socket directory others cannot traverse
 chmod 1777 "$D/rest"         # slurmrestd drops to user 'slurm' before it creates its socket
 
@@ -91,11 +117,13 @@ all_idle() { [ "$(sinfo -h -o '%t' 2>/dev/null | sort -u | tr '\n' ' ')" = "idle
 wait_for 30000 all_idle || { log "nodes not idle:"; sinfo -N >&2 || true; exit 1; }
 t1=$(now_ms)
 
-# slurmrestd refuses to run as root
-SLURM_JWT=daemon setsid slurmrestd -u slurm -a rest_auth/jwt -s openapi/v0.0.38 "127.0.0.1:$((P + 1))" \
+# slurmrestd refuses to run as root. 22.05 names its API by version; later releases serve every
+# data parser they have (26.05: v0.0.42-45) under one plugin.
+REST_API=openapi/v0.0.38; [ -z "$BIN" ] || REST_API=openapi/slurmctld
+SLURM_JWT=daemon setsid slurmrestd -u slurm -a rest_auth/jwt -s "$REST_API" "127.0.0.1:$((P + 1))" \
     > "$D/log/slurmrestd-jwt.log" 2>&1 < /dev/null &
 echo $! > "$D/run/slurmrestd-jwt.pid"
-setsid slurmrestd -u slurm -a rest_auth/local -s openapi/v0.0.38 "unix:$D/rest/slurmrestd.sock" \
+setsid slurmrestd -u slurm -a rest_auth/local -s "$REST_API" "unix:$D/rest/slurmrestd.sock" \
     > "$D/log/slurmrestd-local.log" 2>&1 < /dev/null &
 echo $! > "$D/run/slurmrestd-local.pid"
 # Any HTTP answer (401 without a token) means the JWT daemon is up
@@ -105,6 +133,7 @@ t2=$(now_ms)
 
 cat > "$D/env.sh" <<ENV
 export SLURM_CONF=$SLURM_CONF
+export SLURM_BIN=$BIN
 export SLURMRESTD_URL=http://127.0.0.1:$((P + 1))
 export SLURMRESTD_SOCKET=$D/rest/slurmrestd.sock
 export SLURM_JWT_KEY=$D/etc/jwt_hs256.key

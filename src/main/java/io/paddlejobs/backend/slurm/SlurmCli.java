@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -17,10 +18,15 @@ final class SlurmCli implements SlurmClient {
     private static final long TIMEOUT_SECONDS = 30;
 
     private final String slurmConf;
+    private final String binDir;
 
-    /** @param slurmConf the {@code slurm.conf} the tools read; empty for their default */
-    SlurmCli(String slurmConf) {
+    /**
+     * @param slurmConf the {@code slurm.conf} the tools read; empty for their default
+     * @param binDir    the tools' directory; empty for the {@code PATH}
+     */
+    SlurmCli(String slurmConf, String binDir) {
         this.slurmConf = slurmConf;
+        this.binDir = binDir;
     }
 
     @Override
@@ -52,7 +58,11 @@ final class SlurmCli implements SlurmClient {
     }
 
     private String run(String action, String stdin, String... command) {
-        ProcessBuilder builder = new ProcessBuilder(command);
+        List<String> line = new ArrayList<>(List.of(command));
+        if (!binDir.isEmpty()) {
+            line.set(0, Path.of(binDir, command[0]).toString());
+        }
+        ProcessBuilder builder = new ProcessBuilder(line);
         if (!slurmConf.isEmpty()) {
             builder.environment().put("SLURM_CONF", slurmConf);
         }

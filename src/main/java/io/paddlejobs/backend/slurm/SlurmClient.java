@@ -11,7 +11,7 @@ interface SlurmClient {
     /** The client {@code paddlejobs.slurm.client} names. */
     static SlurmClient of(SlurmProperties properties) {
         return switch (properties.client()) {
-            case CLI -> new SlurmCli(properties.slurmConf());
+            case CLI -> new SlurmCli(properties.slurmConf(), properties.binDir());
             case REST -> SlurmRest.of(properties);
         };
     }

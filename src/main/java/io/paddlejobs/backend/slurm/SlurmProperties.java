@@ -23,8 +23,12 @@ import org.springframework.validation.annotation.Validated;
  * @param pollInterval how often the service asks Slurm how its unfinished jobs stand
  * @param replicaPath  the {@code PATH} replicas run with (their environment is otherwise only the plan's)
  * @param slurmConf    for {@code cli}: the {@code slurm.conf} the commands read; empty for Slurm's own default
+ * @param binDir       for {@code cli}: the directory with {@code sbatch}, {@code scontrol} and {@code scancel};
+ *                     empty to find them on the service's {@code PATH}
  * @param restUrl      for {@code rest}: slurmrestd's address
  * @param restUser     for {@code rest}: the user jobs are submitted as
+ * @param restVersion  for {@code rest}: the data parser to speak ({@code v0.0.38}, {@code v0.0.40} to
+ *                     {@code v0.0.45}); empty for the newest that both slurmrestd and the service know
  * @param jwtKey       for {@code rest}: the cluster's HS256 key ({@code AuthAltParameters=jwt_key=}),
  *                     from which the service mints short-lived tokens for {@code restUser}
  * @param maxLogRead   the most of a replica's log one read serves (replicas write their logs
@@ -45,8 +49,10 @@ public record SlurmProperties(
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("/usr/local/bin:/usr/bin:/bin") @NotNull String replicaPath,
         @DefaultValue("") String slurmConf,
+        @DefaultValue("") String binDir,
         @DefaultValue("http://127.0.0.1:6820") @NotNull URI restUrl,
         @DefaultValue("slurm") @NotNull String restUser,
+        @DefaultValue("") String restVersion,
         Path jwtKey,
         @DefaultValue("64MB") @NotNull DataSize maxLogRead,
         @DefaultValue("false") boolean allowSharedFiles) {
@@ -55,7 +61,7 @@ public record SlurmProperties(
     public enum ClientKind {
         /** The command-line tools; every submit host has them, and their output formats are stable across releases. */
         CLI,
-        /** slurmrestd's openapi/v0.0.38 (Slurm 22.05): for hosts without the tools or munge. */
+        /** slurmrestd (v0.0.38 of Slurm 22.05, v0.0.40 to v0.0.45 of 24.05 to 26.05): for hosts without the tools or munge. */
         REST
     }
 

@@ -6,24 +6,23 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Slurm through slurmrestd's {@code openapi/v0.0.38} (Slurm 22.05), authenticated with a JWT the
- * service mints from the cluster's HS256 key. For hosts without Slurm's tools or munge. The API
- * version is tied to Slurm's release, which is why the command line is the default.
+ * Slurm through slurmrestd, authenticated with a JWT the service mints from the cluster's HS256
+ * key. For hosts without Slurm's tools or munge. Its API versions come and go with Slurm's
+ * releases, so it asks the server which it offers and speaks the newest both know
+ * ({@link SlurmRestVersions}); how each writes a job down is a {@link SlurmRestDialect}.
  */
 final class SlurmRest implements SlurmClient {
 
-    private static final String API = "/slurm/v0.0.38";
+    private static final Logger log = LoggerFactory.getLogger(SlurmRest.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     // slurmrestd answers the JDK's default HTTP/2 upgrade with 405 and closes the connection.
@@ -33,104 +32,105 @@ final class SlurmRest implements SlurmClient {
     private final URI base;
     private final JsonWebTokens tokens;
     private final String replicaPath;
+    private SlurmRestDialect dialect;
 
-    SlurmRest(URI base, JsonWebTokens tokens, String replicaPath) {
+    private SlurmRest(URI base, JsonWebTokens tokens, String replicaPath) {
         this.base = base;
         this.tokens = tokens;
         this.replicaPath = replicaPath;
     }
 
+    /** A client for the server {@code rest-url} names, speaking the version it agreed with it. */
     static SlurmRest of(SlurmProperties properties) {
         if (properties.jwtKey() == null) {
             throw new IllegalStateException("paddlejobs.slurm.jwt-key must name the cluster's JWT key for client=rest");
         }
+        SlurmRestVersions.requireSpoken(properties.restVersion());
+        JsonWebTokens tokens;
         try {
-            return new SlurmRest(properties.restUrl(), new JsonWebTokens(Files.readAllBytes(properties.jwtKey()),
-                    properties.restUser()), properties.replicaPath());
+            tokens = new JsonWebTokens(Files.readAllBytes(properties.jwtKey()), properties.restUser());
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the JWT key " + properties.jwtKey() + ": " + e.getMessage(), e);
         }
+        SlurmRest rest = new SlurmRest(properties.restUrl(), tokens, properties.replicaPath());
+        rest.dialect = SlurmRestDialect.of(rest.agree(properties.restVersion()));
+        return rest;
+    }
+
+    /** The data parser this client speaks with its server. */
+    String version() {
+        return dialect.version();
+    }
+
+    private String agree(String pinned) {
+        JsonNode openapi;
+        try {
+            openapi = call("list its API versions", "GET", "/openapi/v3", null);
+        } catch (SlurmException e) {
+            if (!pinned.isEmpty()) {
+                // Pinned: the service can start before slurmrestd does, as with the command line.
+                log.warn("slurmrestd at {} did not say which API versions it offers ({}); speaking the pinned {}",
+                        base, e.getBody().getDetail(), pinned);
+                return pinned;
+            }
+            throw new IllegalStateException(e.getBody().getDetail()
+                    + "; set paddlejobs.slurm.rest-version to start without asking", e);
+        }
+        String release = SlurmRestVersions.release(openapi);
+        String server = "slurmrestd at " + base + (release.isEmpty() ? "" : " (" + release + ")");
+        String version = SlurmRestVersions.choose(SlurmRestVersions.offered(openapi), pinned, server);
+        log.info("{}: speaking its data parser {}", server, version);
+        return version;
     }
 
     @Override
     public long submit(BatchJob job) {
-        ObjectNode body = json.createObjectNode();
-        body.put("script", "#!/bin/bash\n" + job.body());
-        List<ObjectNode> components = new ArrayList<>();
-        for (BatchJob.Component component : job.components()) {
-            components.add(properties(job, component));
-        }
-        if (components.size() == 1) {
-            body.set("job", components.get(0));
-        } else {
-            ArrayNode array = body.putArray("jobs");
-            components.forEach(array::add);
-        }
-        JsonNode answer = call("submit the job", "POST", "/job/submit", body.toString());
+        JsonNode answer = call("submit the job", "POST", api("/job/submit"),
+                dialect.submitBody(json, job, replicaPath).toString());
         return answer.path("job_id").asLong();
-    }
-
-    private ObjectNode properties(BatchJob job, BatchJob.Component component) {
-        ObjectNode p = json.createObjectNode();
-        p.put("name", job.name());
-        p.put("current_working_directory", job.workDir().toString());
-        p.put("standard_output", job.output().toString());
-        p.put("standard_error", job.output().toString());
-        p.put("requeue", false);
-        // The REST daemon passes no environment of its own: the batch step gets only this.
-        p.putObject("environment").put("PATH", replicaPath);
-        p.put("tasks", component.tasks());
-        p.put("cpus_per_task", component.cpusPerTask());
-        p.put("memory_per_cpu", component.memoryPerCpuMb());
-        if (component.gpusPerTask() > 0) {
-            p.put("gpus_per_task", Integer.toString(component.gpusPerTask()));
-        }
-        if (job.timeLimitMinutes() > 0) {
-            p.put("time_limit", job.timeLimitMinutes());
-        }
-        if (!job.partition().isEmpty()) {
-            p.put("partition", job.partition());
-        }
-        if (!job.account().isEmpty()) {
-            p.put("account", job.account());
-        }
-        return p;
     }
 
     @Override
     public List<SlurmJobInfo> jobs() {
         List<SlurmJobInfo> jobs = new ArrayList<>();
-        for (JsonNode j : call("list its jobs", "GET", "/jobs", null).path("jobs")) {
-            int status = j.path("exit_code").asInt();
-            jobs.add(new SlurmJobInfo(j.path("job_id").asLong(), j.path("het_job_id").asLong(),
-                    j.path("het_job_offset").asInt(), j.path("name").asText(), j.path("job_state").asText(),
-                    j.path("state_reason").asText("None"),
-                    // a raw wait status: exit code in the high byte, signal in the low bits
-                    (status >> 8) & 0xff, status & 0x7f, j.path("nodes").asText(""), j.path("time_limit").asLong(),
-                    epoch(j.path("start_time").asLong()), epoch(j.path("end_time").asLong())));
+        for (JsonNode j : call("list its jobs", "GET", api("/jobs/"), null).path("jobs")) {
+            jobs.add(dialect.job(j));
         }
         return jobs;
     }
 
     @Override
     public void cancel(long jobId) {
+        String action = "cancel job " + jobId;
+        JsonNode answer;
         try {
-            call("cancel job " + jobId, "DELETE", "/job/" + jobId, null);
+            answer = call(action, "DELETE", api("/job/" + jobId), null);
         } catch (SlurmException e) {
-            // As scancel: a job that has ended, or that Slurm has forgotten, is cancelled enough.
-            String detail = String.valueOf(e.getBody().getDetail());
-            if (!detail.contains("Invalid job id") && !detail.contains("already completing or completed")) {
+            if (!cancelledEnough(String.valueOf(e.getBody().getDetail()))) {
                 throw e;
+            }
+            return;
+        }
+        // v0.0.42 and later answer 200 with one status per component, each with its own error.
+        for (JsonNode status : answer.path("status")) {
+            String error = status.path("error").path("string").asString("");
+            if (!error.isEmpty() && !cancelledEnough(error)) {
+                throw new SlurmException(action, error, null);
             }
         }
     }
 
-    private static Instant epoch(long seconds) {
-        return seconds > 0 ? Instant.ofEpochSecond(seconds) : null;
+    /** As scancel: a job that has ended, or that Slurm has forgotten, is cancelled enough. */
+    private static boolean cancelledEnough(String words) {
+        return words.contains("Invalid job id") || words.contains("already completing or completed");
+    }
+
+    private String api(String path) {
+        return "/slurm/" + dialect.version() + path;
     }
 
     private JsonNode call(String action, String method, String path, String body) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(API + path)).timeout(TIMEOUT)
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).timeout(TIMEOUT)
                 .header("X-SLURM-USER-NAME", tokens.user()).header("X-SLURM-USER-TOKEN", tokens.current());
         if (body != null) {
             request.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
@@ -144,7 +144,7 @@ final class SlurmRest implements SlurmClient {
             JsonNode errors = answer.path("errors");
             if (response.statusCode() >= 400 || (errors.isArray() && !errors.isEmpty())) {
                 String words = errors.isArray() && !errors.isEmpty()
-                        ? errors.get(0).path("error").asText(errors.get(0).toString())
+                        ? errors.get(0).path("error").asString(errors.get(0).toString())
                         : "HTTP " + response.statusCode();
                 throw new SlurmException(action, words, null);
             }

@@ -33,6 +33,23 @@ class ScontrolJobsTest {
         assertThat(info.isFinal()).isTrue();
     }
 
+    /** The same component from Slurm 26.05's scontrol (shortened less: its fields in its order). */
+    @Test
+    void slurm26LinesReadTheSame() {
+        SlurmJobInfo info = ScontrolJobs.parse("JobId=5 HetJobId=4 HetJobOffset=1 JobName=paddlejobs.default.fit-a-line"
+                + " HetJobIdSet=4-5 UserId=root(0) GroupId=root(0) MCS_label=N/A Priority=1 Nice=0 Account=(null)"
+                + " QOS=(null) JobState=FAILED Reason=NonZeroExitCode Dependency=(null) Requeue=1 Restarts=0 BatchFlag=1"
+                + " Reboot=0 ExitCode=3:0 RunTime=00:00:00 TimeLimit=00:05:00 TimeMin=N/A SubmitTime=2026-12-02T02:18:57"
+                + " StartTime=2026-12-02T02:18:57 EndTime=2026-12-02T02:18:57 Deadline=N/A Partition=debug"
+                + " NodeList=n2 BatchHost=n2 NumNodes=1 NumCPUs=2 NumTasks=2 CPUs/Task=1"
+                + " SubmitLine=/usr/bin/sbatch --parsable WorkDir=/tmp/w StdErr= StdIn=/dev/null StdOut=/tmp/w/slurm-5.out");
+
+        assertThat(info).extracting(SlurmJobInfo::jobId, SlurmJobInfo::submittedId, SlurmJobInfo::hetJobOffset,
+                SlurmJobInfo::state, SlurmJobInfo::reason, SlurmJobInfo::exitCode, SlurmJobInfo::nodes,
+                SlurmJobInfo::timeLimitMinutes).containsExactly(5L, 4L, 1, "FAILED", "NonZeroExitCode", 3, "n2", 5L);
+        assertThat(info.endTime()).isNotNull();
+    }
+
     @Test
     void aPlainJobIsSubmittedUnderItsOwnId() {
         SlurmJobInfo info = ScontrolJobs.parse("JobId=12 JobName=x JobState=PENDING Reason=Resources ExitCode=0:0");

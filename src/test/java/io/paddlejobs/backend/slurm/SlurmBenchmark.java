@@ -9,11 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -42,6 +45,7 @@ class SlurmBenchmark {
         registry.add("paddlejobs.backend", () -> "slurm");
         registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
         registry.add("paddlejobs.slurm.slurm-conf", () -> SlurmCluster.current().slurmConf());
+        registry.add("paddlejobs.slurm.bin-dir", () -> SlurmCluster.current().binDir());
         registry.add("logging.level.root", () -> "WARN");
     }
 
@@ -52,9 +56,11 @@ class SlurmBenchmark {
     void measure() throws Exception {
         SlurmCluster.Running cluster = SlurmCluster.current();
         ServiceClient api = new ServiceClient(port);
-        SlurmCli cli = new SlurmCli(cluster.slurmConf());
-        SlurmRest rest = new SlurmRest(URI.create(cluster.restUrl()),
-                new JsonWebTokens(Files.readAllBytes(Path.of(cluster.jwtKey())), "root"), "/usr/bin:/bin");
+        SlurmCli cli = new SlurmCli(cluster.slurmConf(), cluster.binDir());
+        SlurmRest rest = SlurmRest.of(new Binder(new MapConfigurationPropertySource(Map.of(
+                "paddlejobs.slurm.rest-url", cluster.restUrl(), "paddlejobs.slurm.jwt-key", cluster.jwtKey(),
+                "paddlejobs.slurm.rest-user", "root", "paddlejobs.slurm.replica-path", "/usr/bin:/bin")))
+                .bindOrCreate("paddlejobs.slurm", SlurmProperties.class));
         Path work = Files.createDirectories(sharedDir.resolve("direct"));
         // The shape the service submits for one pserver and one trainer: two components of one task.
         BatchJob direct = new BatchJob("direct", work, work.resolve("out.log"),
@@ -83,7 +89,7 @@ class SlurmBenchmark {
             serviceRead.add(nanos(() -> api.send("GET", "/jobs/bench-" + n + "/status", null)));
             scontrol.add(nanos(() -> cluster.command("scontrol", "-o", "show", "job", Long.toString(ids[0]))));
             restRead.add(nanos(() -> send(http, HttpRequest.newBuilder(URI.create(cluster.restUrl()
-                    + "/slurm/v0.0.38/job/" + ids[0])).header("X-SLURM-USER-NAME", "root")
+                    + "/slurm/" + rest.version() + "/job/" + ids[0])).header("X-SLURM-USER-NAME", "root")
                     .header("X-SLURM-USER-TOKEN", token).build())));
         }
         report("status read", serviceRead, scontrol, restRead);

@@ -27,12 +27,19 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * 127.0.0.1. It starts once per test run, for the first class that asks, and stops when the run
  * ends, cancelling what still runs. Without Slurm's binaries (or not as root) the tests are
  * skipped, unless {@code -Dslurm.required=true} says that is a failure (as on CI).
+ *
+ * <p>{@code -Dslurm.generation} picks the Slurm: {@code 22.05}, the host's (Debian bookworm), or
+ * {@code 26.05}, from the root file system {@code .ci/prepare-slurm} builds from Debian sid
+ * ({@code -Dslurm.rootfs}, default {@code $PADDLEJOBS_CACHE/slurm-26.05/rootfs}), whose daemons and
+ * tools run under bubblewrap; the build runs the Slurm tests once per generation.
  */
 final class SlurmCluster implements BeforeAllCallback {
 
     private static final Path SCRIPTS = Path.of(System.getProperty("project.basedir", ".")).resolve("src/test/slurm");
     private static final List<String> BINARIES = List.of("/usr/sbin/munged", "/usr/sbin/mungekey", "/usr/sbin/slurmctld",
             "/usr/sbin/slurmd", "/usr/sbin/slurmrestd", "/usr/bin/sbatch", "/usr/bin/scontrol", "/usr/bin/sinfo");
+    /** The generation this test run is on. */
+    static final String GENERATION = System.getProperty("slurm.generation", "22.05");
     private static final int NODES = 4;
 
     private static volatile Running current;
@@ -53,6 +60,7 @@ final class SlurmCluster implements BeforeAllCallback {
         registry.add("paddlejobs.backend", () -> "slurm");
         registry.add("paddlejobs.slurm.shared-dir", sharedDir::toString);
         registry.add("paddlejobs.slurm.slurm-conf", () -> current().slurmConf());
+        registry.add("paddlejobs.slurm.bin-dir", () -> current().binDir());
         registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
     }
 
@@ -63,6 +71,7 @@ final class SlurmCluster implements BeforeAllCallback {
                 "--paddlejobs.backend=slurm",
                 "--paddlejobs.slurm.shared-dir=" + sharedDir,
                 "--paddlejobs.slurm.slurm-conf=" + current().slurmConf(),
+                "--paddlejobs.slurm.bin-dir=" + current().binDir(),
                 "--paddlejobs.slurm.poll-interval=250ms");
     }
 
@@ -70,13 +79,31 @@ final class SlurmCluster implements BeforeAllCallback {
         return Boolean.getBoolean("slurm.required");
     }
 
+    /** The root file system of {@code -Dslurm.generation=26.05}; {@code null} for the host's Slurm. */
+    static Path rootfs() {
+        if (GENERATION.equals("22.05")) {
+            return null;
+        }
+        String given = System.getProperty("slurm.rootfs", "");
+        if (!given.isBlank()) {
+            return Path.of(given);
+        }
+        String cache = System.getenv("PADDLEJOBS_CACHE");
+        Path root = cache != null && !cache.isBlank() ? Path.of(cache)
+                : Path.of(System.getProperty("user.home"), ".cache", "paddle-jobs");
+        return root.resolve("slurm-" + GENERATION).resolve("rootfs");
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        List<String> missing = BINARIES.stream().filter(b -> !Files.isExecutable(Path.of(b))).toList();
+        Path rootfs = rootfs();
+        List<String> missing = BINARIES.stream()
+                .map(b -> rootfs == null ? Path.of(b) : rootfs.resolve(b.substring(1)))
+                .filter(b -> !Files.isExecutable(b)).map(Path::toString).toList();
         boolean root = "root".equals(System.getProperty("user.name"));
         if (!missing.isEmpty() || !root) {
             String why = !missing.isEmpty()
-                    ? "Slurm is not installed (missing " + missing + "; .ci/prepare-slurm installs it)"
+                    ? "Slurm " + GENERATION + " is not installed (missing " + missing + "; .ci/prepare-slurm installs it)"
                     : "the test cluster's daemons need root";
             if (required()) {
                 fail(why + "; -Dslurm.required=true makes that a failure");
@@ -105,14 +132,17 @@ final class SlurmCluster implements BeforeAllCallback {
             try {
                 Path dir = Files.createTempDirectory("slurm-test");
                 long t0 = System.nanoTime();
-                SlurmCluster.run(SCRIPTS.resolve("slurm-up.sh").toString(), dir.toString(), Integer.toString(freePortBase()));
+                Path rootfs = rootfs();
+                SlurmCluster.run(rootfs == null ? Map.of() : Map.of("ROOTFS", rootfs.toString()),
+                        SCRIPTS.resolve("slurm-up.sh").toString(), dir.toString(), Integer.toString(freePortBase()));
                 long millis = (System.nanoTime() - t0) / 1_000_000;
                 Map<String, String> env = new HashMap<>();
                 for (String line : Files.readAllLines(dir.resolve("env.sh"))) {
                     String[] pair = line.replaceFirst("^export ", "").split("=", 2);
                     env.put(pair[0], pair[1]);
                 }
-                System.out.printf("[slurm-test] cluster of %d nodes up in %d ms under %s%n", NODES, millis, dir);
+                System.out.printf("[slurm-test] Slurm %s cluster of %d nodes up in %d ms under %s%n", GENERATION, NODES,
+                        millis, dir);
                 return new Running(dir, env, millis);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start the Slurm test cluster: " + e.getMessage(), e);
@@ -126,6 +156,11 @@ final class SlurmCluster implements BeforeAllCallback {
 
         String slurmConf() {
             return env.get("SLURM_CONF");
+        }
+
+        /** The directory of the Slurm commands to run; empty for the host's, on the {@code PATH}. */
+        String binDir() {
+            return env.getOrDefault("SLURM_BIN", "");
         }
 
         String restUrl() {
@@ -148,7 +183,7 @@ final class SlurmCluster implements BeforeAllCallback {
 
         /** Starts a fake node's slurmd again and waits until Slurm counts the node back in. */
         void restartSlurmd(String node) {
-            command("/usr/sbin/slurmd", "-f", slurmConf(), "-N", node);
+            command(binDir().isEmpty() ? "/usr/sbin/slurmd" : "slurmd", "-f", slurmConf(), "-N", node);
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                     .pollInterval(java.time.Duration.ofMillis(200))
                     .until(() -> command("sinfo", "-h", "-n", node, "-o", "%t").strip().matches("idle|mix|alloc|plnd"));
@@ -157,13 +192,20 @@ final class SlurmCluster implements BeforeAllCallback {
         @Override
         public void close() {
             long t0 = System.nanoTime();
-            SlurmCluster.run(SCRIPTS.resolve("slurm-down.sh").toString(), dir.toString());
+            // slurm-down.sh runs scancel and squeue: the cluster's own, from the PATH it is given.
+            Map<String, String> path = binDir().isEmpty() ? Map.of()
+                    : Map.of("PATH", binDir() + java.io.File.pathSeparator + System.getenv("PATH"));
+            SlurmCluster.run(path, SCRIPTS.resolve("slurm-down.sh").toString(), dir.toString());
             stopMillis = (System.nanoTime() - t0) / 1_000_000;
             System.out.printf("[slurm-test] cluster stopped in %d ms (it started in %d ms)%n", stopMillis, startMillis);
         }
 
         private String run(String... command) {
-            return SlurmCluster.run(env, command);
+            String[] line = command.clone();
+            if (!binDir().isEmpty() && !line[0].contains("/")) {
+                line[0] = Path.of(binDir(), line[0]).toString();
+            }
+            return SlurmCluster.run(env, line);
         }
     }
 

@@ -45,6 +45,7 @@ class SlurmJobBackendContractTest extends JobBackendContract {
         return Map.of(
                 "paddlejobs.slurm.shared-dir", sharedDir.toString(),
                 "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
+                "paddlejobs.slurm.bin-dir", SlurmCluster.current().binDir(),
                 "paddlejobs.slurm.poll-interval", "250ms");
     }
 

@@ -19,6 +19,7 @@ class SlurmRestJobBackendContractTest extends SlurmJobBackendContractTest {
         settings.put("paddlejobs.slurm.rest-user", "root");
         // No Slurm configuration of the service's own: only slurmrestd is used.
         settings.put("paddlejobs.slurm.slurm-conf", "/nonexistent/slurm.conf");
+        settings.put("paddlejobs.slurm.bin-dir", "/nonexistent");
         return settings;
     }
 }

@@ -17,5 +17,6 @@ class SlurmRestJobsApiTest extends SlurmJobsApiTest {
         registry.add("paddlejobs.slurm.rest-user", () -> "root");
         // The service has no Slurm configuration of its own here: only slurmrestd is used.
         registry.add("paddlejobs.slurm.slurm-conf", () -> "/nonexistent/slurm.conf");
+        registry.add("paddlejobs.slurm.bin-dir", () -> "/nonexistent");
     }
 }
