@@ -64,6 +64,18 @@ final class SlurmCluster implements BeforeAllCallback {
         registry.add("paddlejobs.slurm.poll-interval", () -> "250ms");
     }
 
+    /** Switches a service {@link #serve} points at this cluster to slurmrestd ({@code client=rest}) with a JWT it mints. */
+    static void serveRest(DynamicPropertyRegistry registry) {
+        registry.add("paddlejobs.slurm.client", () -> "rest");
+        registry.add("paddlejobs.slurm.rest-url", () -> current().restUrl());
+        registry.add("paddlejobs.slurm.jwt-key", () -> current().jwtKey());
+        // The test cluster's files belong to root; jobs run as the token's user.
+        registry.add("paddlejobs.slurm.rest-user", () -> "root");
+        // The service has no Slurm configuration or tools of its own here: only slurmrestd is used.
+        registry.add("paddlejobs.slurm.slurm-conf", () -> "/nonexistent/slurm.conf");
+        registry.add("paddlejobs.slurm.bin-dir", () -> "/nonexistent");
+    }
+
     /** A whole service of its own (not the test's context) on this cluster, for tests that stop and start it again. */
     static ConfigurableApplicationContext startService(Path sharedDir) {
         return new SpringApplicationBuilder(PaddleJobsApplication.class).run(
