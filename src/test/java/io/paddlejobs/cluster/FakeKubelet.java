@@ -23,6 +23,7 @@ public final class FakeKubelet {
     static final String PSERVER_EXIT_CODE_LABEL = "kwok.paddlejobs.test/pserver-exit-code";
     static final String PSERVER_LABEL = "kwok.paddlejobs.test/pserver";
     static final String START_LABEL = "kwok.paddlejobs.test/start";
+    static final String FIRST_ATTEMPT_LABEL = "kwok.paddlejobs.test/first-attempt";
 
     private FakeKubelet() {
     }
@@ -30,6 +31,11 @@ public final class FakeKubelet {
     /** Job labels that make every trainer run a moment, then exit with this code (0 is the default anyway). */
     public static Map<String, String> trainersExitWith(int code) {
         return Map.of(EXIT_CODE_LABEL, Integer.toString(code));
+    }
+
+    /** Job labels that make every trainer of the job's first attempt exit 1, and of every later attempt exit 0. */
+    public static Map<String, String> trainersFailTheFirstAttempt() {
+        return Map.of(FIRST_ATTEMPT_LABEL, "fails");
     }
 
     /** Job labels that keep the trainers running until they are stopped. */

@@ -108,6 +108,18 @@ final class JobCreator {
         return failure;
     }
 
+    /**
+     * Creates objects owned by an existing trainer Job (the objects of a restarted job's next attempt).
+     *
+     * @throws ForeignObjectException when a name is still held by an object this trainer Job does not own
+     */
+    void createOwnedBy(Job owner, List<HasMetadata> owned) {
+        List<HasMetadata> made = new ArrayList<>();
+        for (HasMetadata object : owned) {
+            createOwned(Manifests.ownedBy(owner, object), owner, made);
+        }
+    }
+
     /** A create that meets its own object (a retry whose first answer was lost) has succeeded. */
     private void createOwned(HasMetadata object, Job owner, List<HasMetadata> made) {
         try {

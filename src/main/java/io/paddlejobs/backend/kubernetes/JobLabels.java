@@ -29,6 +29,21 @@ final class JobLabels {
     /** The failure in words. */
     static final String FAILED_MESSAGE_ANNOTATION = LabelKeys.PREFIX + "/failed-message";
 
+    /**
+     * Which attempt of the job an object belongs to: 0 for the first run, then the restart it is. A label on
+     * the pods of a restarted job (and an annotation on its Jobs), so that a pod of an earlier attempt, still
+     * terminating, is never read as one of the current attempt's; absent means 0.
+     */
+    static final String ATTEMPT = LabelKeys.PREFIX + "/attempt";
+    /** On the trainer Job of a restarted job: the attempts that ended before this one (JSON). */
+    static final String ATTEMPTS_ANNOTATION = LabelKeys.PREFIX + "/attempts";
+    /** On the trainer Job of a restarted job: when the job was first created, before any restart (ISO-8601). */
+    static final String CREATED_AT_ANNOTATION = LabelKeys.PREFIX + "/created-at";
+    /** While a restarted job waits out its backoff: when its attempt's replicas are started (ISO-8601). */
+    static final String RESTART_AT_ANNOTATION = LabelKeys.PREFIX + "/restart-at";
+    /** While a restarted job waits out its backoff: what failed, and when the next attempt starts, in words. */
+    static final String RESTART_MESSAGE_ANNOTATION = LabelKeys.PREFIX + "/restart-message";
+
     /** Set by Kubernetes on every pod of an Indexed Job. */
     static final String COMPLETION_INDEX_ANNOTATION = "batch.kubernetes.io/job-completion-index";
 

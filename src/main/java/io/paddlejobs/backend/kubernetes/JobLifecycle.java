@@ -4,11 +4,13 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the service does to a job next, decided purely from its objects, its status and the
@@ -20,6 +22,8 @@ import java.util.List;
  *   <li>fail a job whose pserver failed, or that stayed pending past the pending timeout,
  *       recording why and stopping what runs;</li>
  *   <li>stop the pservers of a job that is over;</li>
+ *   <li>restart a job whose attempt failed while it has restarts to spend, and start the next attempt
+ *       once its backoff has passed ({@link Restarts});</li>
  *   <li>keep a job the service ended (cancelled or failed) suspended, whoever resumes it, and
  *       remove it once the TTL has passed since it ended: the TTL controller only acts on Jobs
  *       that are {@code Complete} or {@code Failed}, which a suspended Job never becomes.</li>
@@ -48,6 +52,14 @@ final class JobLifecycle {
     record StopPservers() implements Action {
     }
 
+    /** End the failed attempt and make the next one, which waits out its backoff. */
+    record Restart(AttemptState next) implements Action {
+    }
+
+    /** The backoff has passed: start the waiting attempt's replicas. */
+    record StartAttempt() implements Action {
+    }
+
     /** Remove the job: it ended long enough ago. */
     record Remove() implements Action {
     }
@@ -55,7 +67,8 @@ final class JobLifecycle {
     private JobLifecycle() {
     }
 
-    static List<Action> next(JobPlan plan, ObservedJob job, JobStatus status, Instant now, KubernetesProperties settings) {
+    static List<Action> next(JobPlan plan, ObservedJob job, JobStatus status, Instant now, KubernetesProperties settings,
+                             RestartBackoff backoff) {
         List<Action> actions = new ArrayList<>();
         String endedAt = job.cancelledAt() != null ? job.cancelledAt() : job.failedAt();
         if (endedAt != null) {
@@ -70,7 +83,18 @@ final class JobLifecycle {
             }
             return actions;
         }
+        if (job.attempts().waiting()) {
+            if (!job.attempts().restartAt().isAfter(now)) {
+                actions.add(new StartAttempt());
+            }
+            return actions;
+        }
         if (status.phase().isFinished()) {
+            Optional<Action> restart = Restarts.after(plan, job, status, now, backoff);
+            if (restart.isPresent()) {
+                actions.add(restart.get());
+                return actions;
+            }
             boolean endedByController = JobStatusMapper.condition(job.trainerJob(), "Complete") != null
                     || JobStatusMapper.condition(job.trainerJob(), "Failed") != null;
             boolean trainerFailed = status.replicas().stream()

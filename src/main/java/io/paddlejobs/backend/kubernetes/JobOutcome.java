@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.planning.Role;
@@ -13,11 +14,14 @@ import java.util.Objects;
 /**
  * Where a job stands, decided from its objects and its replicas' states, first rule that holds:
  * cancelled on request; failed by this service (a pserver failed, or it was pending too long);
- * completed; failed by the Job controller (a trainer failed, or {@code max_run_time} passed); a
+ * waiting out the backoff before its next attempt ({@code Running}, reason {@code Restarting}); completed; failed by the Job controller (a trainer failed, or {@code max_run_time} passed); a
  * pserver failed (before the service has recorded it); else running once every trainer runs,
  * pending until then, with the first replica that waits saying why.
  */
 record JobOutcome(JobPhase phase, String reason, String message, Instant finished) {
+
+    /** Why the Job controller fails a Job whose pods did not fail: one was deleted, or went with its node. */
+    static final String LOST = "a replica's pod was deleted, or lost with its node, before it ended";
 
     static JobOutcome of(ObservedJob observed, List<PodStates.Observed> replicas) {
         var job = observed.trainerJob();
@@ -27,6 +31,10 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
         if (observed.failedAt() != null) {
             return new JobOutcome(JobPhase.FAILED, observed.annotation(JobLabels.FAILED_REASON_ANNOTATION),
                     observed.annotation(JobLabels.FAILED_MESSAGE_ANNOTATION), Instant.parse(observed.failedAt()));
+        }
+        AttemptState attempts = observed.attempts();
+        if (attempts.waiting()) {
+            return new JobOutcome(JobPhase.RUNNING, RestartDecision.RESTARTING, attempts.restartMessage(), null);
         }
         JobCondition complete = JobStatusMapper.condition(job, "Complete");
         if (complete != null) {
@@ -47,7 +55,7 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
                 return new JobOutcome(JobPhase.FAILED, "MaxRunTimeExceeded", "ran longer than max_run_time ("
                         + job.getSpec().getActiveDeadlineSeconds() + " s); its replicas were stopped", at);
             }
-            return new JobOutcome(JobPhase.FAILED, failed.getReason(), failed.getMessage(), at);
+            return new JobOutcome(JobPhase.FAILED, failed.getReason(), LOST + " (" + failed.getMessage() + ")", at);
         }
         JobOutcome pserverFailure = pserverFailure(observed, replicas);
         if (pserverFailure != null) {

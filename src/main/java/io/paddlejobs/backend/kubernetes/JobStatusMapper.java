@@ -2,6 +2,8 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.paddlejobs.job.Attempt;
+import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RoleCounts;
@@ -48,10 +50,37 @@ final class JobStatusMapper {
                 .min(Comparator.naturalOrder())
                 .orElse(over && job.getStatus() != null ? PodFields.instant(job.getStatus().getStartTime()) : null);
         JobOutcome outcome = JobOutcome.of(observed, replicas).explainedBy(observed.explanation());
+        AttemptState state = observed.attempts();
+        if (state.number() > 0 && outcome.phase() == JobPhase.PENDING) {
+            // A job that ran once stays Running while a later attempt's pods are on their way, as on every backend.
+            outcome = new JobOutcome(JobPhase.RUNNING, outcome.reason(), outcome.message(), null);
+        }
+        List<Attempt> attempts = attempts(plan, state, started, outcome);
+        if (!state.ended().isEmpty()) {
+            created = state.createdAt() != null ? state.createdAt() : created;
+            started = state.ended().get(0).startedAt() != null ? state.ended().get(0).startedAt() : started;
+        }
         return new JobStatus(outcome.phase(), outcome.reason(), outcome.message(), created, started, outcome.finished(), null,
                 RoleCounts.of(plan.pservers().count(), statuses.stream().filter(r -> r.role() == Role.PSERVER).toList()),
                 RoleCounts.of(plan.trainers().count(), statuses.stream().filter(r -> r.role() == Role.TRAINER).toList()),
-                statuses);
+                statuses, state.number(), attempts);
+    }
+
+    /**
+     * Every attempt of a job that may restart: those that ended, then the current one once its replicas
+     * started (not while it waits out its backoff). A job without restarts to spend shows none.
+     */
+    private static List<Attempt> attempts(JobPlan plan, AttemptState state, Instant started, JobOutcome outcome) {
+        if (plan.spec().lifecycle().maxRestartsOrDefault() == 0 && state.ended().isEmpty()) {
+            return List.of();
+        }
+        List<Attempt> attempts = new ArrayList<>(state.ended());
+        if (!state.waiting() && (started != null || outcome.phase().isFinished())) {
+            Attempt current = new Attempt(state.number(), started, null, null, null);
+            attempts.add(outcome.phase().isFinished()
+                    ? current.ended(outcome.finished(), outcome.reason(), outcome.message()) : current);
+        }
+        return attempts;
     }
 
     /**

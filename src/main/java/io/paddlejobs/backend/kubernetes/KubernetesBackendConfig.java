@@ -6,6 +6,7 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.kubernetes.KubernetesClientFactory;
 import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
@@ -29,8 +30,9 @@ class KubernetesBackendConfig {
 
     @Bean(destroyMethod = "close")
     KubernetesRuntime kubernetesRuntime(KubernetesClient client, KubernetesProperties settings,
-                                        JobPlanner planner, PackageFetchProperties fetch, CodePackages packages) {
-        return KubernetesRuntime.start(client, settings, new ShippedCode.Source(fetch, packages), planner,
+                                        JobPlanner planner, PackageFetchProperties fetch, CodePackages packages,
+                                        RestartBackoff backoff) {
+        return KubernetesRuntime.start(client, settings, new ShippedCode.Source(fetch, packages), planner, backoff,
                 Clock.systemUTC());
     }
 

@@ -5,7 +5,9 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import java.io.IOException;
@@ -38,6 +40,7 @@ final class KubernetesJobBackend implements JobBackend {
     private final ClusterEvents events;
     private final DataClaims claims;
     private final ShippedCode.Source code;
+    private final RestartBackoff backoff;
     private final Clock clock;
     private final Site site = new KubernetesSite();
 
@@ -49,7 +52,7 @@ final class KubernetesJobBackend implements JobBackend {
     /** @param cacheWait how long a job created a moment ago by another replica of the service may take to reach the cache */
     KubernetesJobBackend(KubernetesProperties settings, Duration cacheWait, ClusterCache cache, JobCreator creator,
                          Workloads workloads, PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, ShippedCode.Source code,
-                         Clock clock) {
+                         RestartBackoff backoff, Clock clock) {
         this.settings = settings;
         this.cacheWait = cacheWait;
         this.cache = cache;
@@ -60,6 +63,7 @@ final class KubernetesJobBackend implements JobBackend {
         this.events = events;
         this.claims = claims;
         this.code = code;
+        this.backoff = backoff;
         this.clock = clock;
         cache.addListener(key -> {
             if (cache.find(key).isEmpty()) {
@@ -186,7 +190,8 @@ final class KubernetesJobBackend implements JobBackend {
         try {
             JobPlan plan = plans.planOf(observed.trainerJob());
             ObservedJob explained = observed.explainedBy(events.of(new JobKey(observed.namespace(), observed.name())));
-            return Optional.of(new Job(plan, JobStatusMapper.map(plan, explained)));
+            JobStatus status = JobStatusMapper.map(plan, explained);
+            return Optional.of(new Job(plan, Restarts.shown(plan, explained, status, clock.instant(), backoff)));
         } catch (RuntimeException e) {
             // Someone else's object wearing our label, or a spec from a future version: not a job we can show.
             log.debug("Skipping {}/{}: {}", observed.namespace(), observed.trainerJob().getMetadata().getName(), e.toString());

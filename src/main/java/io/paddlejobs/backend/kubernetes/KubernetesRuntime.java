@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -13,25 +14,37 @@ import java.time.Duration;
 record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleReconciler reconciler,
                          KubernetesJobBackend jobs) implements AutoCloseable {
 
+    /** The first restart of a job waits this long, doubling up to five minutes, as {@code paddlejobs.restarts.*} default to. */
+    static final RestartBackoff DEFAULT_BACKOFF = new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5));
+
     static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, JobPlanner planner,
                                    Clock clock) {
-        return start(client, settings, ShippedCode.Source.NONE, planner, clock);
+        return start(client, settings, planner, DEFAULT_BACKOFF, clock);
     }
 
-    /** @param code where jobs' packages come from ({@link ShippedCode.Source#NONE}: jobs with one are refused) */
+    static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, JobPlanner planner,
+                                   RestartBackoff backoff, Clock clock) {
+        return start(client, settings, ShippedCode.Source.NONE, planner, backoff, clock);
+    }
+
+    /**
+     * @param code    where jobs' packages come from ({@link ShippedCode.Source#NONE}: jobs with one are refused)
+     * @param backoff how long a failed job waits before its next attempt
+     */
     static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, ShippedCode.Source code,
-                                   JobPlanner planner, Clock clock) {
+                                   JobPlanner planner, RestartBackoff backoff, Clock clock) {
         ClusterCache cache = new ClusterCache(client, settings.namespaces(), settings.resync().toMillis());
         PlanRecovery plans = new PlanRecovery(planner);
         ClusterEvents events = new ClusterEvents(client, clock);
         Workloads workloads = new Workloads(client);
-        LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings, clock);
+        CheckedClaims claims = new CheckedClaims(namespace -> DataClaim.check(client, settings, namespace), clock);
+        LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings,
+                new Restarts(client, settings, claims, code), backoff, clock);
         cache.addListener(reconciler);
         // A job another replica created reaches the cache within about one request's time.
         Duration cacheWait = Duration.ofMillis(client.getConfiguration().getRequestTimeout());
         KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cacheWait, cache, new JobCreator(client, settings),
-                workloads, plans, new LogStreams(client), events,
-                new CheckedClaims(namespace -> DataClaim.check(client, settings, namespace), clock), code, clock);
+                workloads, plans, new LogStreams(client), events, claims, code, backoff, clock);
         cache.start();
         return new KubernetesRuntime(client, cache, reconciler, jobs);
     }

@@ -5,13 +5,14 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -32,30 +33,47 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LifecycleReconciler.class);
 
+    /** How soon a start that met a name still held by an earlier attempt is tried again. */
+    private static final Duration RETRY = Duration.ofMillis(500);
+
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
+    private volatile boolean closed;
     private final ClusterCache cache;
     private final Workloads workloads;
     private final PlanRecovery plans;
     private final ClusterEvents events;
     private final KubernetesProperties settings;
+    private final Restarts restarts;
+    private final RestartBackoff backoff;
     private final Clock clock;
     /** Keys waiting to be reconciled: a burst of events for one job costs one look. */
     private final Set<JobKey> queued = ConcurrentHashMap.newKeySet();
     /** Keys with a later look scheduled: one at a time per job, however often it is reconciled meanwhile. */
     private final Set<JobKey> lookingAgain = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "job-lifecycle");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledThreadPoolExecutor worker = worker();
 
     LifecycleReconciler(ClusterCache cache, Workloads workloads, PlanRecovery plans, ClusterEvents events,
-                        KubernetesProperties settings, Clock clock) {
+                        KubernetesProperties settings, Restarts restarts, RestartBackoff backoff, Clock clock) {
         this.cache = cache;
         this.workloads = workloads;
         this.plans = plans;
         this.events = events;
         this.settings = settings;
+        this.restarts = restarts;
+        this.backoff = backoff;
         this.clock = clock;
+    }
+
+    /** One thread; looks scheduled for later are dropped at close, not waited for. */
+    private static ScheduledThreadPoolExecutor worker() {
+        ScheduledThreadPoolExecutor worker = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "job-lifecycle");
+            thread.setDaemon(true);
+            return thread;
+        });
+        worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        return worker;
     }
 
     @Override
@@ -73,6 +91,9 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     }
 
     void reconcile(JobKey key) {
+        if (closed) {
+            return;
+        }
         var found = cache.find(key);
         if (found.isEmpty()) {
             events.forget(key);
@@ -86,13 +107,21 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
                 job = job.explainedBy(events.refresh(key, job));
                 status = JobStatusMapper.map(plan, job);
                 if (unexplainedPending(status)) {
-                    lookAgainLater(key);
+                    lookAgainLater(key, ClusterEvents.MIN_INTERVAL);
                 }
             }
             Instant now = clock.instant();
-            for (JobLifecycle.Action action : JobLifecycle.next(plan, job, status, now, settings)) {
-                apply(key, action, now, job.queued());
+            for (JobLifecycle.Action action : JobLifecycle.next(plan, job, status, now, settings, backoff)) {
+                apply(key, plan, job, action, now, job.queued());
             }
+            if (job.attempts().waiting() && job.attempts().restartAt().isAfter(now)) {
+                // Its next attempt is due then, whether or not anything the informers see changes.
+                lookAgainLater(key, Duration.between(now, job.attempts().restartAt()));
+            }
+        } catch (ForeignObjectException e) {
+            // An earlier attempt's object still holds the name, on its way out.
+            log.debug("Job {}: {}; trying again", key, e.getMessage());
+            lookAgainLater(key, RETRY);
         } catch (KubernetesClientException e) {
             log.warn("Could not move job {} on (will retry at the next resync): {}", key, e.toString());
         } catch (RuntimeException e) {
@@ -105,7 +134,7 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
                 && (status.reason() == null || PodStates.UNEXPLAINED.contains(status.reason()));
     }
 
-    private void lookAgainLater(JobKey key) {
+    private void lookAgainLater(JobKey key, Duration delay) {
         if (!lookingAgain.add(key)) {
             return;
         }
@@ -113,14 +142,22 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
             worker.schedule(() -> {
                 lookingAgain.remove(key);
                 reconcile(key);
-            }, ClusterEvents.MIN_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+            }, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             lookingAgain.remove(key);
         }
     }
 
-    private void apply(JobKey key, JobLifecycle.Action action, Instant now, boolean queued) {
-        if (action instanceof JobLifecycle.ReleaseTrainers) {
+    private void apply(JobKey key, JobPlan plan, ObservedJob job, JobLifecycle.Action action, Instant now,
+                       boolean queued) {
+        if (action instanceof JobLifecycle.Restart restart) {
+            if (restarts.restart(plan, job, restart.next())) {
+                plans.forget(key);
+                events.forget(key);
+            }
+        } else if (action instanceof JobLifecycle.StartAttempt) {
+            restarts.startAttempt(plan, job);
+        } else if (action instanceof JobLifecycle.ReleaseTrainers) {
             workloads.releaseTrainers(key);
             log.info("Every pserver of {} is ready; released its trainers", key);
         } else if (action instanceof JobLifecycle.Fail fail) {
@@ -140,8 +177,21 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
         }
     }
 
+    /**
+     * Lets the look in progress finish (a restart is a delete and a create that belong together), skips
+     * what is queued, then stops.
+     */
     @Override
     public void close() {
-        worker.shutdownNow();
+        closed = true;
+        worker.shutdown();
+        try {
+            if (!worker.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                worker.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            worker.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

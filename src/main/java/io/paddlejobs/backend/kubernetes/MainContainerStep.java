@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.PaddleEnv;
 import io.paddlejobs.planning.Ports;
 import io.paddlejobs.planning.Role;
 import java.util.List;
@@ -11,15 +12,20 @@ import java.util.stream.IntStream;
 
 /**
  * The main container: the plan's image running the role's entry point with {@code sh -c} (a
- * single command {@code exec}'d, see {@link EntryPoints}), and the pserver ports.
+ * single command {@code exec}'d, see {@link EntryPoints}), and the pserver ports. Before the entry
+ * point, the job's checkpoint directory is made on the shared claim, so that every attempt finds
+ * it; on a claim mounted read-only there is none to make, and the entry point runs all the same.
  */
 record MainContainerStep(JobPlan plan, Role role) implements PodStep {
+
+    static final String MAKE_CHECKPOINT_DIR = "mkdir -p \"$" + PaddleEnv.CHECKPOINT_DIR + "\" 2>/dev/null\n";
 
     @Override
     public PodParts apply(PodParts pod) {
         var container = new ContainerBuilder(pod.main())
                 .withImage(plan.image())
-                .withCommand("sh", "-c", Expansion.literal(EntryPoints.command(plan.role(role).entryPoint())));
+                .withCommand("sh", "-c", Expansion.literal(
+                        MAKE_CHECKPOINT_DIR + EntryPoints.command(plan.role(role).entryPoint())));
         if (role == Role.PSERVER) {
             container.withPorts(containerPorts(plan.ports()));
         }

@@ -8,7 +8,10 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.PaddleEnv;
+import io.paddlejobs.planning.Replica;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -32,6 +35,41 @@ record Manifests(Job trainerJob, Service service, Job pserverJob) {
     static Manifests desired(JobPlan plan, KubernetesProperties settings, DataClaim claim, ShippedCode code) {
         return new Manifests(TrainerJobManifest.desired(plan, settings, claim, code), HeadlessServiceManifest.desired(plan),
                 plan.pservers().count() > 0 ? PserverJobManifest.desired(plan, settings, claim, code) : null);
+    }
+
+    /**
+     * The objects of a later attempt of a job that restarts: the same plan, {@code PADDLE_JOB_RESTART_COUNT}
+     * the attempt's number, every pod labelled with it, and the trainer Job created suspended, carrying the
+     * restart state, until the backoff has passed and its pservers are ready (under Kueue, until Kueue admits it).
+     */
+    static Manifests forAttempt(JobPlan plan, KubernetesProperties settings, DataClaim claim, ShippedCode code,
+                                AttemptState state) {
+        String number = Integer.toString(state.number());
+        JobPlan attempt = plan.withReplicas(plan.replicas().stream().map(r -> {
+            Map<String, String> env = new LinkedHashMap<>(r.env());
+            env.put(PaddleEnv.RESTART_COUNT, number);
+            return new Replica(r.role(), r.index(), r.host(), env);
+        }).toList());
+        Manifests desired = desired(attempt, settings, claim, code);
+        Job trainers = marked(desired.trainerJob(), number);
+        trainers.getMetadata().getAnnotations().putAll(state.annotations());
+        if (KueueLabels.queue(plan, settings) == null) {
+            trainers.getSpec().setSuspend(true); // under Kueue, Kueue owns it
+        }
+        return new Manifests(trainers, desired.service(),
+                desired.pserverJob() == null ? null : marked(desired.pserverJob(), number));
+    }
+
+    private static Job marked(Job job, String attempt) {
+        Job copy = Serialization.clone(job);
+        Map<String, String> annotations = new LinkedHashMap<>(
+                copy.getMetadata().getAnnotations() == null ? Map.of() : copy.getMetadata().getAnnotations());
+        annotations.put(JobLabels.ATTEMPT, attempt);
+        copy.getMetadata().setAnnotations(annotations);
+        Map<String, String> labels = new LinkedHashMap<>(copy.getSpec().getTemplate().getMetadata().getLabels());
+        labels.put(JobLabels.ATTEMPT, attempt);
+        copy.getSpec().getTemplate().getMetadata().setLabels(labels);
+        return copy;
     }
 
     List<HasMetadata> inCreationOrder() {

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the cluster holds of one job, as the informers last saw it.
+ * What the cluster holds of one job's current attempt, as the informers last saw it: pods and a
+ * pserver Job of an earlier attempt (still terminating, or not yet removed after a restart) are
+ * left out, so that nothing of a failed attempt is read as the new one's.
  *
  * @param pserverJob  {@code null} when there is none (not created yet, deleted, or a job without pservers)
  * @param explanation the last warning event about the job's objects, or {@code null}
@@ -19,7 +21,16 @@ record ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods, Explanation e
     }
 
     ObservedJob {
-        pods = List.copyOf(pods);
+        int attempt = AttemptState.number(trainerJob);
+        pods = pods.stream().filter(pod -> AttemptState.number(pod) == attempt).toList();
+        if (pserverJob != null && AttemptState.number(pserverJob) != attempt) {
+            pserverJob = null;
+        }
+    }
+
+    /** The restart state the trainer Job carries. */
+    AttemptState attempts() {
+        return AttemptState.of(trainerJob);
     }
 
     ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods) {

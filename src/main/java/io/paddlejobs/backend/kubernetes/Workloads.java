@@ -110,7 +110,13 @@ final class Workloads {
     boolean delete(JobKey key) {
         String ns = key.namespace();
         boolean existed = deleteIfOurs(trainerJob(key), key);
-        existed |= deleteIfOurs(client.batch().v1().jobs().inNamespace(ns)
+        return deleteOwned(key) | existed;
+    }
+
+    /** Removes the job's pserver Job and Service, as {@link #delete} does; its trainer Job stays. */
+    boolean deleteOwned(JobKey key) {
+        String ns = key.namespace();
+        boolean existed = deleteIfOurs(client.batch().v1().jobs().inNamespace(ns)
                 .withName(ObjectNames.pserverJob(key.name())), key);
         existed |= deleteIfOurs(client.services().inNamespace(ns).withName(ObjectNames.service(key.name())), key);
         return existed;

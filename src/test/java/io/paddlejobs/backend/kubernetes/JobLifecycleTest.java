@@ -25,7 +25,8 @@ class JobLifecycleTest {
 
     private List<JobLifecycle.Action> next(Job trainerJob, Job pserverJob, Instant now, io.fabric8.kubernetes.api.model.Pod... pods) {
         var observed = new ObservedJob(trainerJob, pserverJob, List.of(pods));
-        return JobLifecycle.next(plan, observed, JobStatusMapper.map(plan, observed), now, settings);
+        return JobLifecycle.next(plan, observed, JobStatusMapper.map(plan, observed), now, settings,
+                KubernetesRuntime.DEFAULT_BACKOFF);
     }
 
     private static io.fabric8.kubernetes.api.model.Pod pserver(int i) {

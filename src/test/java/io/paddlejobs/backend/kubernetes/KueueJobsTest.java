@@ -62,7 +62,8 @@ class KueueJobsTest {
         assertThat(status.message()).contains("waiting in queue gpu-team");
 
         Instant muchLater = Instant.parse(Pods.T0).plus(Duration.ofHours(5));
-        assertThat(JobLifecycle.next(queued, observed, status, muchLater, settings)).as("Kueue releases them").isEmpty();
+        assertThat(JobLifecycle.next(queued, observed, status, muchLater, settings,
+                KubernetesRuntime.DEFAULT_BACKOFF)).as("Kueue releases them").isEmpty();
     }
 
     @Test
@@ -71,13 +72,13 @@ class KueueJobsTest {
                 .addToAnnotations(JobLabels.CANCELLED_AT_ANNOTATION, Pods.T0).endMetadata().build();
         var observed = new ObservedJob(cancelled, manifests.pserverJob(), List.of());
         var actions = JobLifecycle.next(queued, observed, JobStatusMapper.map(queued, observed),
-                Instant.parse(Pods.T0).plusSeconds(1), settings);
+                Instant.parse(Pods.T0).plusSeconds(1), settings, KubernetesRuntime.DEFAULT_BACKOFF);
         assertThat(actions).containsExactly(new JobLifecycle.StopTrainers(), new JobLifecycle.StopPservers());
 
         Job stopped = new JobBuilder(cancelled).editSpec().withActiveDeadlineSeconds(Workloads.NO_MORE_TIME).endSpec().build();
         var after = new ObservedJob(stopped, null, List.of());
         assertThat(JobLifecycle.next(queued, after, JobStatusMapper.map(queued, after), Instant.parse(Pods.T0).plusSeconds(1),
-                settings)).as("nothing more to stop").isEmpty();
+                settings, KubernetesRuntime.DEFAULT_BACKOFF)).as("nothing more to stop").isEmpty();
     }
 
     @Test

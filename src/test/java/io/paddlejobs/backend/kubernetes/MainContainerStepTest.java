@@ -14,7 +14,8 @@ class MainContainerStepTest {
         var main = new MainContainerStep(plan, Role.TRAINER).apply(PodParts.empty()).main();
         assertThat(main.getName()).isEqualTo("paddle");
         assertThat(main.getImage()).isEqualTo("paddlepaddle/paddle:2.6.1");
-        assertThat(main.getCommand()).containsExactly("sh", "-c", "exec python train.py");
+        assertThat(main.getCommand()).containsExactly("sh", "-c",
+                "mkdir -p \"$$PADDLE_JOB_CHECKPOINT_DIR\" 2>/dev/null\nexec python train.py");
         assertThat(main.getPorts()).isEmpty();
     }
 
@@ -23,9 +24,10 @@ class MainContainerStepTest {
         var plan = Plans.plan(Plans.gpuRequest("vision", 2));
         var main = new MainContainerStep(plan, Role.PSERVER).apply(PodParts.empty()).main();
         assertThat(main.getImage()).isEqualTo("example/paddle:gpu");
-        assertThat(main.getCommand()).containsExactly("sh", "-c", "exec paddle pserver --port=$$PADDLE_PORT");
+        assertThat(main.getCommand()).containsExactly("sh", "-c",
+                "mkdir -p \"$$PADDLE_JOB_CHECKPOINT_DIR\" 2>/dev/null\nexec paddle pserver --port=$$PADDLE_PORT");
         assertThat(KubeletEnv.expand(main.getCommand().get(2), java.util.Map.of("PADDLE_PORT", "1")))
-                .isEqualTo("exec paddle pserver --port=$PADDLE_PORT");
+                .endsWith("\nexec paddle pserver --port=$PADDLE_PORT");
     }
 
     @Test

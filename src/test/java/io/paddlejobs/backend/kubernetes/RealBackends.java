@@ -11,6 +11,7 @@ import io.paddlejobs.kubernetes.KubernetesClientFactory;
 import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.testing.Settings;
 import java.time.Clock;
@@ -67,10 +68,22 @@ final class RealBackends {
 
     static MockCluster.Backend start(ControlPlane plane, String token, KubernetesConnection connection,
                                      KubernetesProperties settings) {
+        return start(plane, token, connection, settings, KubernetesRuntime.DEFAULT_BACKOFF);
+    }
+
+    /** With this backoff before a failed job's next attempt. */
+    static MockCluster.Backend start(ControlPlane plane, String token, KubernetesProperties settings,
+                                     RestartBackoff backoff) {
+        return start(plane, token, MockCluster.connection(plane.masterUrl()), settings, backoff);
+    }
+
+    private static MockCluster.Backend start(ControlPlane plane, String token, KubernetesConnection connection,
+                                             KubernetesProperties settings, RestartBackoff backoff) {
         var config = new ConfigBuilder(KubernetesClientFactory.config(connection)).withMasterUrl(plane.masterUrl())
                 .withCaCertFile(plane.config(token).getCaCertFile()).withOauthToken(token).build();
         KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
-        return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, Clock.systemUTC()));
+        return new MockCluster.Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, backoff,
+                Clock.systemUTC()));
     }
 
     /** A job of {@code trainers} trainers and one pserver, small enough for many on the fake nodes. */

@@ -1,0 +1,185 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.DeletableWithOptions;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.paddlejobs.job.Attempt;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.RestartBackoff;
+import io.paddlejobs.planning.RestartOn;
+import io.paddlejobs.planning.Role;
+import io.paddlejobs.job.ExitCodes;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whole-job restarts on Kubernetes: what a failed attempt leads to ({@link RestartDecision}, the same on
+ * every backend), and the two changes that carry a restart out. Paddle's jobs cannot take back one lost
+ * replica, so a restart is the whole job, made anew:
+ * <ol>
+ *   <li>{@link #restart}: the failed attempt's trainer Job is deleted (only if it is still the one the
+ *       decision was made from), with it its pserver Job, Service and pods (each pod gets SIGTERM and the
+ *       termination grace period); at once a new trainer Job of the same name is created, suspended,
+ *       carrying the restart count, the attempts so far and when the next attempt starts;</li>
+ *   <li>{@link #startAttempt}: once the backoff has passed, the new attempt's Service and pserver Job are
+ *       created, owned by the new trainer Job, whose trainers are released as on a first run.</li>
+ * </ol>
+ * Every pod carries its attempt's number ({@link JobLabels#ATTEMPT}), so a pod of an earlier attempt
+ * that still terminates is never taken for one of the new attempt. Names stay the same, so replica
+ * hosts (and the environment that lists them) are the same in every attempt.
+ */
+final class Restarts {
+
+    private static final Logger log = LoggerFactory.getLogger(Restarts.class);
+    private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+    private static final int CONFLICT = 409;
+    private static final int NOT_FOUND = 404;
+
+    private final KubernetesClient client;
+    private final KubernetesProperties settings;
+    private final KubernetesJobBackend.DataClaims claims;
+    private final ShippedCode.Source code;
+    private final JobCreator creator;
+
+    Restarts(KubernetesClient client, KubernetesProperties settings, KubernetesJobBackend.DataClaims claims,
+             ShippedCode.Source code) {
+        this.client = client;
+        this.settings = settings;
+        this.claims = claims;
+        this.code = code;
+        this.creator = new JobCreator(client, settings);
+    }
+
+    /**
+     * What a job whose current attempt failed leads to, when it may restart: the next attempt, or the
+     * failure saying the restarts are spent. Empty for a job with no restarts to spend, for a failure no
+     * restart applies to ({@code max_run_time}), and for a first attempt whose failure is not retried:
+     * those end as they always did.
+     */
+    static Optional<JobLifecycle.Action> after(JobPlan plan, ObservedJob job, JobStatus status, Instant now,
+                                               RestartBackoff backoff) {
+        if (status.phase() != JobPhase.FAILED || job.cancelledAt() != null || job.failedAt() != null
+                || plan.spec().lifecycle().maxRestartsOrDefault() == 0
+                || "MaxRunTimeExceeded".equals(status.reason())) {
+            return Optional.empty();
+        }
+        AttemptState state = job.attempts();
+        ReplicaStatus failed = firstFailed(status);
+        RestartDecision decision = RestartDecision.after(plan.spec(), state.number(), backoff, status.message(),
+                cause(status.reason(), failed), failed == null ? null : failed.exitCode());
+        if (decision instanceof RestartDecision.Restart restart) {
+            Instant at = now.plus(restart.backoff());
+            Instant end = status.finishedAt() != null ? status.finishedAt() : now;
+            Instant began = status.attempts().stream().filter(a -> a.number() == state.number()).findFirst()
+                    .map(Attempt::startedAt).orElse(null);
+            Attempt ended = new Attempt(state.number(), began, end, status.reason(), status.message());
+            Instant created = PodFields.instant(job.trainerJob().getMetadata().getCreationTimestamp());
+            return Optional.of(new JobLifecycle.Restart(state.next(ended, created, at, restart.message())));
+        }
+        if (state.number() == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new JobLifecycle.Fail(status.reason(), ((RestartDecision.Fail) decision).message()));
+    }
+
+    /**
+     * The status as the job shows it between its attempt's failure and the reconciler acting on it: already
+     * {@code Restarting}, or failed saying the restarts are spent, never a {@code Failed} that is taken back.
+     */
+    static JobStatus shown(JobPlan plan, ObservedJob job, JobStatus status, Instant now, RestartBackoff backoff) {
+        Optional<JobLifecycle.Action> next = after(plan, job, status, now, backoff);
+        if (next.isEmpty()) {
+            return status;
+        }
+        if (next.get() instanceof JobLifecycle.Restart restart) {
+            AttemptState state = restart.next();
+            return new JobStatus(JobPhase.RUNNING, RestartDecision.RESTARTING, state.restartMessage(), status.createdAt(),
+                    status.startedAt(), null, null, status.pservers(), status.trainers(), status.replicas(),
+                    state.number(), state.ended());
+        }
+        JobLifecycle.Fail fail = (JobLifecycle.Fail) next.get();
+        return new JobStatus(status.phase(), fail.reason(), fail.message(), status.createdAt(), status.startedAt(),
+                status.finishedAt(), null, status.pservers(), status.trainers(), status.replicas(), status.restarts(),
+                status.attempts());
+    }
+
+    /**
+     * How a replica's failure came about: the program's own exit when its container ended with a code of
+     * its own; anything else (a kill by signal from outside, out of memory, an eviction or preemption, a pod
+     * deleted or lost with its node, a pserver that could not be reached) came from outside it.
+     */
+    static RestartOn.Cause cause(String reason, ReplicaStatus failed) {
+        if ("ReplicaFailed".equals(reason) && failed != null && failed.exitCode() != null) {
+            return ExitCodes.cause(failed.exitCode());
+        }
+        return RestartOn.Cause.INFRASTRUCTURE;
+    }
+
+    /** The replica the job's status names as failed: a trainer first, as the status does. */
+    private static ReplicaStatus firstFailed(JobStatus status) {
+        return status.replicas().stream().filter(r -> r.state() == ReplicaState.FAILED)
+                .min(Comparator.comparing(r -> r.role() == Role.TRAINER ? 0 : 1)).orElse(null);
+    }
+
+    /**
+     * Ends the failed attempt and makes the next one's trainer Job, waiting out its backoff. The delete
+     * holds only if the trainer Job is still the one decided on: another replica of the service that
+     * restarted the job first, or a cancel that came meanwhile, makes it a no-op, and the next look
+     * decides again.
+     *
+     * @return whether this call restarted the job
+     */
+    boolean restart(JobPlan plan, ObservedJob job, AttemptState next) {
+        JobKey key = new JobKey(job.namespace(), job.name());
+        Manifests manifests = Manifests.forAttempt(plan, settings, claims.check(key.namespace()), code.of(plan), next);
+        Job failed = job.trainerJob();
+        try {
+            var current = client.batch().v1().jobs().inNamespace(key.namespace()).withName(failed.getMetadata().getName())
+                    .lockResourceVersion(failed.getMetadata().getResourceVersion());
+            ((DeletableWithOptions) current).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == CONFLICT || e.getCode() == NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+        // Free the names now rather than when the garbage collector gets to them.
+        new Workloads(client).deleteOwned(key);
+        // Between the delete above and this create the job has no trainer Job: the one moment it is not listed.
+        client.resource(manifests.trainerJob()).create();
+        log.info("Job {}: {}", key, next.restartMessage());
+        return true;
+    }
+
+    /**
+     * The backoff has passed: creates the attempt's Service and pserver Job (if any), then marks the
+     * attempt started, releasing the trainers of a job without pservers. Repeating it changes nothing.
+     *
+     * @throws ForeignObjectException while an object of the earlier attempt still holds a name (try again)
+     */
+    void startAttempt(JobPlan plan, ObservedJob job) {
+        JobKey key = new JobKey(job.namespace(), job.name());
+        Manifests manifests = Manifests.forAttempt(plan, settings, claims.check(key.namespace()), code.of(plan),
+                job.attempts());
+        creator.createOwnedBy(job.trainerJob(), manifests.owned());
+        // Under Kueue the trainers are Kueue's to release; with pservers, the reconciler releases them once they are ready.
+        String release = plan.pservers().count() > 0 || job.queued() ? "" : ",\"spec\":{\"suspend\":false}";
+        client.batch().v1().jobs().inNamespace(key.namespace()).withName(job.trainerJob().getMetadata().getName())
+                .patch(MERGE, "{\"metadata\":{\"annotations\":{\"" + JobLabels.RESTART_AT_ANNOTATION + "\":null,\""
+                        + JobLabels.RESTART_MESSAGE_ANNOTATION + "\":null}}" + release + "}");
+        log.info("Job {}: started attempt {}", key, job.attempts().number());
+    }
+}
