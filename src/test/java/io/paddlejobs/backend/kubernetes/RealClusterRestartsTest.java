@@ -162,7 +162,8 @@ class RealClusterRestartsTest {
     void aCancelDuringTheBackoffCancelsTheJobAndNoFurtherAttemptStarts() {
         JobKey key = new JobKey(cancel, "waiting");
         slow.jobs().submit(Plans.plan(restarting("waiting", 3, null, FakeKubelet.trainersExitWith(1)), cancel));
-        await().atMost(DEADLINE).until(() -> waitsForAttempt(cancel, "waiting", 1));
+        await().atMost(DEADLINE).until(() -> waitsForAttempt(cancel, "waiting", 1)
+                && slow.jobs().find(key).map(j -> j.status().restarts() == 1).orElse(false));
         JobStatus restarting = slow.jobs().find(key).orElseThrow().status();
         assertThat(restarting.phase()).isEqualTo(JobPhase.RUNNING);
         assertThat(restarting.reason()).isEqualTo(RestartDecision.RESTARTING);
