@@ -201,14 +201,14 @@ class JobController {
                 InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
                 continueToken == null || continueToken.isEmpty() ? null : continueToken);
         JobPage page = jobs.list(query);
-        return new JobListView(page.items().stream().map(job -> JobSummary.of(job, statusUrls)).toList(),
+        return new JobListView(page.items().stream().map(job -> JobSummary.of(serialized.withProgress(job), statusUrls)).toList(),
                 page.continueToken());
     }
 
     @Operation(summary = "A job: its resolved spec, plan and status")
     @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
     JobView get(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
-        return JobView.of(jobs.get(new JobKey(namespace, name)), statusUrls);
+        return JobView.of(serialized.withProgress(jobs.get(new JobKey(namespace, name))), statusUrls);
     }
 
     @Operation(summary = "A job's status (the status URL)", description = """

@@ -1,5 +1,6 @@
 package io.paddlejobs.api;
 
+import io.paddlejobs.job.Progress;
 import io.paddlejobs.metrics.MetricPoint;
 import io.paddlejobs.metrics.MetricsSnapshot;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -16,9 +17,12 @@ public record MetricsView(
         long cursor,
         @Schema(description = "Lines that began with PADDLEJOBS_METRICS but broke the format or a limit; not charted")
         long ignoredLines,
-        Map<String, Map<String, List<MetricPoint>>> metrics) {
+        Map<String, Map<String, List<MetricPoint>>> metrics,
+        @Schema(description = "How far the job is, as in its status; absent before any trainer reported")
+        Progress progress) {
 
     public static MetricsView of(String name, String namespace, MetricsSnapshot snapshot) {
-        return new MetricsView(name, namespace, snapshot.cursor(), snapshot.ignoredLines(), snapshot.metrics());
+        return new MetricsView(name, namespace, snapshot.cursor(), snapshot.ignoredLines(), snapshot.metrics(),
+                snapshot.progress());
     }
 }

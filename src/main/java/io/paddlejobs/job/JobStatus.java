@@ -11,6 +11,8 @@ import java.util.List;
  * @param queuePosition 1 for the next job to start, while it waits for a free slot; else {@code null}
  * @param restarts      how many times the whole job was started again after a failure
  * @param attempts      each run of the job's replicas, oldest first, when it may restart; else empty
+ * @param progress      how far the training is, from the trainers' reports; {@code null} when none reported.
+ *                      Backends leave it out: the service adds it from the metrics it reads
  */
 public record JobStatus(
         JobPhase phase,
@@ -24,11 +26,26 @@ public record JobStatus(
         RoleCounts trainers,
         List<ReplicaStatus> replicas,
         int restarts,
-        List<Attempt> attempts) {
+        List<Attempt> attempts,
+        Progress progress) {
 
     public JobStatus {
         replicas = List.copyOf(replicas);
         attempts = attempts == null ? List.of() : List.copyOf(attempts);
+    }
+
+    /** A backend's status: everything but the progress, which the service adds. */
+    public JobStatus(JobPhase phase, String reason, String message, Instant createdAt, Instant startedAt,
+                     Instant finishedAt, Integer queuePosition, RoleCounts pservers, RoleCounts trainers,
+                     List<ReplicaStatus> replicas, int restarts, List<Attempt> attempts) {
+        this(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers, trainers, replicas,
+                restarts, attempts, null);
+    }
+
+    /** The same status with this progress. */
+    public JobStatus withProgress(Progress newProgress) {
+        return new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers,
+                trainers, replicas, restarts, attempts, newProgress);
     }
 
     /** The status of a job that has not been restarted. */

@@ -1,10 +1,14 @@
 package io.paddlejobs.metrics;
 
+import io.paddlejobs.job.Progress;
 import io.paddlejobs.planning.Replica;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -18,6 +22,7 @@ final class JobMetrics {
     private final Instant jobCreatedAt;
     // Sorted, so that every read lists metrics and replicas in the same order.
     private final Map<String, Map<String, Series>> series = new TreeMap<>();
+    private final Map<String, StepRate> steps = new TreeMap<>(Replica.ID_ORDER);
     private int seriesCount;
     private long cursor;
     private long ignoredLines;
@@ -42,6 +47,8 @@ final class JobMetrics {
             ignoredLines++;
             return;
         }
+        steps.computeIfAbsent(replica, r -> new StepRate())
+                .add(report.get().step(), report.get().totalSteps(), time.toEpochMilli());
         boolean refused = false;
         for (Map.Entry<String, Double> value : report.get().values().entrySet()) {
             Series target = seriesFor(value.getKey(), replica);
@@ -81,7 +88,19 @@ final class JobMetrics {
                 points.put(name, byReplica);
             }
         });
-        return new MetricsSnapshot(cursor, ignoredLines, points);
+        return new MetricsSnapshot(cursor, ignoredLines, points, progress().orElse(null));
+    }
+
+    /**
+     * How far the slowest reporting trainer is ({@link Progress}); empty before any reported. A
+     * trainer that reports no {@code total_steps} is measured against the largest another gave.
+     */
+    synchronized Optional<Progress> progress() {
+        Long anyTotal = steps.values().stream().map(StepRate::totalSteps).filter(Objects::nonNull)
+                .max(Long::compare).orElse(null);
+        return steps.entrySet().stream()
+                .min(Comparator.comparingLong((Map.Entry<String, StepRate> e) -> e.getValue().lastStep()))
+                .map(slowest -> slowest.getValue().progress(slowest.getKey(), anyTotal));
     }
 
     private Series seriesFor(String name, String replica) {

@@ -13,11 +13,15 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * One report from a trainer, as it prints it: {@code PADDLEJOBS_METRICS {"step": 3, "loss": 0.35}}.
  * The marker, one space, then a JSON object on the same line with an integer {@code step >= 0} and
- * one or more numbers keyed by metric name.
+ * one or more numbers keyed by metric name, or {@code total_steps} (an integer >= 1: how many
+ * steps the trainer will take in all, from which the job's progress is told), or both.
  *
- * @param values metric name to value, in the order the line gave them; only finite numbers
+ * @param totalSteps the line's {@code total_steps}; {@code null} when it gave none
+ * @param values     metric name to value, in the order the line gave them; only finite numbers
  */
-public record MetricLine(long step, Map<String, Double> values) {
+public record MetricLine(long step, Long totalSteps, Map<String, Double> values) {
+
+    static final String TOTAL_STEPS = "total_steps";
 
     public static final String MARKER = "PADDLEJOBS_METRICS ";
     static final int MAX_NAME_LENGTH = 64;
@@ -30,6 +34,11 @@ public record MetricLine(long step, Map<String, Double> values) {
 
     public MetricLine {
         values = Map.copyOf(values);
+    }
+
+    /** A report of values alone. */
+    public MetricLine(long step, Map<String, Double> values) {
+        this(step, null, values);
     }
 
     /** Whether a line of output is meant as a report (it may still be a malformed one). */
@@ -58,10 +67,14 @@ public record MetricLine(long step, Map<String, Double> values) {
         if (step == null || !step.isIntegralNumber() || !step.canConvertToLong() || step.longValue() < 0) {
             return Optional.empty();
         }
+        JsonNode total = object.get(TOTAL_STEPS);
+        if (total != null && (!total.isIntegralNumber() || !total.canConvertToLong() || total.longValue() < 1)) {
+            return Optional.empty();
+        }
         Map<String, Double> values = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : object.properties()) {
             String name = entry.getKey();
-            if (name.equals("step")) {
+            if (name.equals("step") || name.equals(TOTAL_STEPS)) {
                 continue;
             }
             if (name.length() > MAX_NAME_LENGTH || !NAME.matcher(name).matches() || !entry.getValue().isNumber()) {
@@ -72,6 +85,8 @@ public record MetricLine(long step, Map<String, Double> values) {
                 values.put(name, value);
             }
         }
-        return values.isEmpty() ? Optional.empty() : Optional.of(new MetricLine(step.longValue(), values));
+        Long totalSteps = total == null ? null : total.longValue();
+        return values.isEmpty() && totalSteps == null ? Optional.empty()
+                : Optional.of(new MetricLine(step.longValue(), totalSteps, values));
     }
 }

@@ -4,6 +4,7 @@ import io.paddlejobs.job.ChangedKeys;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.Progress;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -59,7 +60,25 @@ public final class MetricsCollector implements AutoCloseable {
 
     /** What the job reported after {@code since} (0: everything kept). */
     public MetricsSnapshot read(Job job, long since) {
-        return metricsOf(job).metrics().since(since);
+        MetricsSnapshot read = metricsOf(job).metrics().since(since);
+        return job.status().phase().isFinished() ? read.settled() : read;
+    }
+
+    /**
+     * How far the job is, from what its trainers reported ({@link Progress}); empty when none
+     * reported, or when its metrics are not kept (this starts no reading: a list of a thousand
+     * finished jobs must not read a thousand logs). A finished job's has no rate or time left.
+     */
+    public Optional<Progress> progress(Job job) {
+        Watched known;
+        synchronized (watched) {
+            known = watched.get(job.key());
+        }
+        if (known == null || !Objects.equals(known.metrics().jobCreatedAt(), job.status().createdAt())) {
+            return Optional.empty();
+        }
+        return known.metrics().progress()
+                .map(progress -> job.status().phase().isFinished() ? progress.settled() : progress);
     }
 
     private void changed(JobKey key) {

@@ -1,5 +1,6 @@
 package io.paddlejobs.metrics;
 
+import io.paddlejobs.job.Progress;
 import java.util.List;
 import java.util.Map;
 
@@ -9,6 +10,12 @@ import java.util.Map;
  * @param cursor       pass it as {@code since} next time to get only what is new
  * @param ignoredLines report lines that broke the format or a limit, and were not charted
  * @param metrics      metric name to replica id ({@code trainer-0}) to points, in step order
+ * @param progress     how far the job is ({@link MetricsCollector#progress}); {@code null} before any trainer reported
  */
-public record MetricsSnapshot(long cursor, long ignoredLines, Map<String, Map<String, List<MetricPoint>>> metrics) {
+public record MetricsSnapshot(long cursor, long ignoredLines, Map<String, Map<String, List<MetricPoint>>> metrics,
+                              Progress progress) {
+
+    MetricsSnapshot settled() {
+        return progress == null ? this : new MetricsSnapshot(cursor, ignoredLines, metrics, progress.settled());
+    }
 }

@@ -125,6 +125,36 @@ class MetricsApiTest extends ApiTest {
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
     }
 
+    @Test
+    void theStatusTheListAndTheMetricsTellTheSlowestTrainersProgressAndTheTimeLeft() throws IOException {
+        Path release = DATA_ROOT.resolve("release-progress");
+        client.submit("""
+                {"name": "progressing", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "for s in 1 2 3; do echo PADDLEJOBS_METRICS '{\\"step\\": '$s', \\"total_steps\\": 4}'; sleep 0.7; done; while [ ! -e '%s' ]; do sleep 0.1; done"}
+                """.formatted(release));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> client.status("progressing").at("/progress/step").asInt() == 3);
+        JsonNode progress = client.status("progressing").get("progress");
+        assertThat(progress.get("total_steps").asInt()).isEqualTo(4);
+        assertThat(progress.get("fraction").asDouble()).isEqualTo(0.75);
+        assertThat(progress.get("trainer").asString()).isEqualTo("trainer-0");
+        assertThat(progress.get("steps_per_second").asDouble()).isPositive();
+        assertThat(progress.get("eta_seconds").asLong()).isNotNegative();
+        assertThat(metrics("progressing", 0).at("/progress/step").asInt()).isEqualTo(3);
+        assertThat(client.getJson("/jobs").at("/items")).anySatisfy(item -> {
+            assertThat(item.get("name").asString()).isEqualTo("progressing");
+            assertThat(item.at("/progress/fraction").asDouble()).isEqualTo(0.75);
+        });
+
+        Files.createFile(release);
+        awaitPhase("progressing", "Succeeded");
+
+        JsonNode settled = client.status("progressing").get("progress");
+        assertThat(settled.get("step").asInt()).isEqualTo(3);
+        assertThat(settled.has("steps_per_second")).isFalse();
+        assertThat(settled.has("eta_seconds")).isFalse();
+    }
+
     private JsonNode metrics(String name, long since) {
         var response = client.get("/jobs/" + name + "/metrics?since=" + since);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

@@ -23,6 +23,14 @@ class MetricLineTest {
         assertThat(line).hasValue(new MetricLine(7, Map.of("lr", 0.1)));
     }
 
+    @Test
+    void totalStepsIsReadApartFromTheValuesAndMayComeAlone() {
+        assertThat(MetricLine.parse("PADDLEJOBS_METRICS {\"step\": 3, \"total_steps\": 80, \"loss\": 0.5}"))
+                .hasValue(new MetricLine(3, 80L, Map.of("loss", 0.5)));
+        assertThat(MetricLine.parse("PADDLEJOBS_METRICS {\"step\": 3, \"total_steps\": 80}"))
+                .hasValue(new MetricLine(3, 80L, Map.of()));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "pass 3 loss 0.35",
@@ -41,6 +49,9 @@ class MetricLineTest {
         "PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 1} {\"step\": 2, \"loss\": 1}",
         "PADDLEJOBS_METRICS [1, 2]",
         "PADDLEJOBS_METRICS {\"step\": 99999999999999999999, \"loss\": 1}",
+        "PADDLEJOBS_METRICS {\"step\": 1, \"total_steps\": 0, \"loss\": 1}",
+        "PADDLEJOBS_METRICS {\"step\": 1, \"total_steps\": 2.5, \"loss\": 1}",
+        "PADDLEJOBS_METRICS {\"step\": 1, \"total_steps\": \"100\"}",
     })
     void lineThatBreaksTheFormatIsNoReport(String text) {
         assertThat(MetricLine.parse(text)).isEmpty();

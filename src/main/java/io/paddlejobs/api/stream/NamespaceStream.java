@@ -1,6 +1,5 @@
 package io.paddlejobs.api.stream;
 
-import io.paddlejobs.api.JobSummary;
 import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobFeed;
@@ -54,7 +53,7 @@ final class NamespaceStream extends EventStream {
     public void changed(JobKey key, Job job) {
         writing(() -> {
             if (job != null && query.matches(job)) {
-                String line = serialized.summary(JobSummary.of(job, statusUrls));
+                String line = serialized.summary(job, statusUrls);
                 emitter.send(SseEmitter.event().name("job").id(key.name()).data(line, MediaType.APPLICATION_JSON));
             } else {
                 emitter.send(SseEmitter.event().name("deleted").id(key.name())

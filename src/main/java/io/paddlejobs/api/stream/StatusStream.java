@@ -5,16 +5,18 @@ import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.Progress;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsSnapshot;
 import java.io.IOException;
+import java.util.Objects;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * One page's status stream: {@code status} when the status changes (from the {@link JobFeed}, as
  * soon as it sees it), {@code metrics} with the points added since the last event (the body of
- * {@code GET …/metrics?since=}, looked at every second), then {@code end} once the job has
+ * {@code GET …/metrics?since=}, looked at every second, also when only the progress moved), then {@code end} once the job has
  * finished and nothing new came; {@code gone} when it is deleted.
  */
 final class StatusStream extends EventStream {
@@ -26,6 +28,7 @@ final class StatusStream extends EventStream {
     /** As last sent; null before the first event. */
     private Job job;
     private long cursor;
+    private Progress progress;
 
     /** @param opened the job as it is when the stream opens: its first event */
     StatusStream(Job opened, SseEmitter emitter, MetricsCollector metrics, SerializedJobs serialized) {
@@ -88,11 +91,14 @@ final class StatusStream extends EventStream {
     private boolean sendMetrics(boolean evenIfNone) throws IOException {
         MetricsSnapshot read = metrics.read(job, cursor);
         cursor = read.cursor();
-        if (read.metrics().isEmpty() && !evenIfNone) {
+        // A trainer may report only its step and total_steps: no points, but progress all the same.
+        boolean fresh = !read.metrics().isEmpty() || !Objects.equals(read.progress(), progress);
+        progress = read.progress();
+        if (!fresh && !evenIfNone) {
             return false;
         }
         MetricsView view = MetricsView.of(job.plan().name(), job.plan().namespace(), read);
         emitter.send(SseEmitter.event().name("metrics").data(view, MediaType.APPLICATION_JSON));
-        return !read.metrics().isEmpty();
+        return fresh;
     }
 }
