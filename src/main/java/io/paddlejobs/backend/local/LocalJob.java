@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.Job;

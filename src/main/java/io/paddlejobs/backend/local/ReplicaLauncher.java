@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;

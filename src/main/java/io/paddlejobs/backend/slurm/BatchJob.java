@@ -8,12 +8,13 @@ import java.util.List;
  *
  * @param components  one per role, in order; more than one makes it a heterogeneous job
  * @param timeLimitMinutes 0 for the partition's default
+ * @param termSecondsBeforeLimit how long before the time limit the replicas get SIGTERM; 0 for no warning
  * @param partition   empty for the cluster's default
  * @param account     empty for the user's default
  * @param body        the batch script's body, without {@code #SBATCH} lines
  */
 record BatchJob(String name, Path workDir, Path output, List<Component> components, long timeLimitMinutes,
-                String partition, String account, String body) {
+                long termSecondsBeforeLimit, String partition, String account, String body) {
 
     BatchJob {
         components = List.copyOf(components);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
@@ -25,7 +26,18 @@ final class BatchScripts {
     private BatchScripts() {
     }
 
+    /** The first attempt. */
     static BatchJob of(JobPlan plan, JobFiles files, SlurmProperties properties) {
+        return of(plan, files, properties, 0, Duration.ZERO);
+    }
+
+    /**
+     * One attempt: its replicas leave their marks in the attempt's own state directory and get its
+     * number as {@code PADDLE_JOB_RESTART_COUNT}.
+     *
+     * @param ranBefore how long the job ran before this attempt: a {@code max_run_time} counts across attempts
+     */
+    static BatchJob of(JobPlan plan, JobFiles files, SlurmProperties properties, int attempt, Duration ranBefore) {
         List<RolePlan> roles = roles(plan);
         List<BatchJob.Component> components = new ArrayList<>();
         StringJoiner names = new StringJoiner(" ");
@@ -44,16 +56,37 @@ final class BatchScripts {
                 + "PORT_STEP=" + plan.ports().count() + "\n"
                 + "REPLICA_PATH=" + quote(properties.replicaPath()) + "\n"
                 + "ROLES=" + quote(names.toString()) + "\n"
+                + "STATE_DIR=" + quote(files.stateDir(attempt).toAbsolutePath().toString()) + "\n"
+                + "RESTART_COUNT=" + attempt + "\n"
                 + vars
-                + "export JOB_DIR FIRST_PORT REPLICA_PATH\n"
+                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT\n"
                 + BODY;
+        Duration maxRunTime = plan.spec().lifecycle().maxRunTime();
+        Duration left = maxRunTime == null ? null : max(maxRunTime.minus(ranBefore), Duration.ofMinutes(1));
+        long minutes = timeLimitMinutes(left, properties.timeLimitMinutes());
         return new BatchJob(jobName(plan), files.workDir().toAbsolutePath(), files.batchLog().toAbsolutePath(),
-                components, timeLimitMinutes(plan.spec().lifecycle().maxRunTime(), properties.timeLimitMinutes()),
-                properties.partition(), properties.account(), body);
+                components, minutes, termBeforeLimit(minutes, properties.stopGracePeriod()), properties.partition(),
+                properties.account(), body);
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /**
+     * How long before the time limit Slurm sends the replicas SIGTERM, so that they can write a last
+     * checkpoint: the stop grace period, within what Slurm takes ({@code --signal} counts up to 65535 s)
+     * and never the whole limit. 0 without a time limit.
+     */
+    static long termBeforeLimit(long limitMinutes, Duration grace) {
+        if (limitMinutes <= 0 || grace.isZero() || grace.isNegative()) {
+            return 0;
+        }
+        return Math.min(Math.min(grace.toSeconds(), 65535), limitMinutes * 60 / 2);
     }
 
     /** A job's own {@code max_run_time} wins over the backend's limit; Slurm counts whole minutes, so it rounds up. */
-    static long timeLimitMinutes(java.time.Duration maxRunTime, long configuredMinutes) {
+    static long timeLimitMinutes(Duration maxRunTime, long configuredMinutes) {
         return maxRunTime == null ? configuredMinutes : SlurmProperties.wholeMinutes(maxRunTime);
     }
 
@@ -85,6 +118,10 @@ final class BatchScripts {
         script.append("#SBATCH --no-requeue --export=NONE\n");
         if (job.timeLimitMinutes() > 0) {
             script.append("#SBATCH --time=").append(job.timeLimitMinutes()).append('\n');
+        }
+        if (job.termSecondsBeforeLimit() > 0) {
+            // To every step (not the batch shell) before the limit: the replicas may checkpoint, then Slurm stops them.
+            script.append("#SBATCH --signal=TERM@").append(job.termSecondsBeforeLimit()).append('\n');
         }
         if (!job.partition().isEmpty()) {
             script.append("#SBATCH --partition=").append(job.partition()).append('\n');

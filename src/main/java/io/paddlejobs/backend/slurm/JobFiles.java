@@ -55,6 +55,25 @@ record JobFiles(Path dir) {
         return dir.resolve("logs").resolve(replicaId + ".log");
     }
 
+    /**
+     * Where the replicas of one attempt leave their marks: a directory per attempt, so that a late
+     * mark of an earlier attempt's replica is never taken for the current one's. The first attempt's
+     * is {@code state/} itself, where jobs from before restarts have theirs.
+     */
+    Path stateDir(int attempt) {
+        Path state = dir.resolve("state");
+        return attempt == 0 ? state : state.resolve("attempt-" + attempt);
+    }
+
+    /** Makes the state directory of a later attempt, before it is submitted. */
+    void prepareAttempt(int attempt) {
+        try {
+            Files.createDirectories(stateDir(attempt));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the state directory of attempt " + attempt + " under " + dir, e);
+        }
+    }
+
     /** Writes everything the replicas read; they start only after this, so it is complete when they look. */
     void prepare(JobPlan plan) {
         try {
@@ -95,13 +114,13 @@ record JobFiles(Path dir) {
     }
 
     /**
-     * What the replicas of {@code plan} have left in {@code state/}: who started, who exited how,
+     * What the replicas of {@code plan} have left in the state directory of {@code attempt}: who started, who exited how,
      * whether the job was being stopped, where each runs. Only the files those replicas write are
      * looked at; a mark that is not one (a link, a FIFO, a device, text that is no exit code) counts
      * as not written.
      */
-    ReplicaMarks marks(JobPlan plan) {
-        Path state = dir.resolve("state");
+    ReplicaMarks marks(JobPlan plan, int attempt) {
+        Path state = stateDir(attempt);
         Map<String, ReplicaMarks.Mark> marks = new HashMap<>();
         for (Replica replica : plan.replicas()) {
             String id = replica.id();

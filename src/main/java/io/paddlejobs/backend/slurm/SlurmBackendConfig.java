@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
+import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,10 +21,10 @@ class SlurmBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(SlurmBackendConfig.class);
 
     @Bean
-    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy) {
+    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy, RestartBackoff backoff) {
         properties.requireSharedFilesAccepted(tenancy.securityMode());
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
-                Clock.systemUTC());
+                Clock.systemUTC(), backoff);
         backend.start();
         log.info("Slurm backend ({}): job files under {}, partition {}", properties.client(),
                 properties.sharedDir().toAbsolutePath().normalize(),

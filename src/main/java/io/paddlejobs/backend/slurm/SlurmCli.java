@@ -57,6 +57,11 @@ final class SlurmCli implements SlurmClient {
         run("cancel job " + jobId, null, "scancel", Long.toString(jobId));
     }
 
+    @Override
+    public void terminate(long jobId) {
+        run("send SIGTERM to job " + jobId, null, "scancel", "--signal=TERM", Long.toString(jobId));
+    }
+
     private String run(String action, String stdin, String... command) {
         List<String> line = new ArrayList<>(List.of(command));
         if (!binDir.isEmpty()) {

@@ -24,4 +24,11 @@ interface SlurmClient {
 
     /** Cancels a job with all its components; cancelling a finished or unknown job is not an error. */
     void cancel(long jobId);
+
+    /**
+     * Sends SIGTERM to every step of a running job (not its batch shell), which goes on until its
+     * replicas have exited: they may write a last checkpoint first. A job that is not running
+     * (pending, ended, unknown) is a {@link SlurmException}.
+     */
+    void terminate(long jobId);
 }

@@ -1,21 +1,41 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A job as the service tracks it, and as its record ({@code job.json}) keeps it: Slurm forgets
- * finished jobs, so the final status lives here.
+ * finished jobs, so the final status lives here. Each attempt of a job that may restart is a Slurm
+ * job of its own; the record holds the current one's id, and the restart count and attempts in
+ * its status.
  *
- * @param slurmId         Slurm's job id; 0 while it is being submitted
+ * @param slurmId         Slurm's job id of the current attempt; 0 while the first is being submitted
  * @param placed          the plan's hosts and ports are the ones Slurm gave (see {@link Placement})
  * @param cancelRequested the service cancelled it (a cancel from elsewhere is a failure)
+ * @param unplaced        the plan as submitted, its hosts still tokens, from which each attempt is
+ *                        placed anew (Slurm may give it other nodes); {@code null} for a job that never
+ *                        restarts, and in records from before restarts
+ * @param restartAt       when the next attempt is submitted, while the job waits out its backoff; else {@code null}
  */
 record SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean placed, boolean cancelRequested,
-                JobStatus status) {
+                JobStatus status, JobPlan unplaced, Instant restartAt) {
+
+    /** A job that waits for no restart (and keeps no plan to restart with). */
+    SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean placed, boolean cancelRequested, JobStatus status) {
+        this(plan, slurmId, createdAt, placed, cancelRequested, status, null, null);
+    }
+
+    /** A job not yet submitted: its first attempt opens when it is ({@link #submitted}). */
+    static SlurmJob submitting(JobPlan plan, Instant now, JobStatus status) {
+        boolean mayRestart = plan.spec().lifecycle().maxRestartsOrDefault() > 0;
+        return new SlurmJob(plan, 0, now, false, false, status, mayRestart ? plan : null, null);
+    }
 
     JobKey key() {
         return new JobKey(plan.namespace(), plan.name());
@@ -29,19 +49,46 @@ record SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean placed, b
         return status.phase().isFinished();
     }
 
-    SlurmJob with(JobPlan newPlan, boolean nowPlaced, JobStatus newStatus) {
-        return new SlurmJob(newPlan, slurmId, createdAt, nowPlaced, cancelRequested, newStatus);
+    /** The current attempt: 0 for the first, then the restart it is. */
+    int attempt() {
+        return status.restarts();
     }
 
+    SlurmJob with(JobPlan newPlan, boolean nowPlaced, JobStatus newStatus) {
+        return new SlurmJob(newPlan, slurmId, createdAt, nowPlaced, cancelRequested, newStatus, unplaced, restartAt);
+    }
+
+    SlurmJob with(JobStatus newStatus, Instant nextAttemptAt) {
+        return new SlurmJob(plan, slurmId, createdAt, placed, cancelRequested, newStatus, unplaced, nextAttemptAt);
+    }
+
+    /** Slurm took the first attempt as job {@code id}. */
     SlurmJob submitted(long id) {
-        return new SlurmJob(plan, id, createdAt, placed, cancelRequested, status);
+        return new SlurmJob(plan, id, createdAt, placed, cancelRequested, withOpenAttempt(status, 0, createdAt),
+                unplaced, restartAt);
+    }
+
+    /** Slurm took the attempt the backoff was for as job {@code id}: placed anew, once it starts. */
+    SlurmJob nextAttempt(long id, Instant now, JobStatus waiting) {
+        return new SlurmJob(unplaced, id, createdAt, false, cancelRequested, withOpenAttempt(waiting, attempt(), now),
+                unplaced, null);
     }
 
     SlurmJob withCancelRequested(boolean requested) {
-        return new SlurmJob(plan, slurmId, createdAt, placed, requested, status);
+        return new SlurmJob(plan, slurmId, createdAt, placed, requested, status, unplaced, restartAt);
     }
 
-    SlurmStatusMapper.Tracked tracked(java.util.List<SlurmJobInfo> components, ReplicaMarks marks) {
+    SlurmStatusMapper.Tracked tracked(List<SlurmJobInfo> components, ReplicaMarks marks) {
         return new SlurmStatusMapper.Tracked(plan, createdAt, cancelRequested, components, marks);
+    }
+
+    /** The status with attempt {@code number} begun at {@code at}, for a job that may restart. */
+    private JobStatus withOpenAttempt(JobStatus of, int number, Instant at) {
+        if (unplaced == null) {
+            return of;
+        }
+        List<Attempt> attempts = new ArrayList<>(of.attempts());
+        attempts.add(new Attempt(number, at, null, null, null));
+        return SlurmRestarts.withAttempts(of, of.restarts(), attempts);
     }
 }

@@ -9,6 +9,7 @@ import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Site;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,8 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
- * Runs each job as one Slurm batch job (heterogeneous when it has pservers: they are one
- * component, trainers the other). Jobs live in memory, so reads never wait for Slurm; the
+ * Runs each attempt of a job as one Slurm batch job (heterogeneous when it has pservers: they are one
+ * component, trainers the other); a job that may restart gets a new one per attempt. Jobs live in memory, so reads never wait for Slurm; the
  * {@link StatusPoller} brings them up to date and writes every change of phase to the job's
  * record, so a restarted service picks its jobs back up and knows how they ended after Slurm has
  * forgotten them. Each change to a job in memory (a submit, what a poll saw, a cancel, a delete)
@@ -38,41 +39,54 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final ConcurrentHashMap<JobKey, SlurmJob> jobs = new ConcurrentHashMap<>();
     private final JobChanges changes = new JobChanges();
     private final SlurmStops stops;
+    private final RestartBackoff backoff;
     private StatusPoller poller;
 
-    SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock) {
+    SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock,
+                    RestartBackoff backoff) {
         this.properties = properties;
         this.slurm = slurm;
         this.records = records;
         this.clock = clock;
+        this.backoff = backoff;
         this.site = new SlurmSite(properties);
-        this.stops = new SlurmStops(jobs, slurm, records, clock, changes);
+        this.stops = new SlurmStops(jobs, slurm, records, clock, changes, properties.stopGracePeriod());
     }
 
     /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
     void start() {
-        Map<Long, String> slurmNames = slurmNames();
+        List<SlurmJobInfo> slurmJobs = slurmJobs();
+        Map<Long, SlurmJobInfo> byId = new java.util.HashMap<>();
+        slurmJobs.forEach(info -> byId.putIfAbsent(info.submittedId(), info));
         for (SlurmJob job : records.loadAll()) {
             // A record can be planted by a job: one that claims a Slurm job of another name is not that job.
-            String named = slurmNames.get(job.slurmId());
-            if (named != null && !named.equals(BatchScripts.jobName(job.plan()))) {
-                records.refuse(job, "its Slurm job %d is %s, not %s".formatted(job.slurmId(), named,
+            SlurmJobInfo known = byId.get(job.slurmId());
+            if (known != null && !known.name().equals(BatchScripts.jobName(job.plan()))) {
+                records.refuse(job, "its Slurm job %d is %s, not %s".formatted(job.slurmId(), known.name(),
                         BatchScripts.jobName(job.plan())));
-            } else {
-                jobs.put(job.key(), job);
+                continue;
+            }
+            SlurmJob adopted = NextAttempts.adopt(job, slurmJobs);
+            if (adopted != job) {
+                records.save(adopted);
+            }
+            jobs.put(job.key(), adopted);
+            if (job.isFinished() && job.cancelRequested() && known != null && !known.isFinal()) {
+                // Cancelled, and the service stopped within the grace period: what it would have cancelled then.
+                slurm.cancel(job.slurmId());
             }
         }
-        poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval(), changes);
+        NextAttempts next = new NextAttempts(jobs, slurm, records, properties, changes);
+        poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval(), changes, next, backoff,
+                stops::stopAttempt);
     }
 
-    /** The name of every job Slurm remembers, by its id; none when Slurm does not answer (the poller checks again). */
-    private Map<Long, String> slurmNames() {
+    /** Every job Slurm remembers; none when Slurm does not answer (the poller checks again). */
+    private List<SlurmJobInfo> slurmJobs() {
         try {
-            Map<Long, String> names = new java.util.HashMap<>();
-            slurm.jobs().forEach(info -> names.putIfAbsent(info.submittedId(), info.name()));
-            return names;
+            return slurm.jobs();
         } catch (SlurmException e) {
-            return Map.of();
+            return List.of();
         }
     }
 
@@ -87,7 +101,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         Instant now = clock.instant();
         JobFiles files = records.files(key);
         var noComponents = new SlurmStatusMapper.Tracked(plan, now, false, List.of(), ReplicaMarks.NONE);
-        SlurmJob submitting = new SlurmJob(plan, 0, now, false, false, SlurmStatusMapper.map(noComponents));
+        SlurmJob submitting = SlurmJob.submitting(plan, now, SlurmStatusMapper.map(noComponents));
         if (jobs.putIfAbsent(key, submitting) != null) {
             throw new JobAlreadyExistsException(key);
         }
@@ -168,5 +182,6 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         if (poller != null) {
             poller.close();
         }
+        stops.close();
     }
 }

@@ -21,6 +21,10 @@ import org.springframework.validation.annotation.Validated;
  * @param account      the account jobs are charged to; empty for the submitting user's default
  * @param timeLimit    every job's time limit (Slurm counts whole minutes); zero for the partition's
  * @param pollInterval how often the service asks Slurm how its unfinished jobs stand
+ * @param stopGracePeriod how long replicas have between SIGTERM and the end of their job when the
+ *                     service cancels it ({@code scancel --signal=TERM}, then {@code scancel}), and how
+ *                     long before the time limit Slurm sends them SIGTERM ({@code --signal=TERM@}), so
+ *                     that they can write a last checkpoint
  * @param replicaPath  the {@code PATH} replicas run with (their environment is otherwise only the plan's)
  * @param slurmConf    for {@code cli}: the {@code slurm.conf} the commands read; empty for Slurm's own default
  * @param binDir       for {@code cli}: the directory with {@code sbatch}, {@code scontrol} and {@code scancel};
@@ -47,6 +51,7 @@ public record SlurmProperties(
         @DefaultValue("") String account,
         @DefaultValue("0s") @NotNull Duration timeLimit,
         @DefaultValue("1s") @NotNull Duration pollInterval,
+        @DefaultValue("30s") @NotNull Duration stopGracePeriod,
         @DefaultValue("/usr/local/bin:/usr/bin:/bin") @NotNull String replicaPath,
         @DefaultValue("") String slurmConf,
         @DefaultValue("") String binDir,

@@ -120,6 +120,19 @@ final class SlurmRest implements SlurmClient {
         }
     }
 
+    @Override
+    public void terminate(long jobId) {
+        String action = "send SIGTERM to job " + jobId;
+        JsonNode answer = call(action, "DELETE", api("/job/" + jobId + "?signal=SIGTERM"), null);
+        // v0.0.42 and later answer 200 with one status per component, each with its own error.
+        for (JsonNode status : answer.path("status")) {
+            String error = status.path("error").path("string").asString("");
+            if (!error.isEmpty()) {
+                throw new SlurmException(action, error, null);
+            }
+        }
+    }
+
     /** As scancel: a job that has ended, or that Slurm has forgotten, is cancelled enough. */
     private static boolean cancelledEnough(String words) {
         return words.contains("Invalid job id") || words.contains("already completing or completed");

@@ -3,24 +3,31 @@ package io.paddlejobs.backend.slurm;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Brings the backend's unfinished jobs up to date: every interval, one call to Slurm for all of
- * them, then each job's marks from the shared directory. A change of phase (or the placement
- * arriving) is written to the job's record; every change is told to the backend's listeners.
+ * them, then each job's marks from the shared directory. An attempt that ended is decided on by
+ * {@link SlurmRestarts} (the job ends, or waits out a backoff), and a job whose backoff has passed
+ * gets its next attempt ({@link NextAttempts}). A change of phase or reason, a restart (or the
+ * placement arriving) is written to the job's record; every change is told to the backend's listeners.
  */
 final class StatusPoller implements AutoCloseable {
 
@@ -31,6 +38,9 @@ final class StatusPoller implements AutoCloseable {
     private final SlurmRecords records;
     private final Clock clock;
     private final Consumer<JobKey> changed;
+    private final NextAttempts next;
+    private final RestartBackoff backoff;
+    private final LongConsumer stopAttempt;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "slurm-poller");
         thread.setDaemon(true);
@@ -41,18 +51,25 @@ final class StatusPoller implements AutoCloseable {
     private final Set<JobKey> failing = ConcurrentHashMap.newKeySet();
 
     private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock,
-                         Consumer<JobKey> changed) {
+                         Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, LongConsumer stopAttempt) {
         this.jobs = jobs;
         this.slurm = slurm;
         this.records = records;
         this.clock = clock;
         this.changed = changed;
+        this.next = next;
+        this.backoff = backoff;
+        this.stopAttempt = stopAttempt;
     }
 
-    /** @param changed told the key of each job a poll changed, once the change is in {@code jobs} */
+    /**
+     * @param changed     told the key of each job a poll changed, once the change is in {@code jobs}
+     * @param stopAttempt stops a Slurm job whose attempt was failed by its stall
+     */
     static StatusPoller start(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records,
-                              Clock clock, Duration interval, Consumer<JobKey> changed) {
-        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed);
+                              Clock clock, Duration interval, Consumer<JobKey> changed, NextAttempts next,
+                              RestartBackoff backoff, LongConsumer stopAttempt) {
+        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stopAttempt);
         poller.executor.scheduleWithFixedDelay(poller::pollQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         return poller;
     }
@@ -85,7 +102,11 @@ final class StatusPoller implements AutoCloseable {
         for (SlurmJob job : active) {
             // Each job on its own: what one job's files do to its update holds up no other job's.
             try {
-                update(job, ownComponents(job, bySubmittedId.getOrDefault(job.slurmId(), List.of())));
+                if (job.restartAt() != null) {
+                    next.submitIfDue(job, clock.instant()); // the last attempt has ended: nothing of Slurm's to map
+                } else {
+                    update(job, ownComponents(job, bySubmittedId.getOrDefault(job.slurmId(), List.of())));
+                }
                 failing.remove(job.key());
             } catch (RuntimeException e) {
                 if (failing.add(job.key())) {
@@ -103,7 +124,7 @@ final class StatusPoller implements AutoCloseable {
     }
 
     private void update(SlurmJob job, List<SlurmJobInfo> components) {
-        ReplicaMarks marks = records.files(job.key()).marks(job.plan());
+        ReplicaMarks marks = records.files(job.key()).marks(job.plan(), job.attempt());
         JobPlan plan = job.plan();
         boolean placed = job.placed();
         if (!placed && marks.placement() != null && marks.placement().covers(plan)) {
@@ -116,11 +137,29 @@ final class StatusPoller implements AutoCloseable {
         JobStatus status = components.isEmpty()
                 ? SlurmStatusMapper.forgotten(tracked, clock.instant())
                 : SlurmStatusMapper.map(tracked);
-        SlurmJob updated = job.with(plan, placed, status);
+        SlurmJob current = job.with(plan, placed, job.status());
+        Instant now = clock.instant();
+        Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), now);
+        boolean stalled = silence.isPresent() && SlurmStalls.failsTheAttempt(current);
+        SlurmJob updated;
+        if (status.phase().isFinished()) {
+            updated = SlurmRestarts.ended(current, status, backoff, now);
+        } else if (stalled) {
+            updated = SlurmRestarts.ended(current, SlurmStalls.failed(status, silence.get(), now), backoff, now);
+        } else {
+            JobStatus shown = SlurmRestarts.during(current, status);
+            updated = current.with(silence.map(words -> SlurmStalls.warned(shown, words)).orElse(shown), null);
+        }
         if (updated.equals(job) || !jobs.replace(job.key(), job, updated)) {
             return; // nothing new, or cancelled or deleted meanwhile
         }
-        if (placed != job.placed() || status.phase() != job.status().phase()) {
+        if (stalled) {
+            stopAttempt.accept(job.slurmId()); // it still runs: its replicas are stopped, gracefully
+        }
+        JobStatus was = job.status();
+        JobStatus is = updated.status();
+        if (placed != job.placed() || is.phase() != was.phase() || !Objects.equals(is.reason(), was.reason())
+                || !Objects.equals(updated.restartAt(), job.restartAt())) {
             records.save(updated);
         }
         changed.accept(job.key());

@@ -1,8 +1,9 @@
 # The batch step (runs once, on the first node of the first component). Set above by the service:
-# JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order) and, per role,
-# <ROLE>_TASKS, <ROLE>_CPUS and <ROLE>_GPUS (per task).
+# JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order), STATE_DIR (this
+# attempt's marks), RESTART_COUNT (this attempt's number) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
+# <ROLE>_GPUS (per task).
 set -uo pipefail
-STATE=$JOB_DIR/state
+STATE=$STATE_DIR
 mkdir -p "$STATE" "$JOB_DIR/logs" "$JOB_DIR/work"
 
 # Slurm's compressed tasks-per-node ("2(x3),1") written out, one count per node.

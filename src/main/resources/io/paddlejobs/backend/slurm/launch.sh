@@ -4,7 +4,7 @@
 set -u
 role=$1
 id=$role-$SLURM_PROCID
-STATE=$JOB_DIR/state
+STATE=${STATE_DIR:-$JOB_DIR/state}
 declare -A HOST PORT
 while read -r replica address port node; do
     HOST[$replica]=$address
@@ -33,6 +33,8 @@ while IFS= read -r -d '' pair; do
     name=${pair%%=*}
     if [ "$name" = PADDLE_PORT ]; then
         vars+=("PADDLE_PORT=${PORT[$id]}")   # this replica's own port
+    elif [ "$name" = PADDLE_JOB_RESTART_COUNT ]; then
+        vars+=("PADDLE_JOB_RESTART_COUNT=${RESTART_COUNT:-0}")   # the attempt this is
     else
         place "${pair#*=}"
         vars+=("$name=$PLACED")

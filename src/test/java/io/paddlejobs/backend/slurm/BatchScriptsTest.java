@@ -37,7 +37,7 @@ class BatchScriptsTest {
     @Test
     void componentsAreSeparatedByHetjobAndTheJobsOwnOptionsComeFirst() {
         BatchJob job = new BatchJob("paddlejobs.default.demo", Path.of("/shared/work"), Path.of("/shared/batch.log"),
-                List.of(new BatchJob.Component(2, 1, 1024, 0), new BatchJob.Component(3, 2, 256, 1)), 90, "gpu",
+                List.of(new BatchJob.Component(2, 1, 1024, 0), new BatchJob.Component(3, 2, 256, 1)), 90, 30, "gpu",
                 "ml", "echo body\n");
 
         String script = BatchScripts.withDirectives(job);
@@ -49,6 +49,7 @@ class BatchScriptsTest {
                 #SBATCH --output=/shared/batch.log
                 #SBATCH --no-requeue --export=NONE
                 #SBATCH --time=90
+                #SBATCH --signal=TERM@30
                 #SBATCH --partition=gpu
                 #SBATCH --account=ml
                 #SBATCH --ntasks=2 --cpus-per-task=1 --mem-per-cpu=1024
@@ -69,6 +70,18 @@ class BatchScriptsTest {
         var maxRunTime = maxRunSeconds == null ? null : java.time.Duration.ofSeconds(maxRunSeconds);
 
         assertThat(BatchScripts.timeLimitMinutes(maxRunTime, configured)).isEqualTo(minutes);
+    }
+
+    @ParameterizedTest(name = "a {0} min limit with a {1}s grace period -> SIGTERM {2}s before it")
+    @CsvSource({
+            "0, 30, 0",         // no time limit: nothing to warn of
+            "90, 30, 30",
+            "90, 0, 0",         // no grace period: no warning
+            "1, 45, 30",        // never more than half the limit
+            "3000, 100000, 65535", // what --signal can say
+    })
+    void replicasAreWarnedWithSigtermTheGracePeriodBeforeTheTimeLimit(long minutes, long graceSeconds, long seconds) {
+        assertThat(BatchScripts.termBeforeLimit(minutes, java.time.Duration.ofSeconds(graceSeconds))).isEqualTo(seconds);
     }
 
     @Test

@@ -8,9 +8,11 @@ import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.testing.Settings;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -51,13 +53,20 @@ class SlurmJobBackendContractTest extends JobBackendContract {
 
     @BeforeAll
     void start(@TempDir Path sharedDir) {
-        SlurmProperties properties = new Binder(new MapConfigurationPropertySource(settings(sharedDir)))
+        backend = backend(settings(sharedDir), new RestartBackoff(Duration.ofMillis(500), Duration.ofSeconds(2)));
+        planner = new JobPlanner(Settings.planningPolicy());
+    }
+
+    /** A started backend with these settings (besides the shipped defaults) on the test cluster, as the service makes it. */
+    static SlurmJobBackend backend(Map<String, String> settings, RestartBackoff backoff) {
+        SlurmProperties properties = new Binder(new MapConfigurationPropertySource(settings))
                 .bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
         JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new PlanningJsonModule()).build();
-        backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json), Clock.systemUTC());
-        backend.start();
-        planner = new JobPlanner(Settings.planningPolicy());
+        SlurmJobBackend started = new SlurmJobBackend(properties, SlurmClient.of(properties),
+                new SlurmRecords(properties.directories(), json), Clock.systemUTC(), backoff);
+        started.start();
+        return started;
     }
 
     @AfterAll

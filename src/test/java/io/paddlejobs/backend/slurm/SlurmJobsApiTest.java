@@ -233,8 +233,13 @@ class SlurmJobsApiTest extends SlurmServiceTest {
 
     /** Slurm's own states of the job's components, asked of Slurm directly. */
     static List<String> slurmStates(String job) {
-        String out = SlurmCluster.current().command("squeue", "-h", "-t", "all", "-n", "paddlejobs.default." + job,
-                "-o", "%T");
+        return slurmStates("default", job);
+    }
+
+    /** The state of every Slurm job the job has had (one per attempt) that Slurm still remembers. */
+    static List<String> slurmStates(String namespace, String job) {
+        String out = SlurmCluster.current().command("squeue", "-h", "-t", "all", "-n",
+                "paddlejobs." + namespace + "." + job, "-o", "%T");
         return out.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
     }
 

@@ -13,7 +13,7 @@ class SlurmRestDialectTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final BatchJob JOB = new BatchJob("paddlejobs.default.a", Path.of("/shared/a"), Path.of("/shared/a/out"),
-            List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(2, 3, 512, 1)), 5, "", "acct", "exit 0\n");
+            List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(2, 3, 512, 1)), 5, 0, "", "acct", "exit 0\n");
 
     @Test
     void fromV40EveryComponentSaysItsNumbersAsSetObjectsAndOnlyTheFirstCarriesTheScript() {
@@ -37,7 +37,7 @@ class SlurmRestDialectTest {
 
     @Test
     void fromV40AJobOfOneComponentIsAJobNotAList() {
-        BatchJob one = new BatchJob(JOB.name(), JOB.workDir(), JOB.output(), JOB.components().subList(0, 1), 0, "", "", "true\n");
+        BatchJob one = new BatchJob(JOB.name(), JOB.workDir(), JOB.output(), JOB.components().subList(0, 1), 0, 0, "", "", "true\n");
 
         JsonNode body = SlurmRestDialect.of("v0.0.42").submitBody(JSON, one, "/bin");
 

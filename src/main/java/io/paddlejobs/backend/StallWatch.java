@@ -1,4 +1,4 @@
-package io.paddlejobs.backend.local;
+package io.paddlejobs.backend;
 
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
@@ -16,23 +16,23 @@ import java.util.stream.Collectors;
  * One attempt's {@code stall_timeout}: the attempt is stalled once no running trainer has printed a
  * line for that long. A metrics line is a line of the log, so it counts as a sign of life; what a
  * trainer printed before this attempt began does not. A hung all-reduce looks like this: every
- * trainer alive and silent.
+ * trainer alive and silent. The local and Slurm backends both judge their replicas' log files so.
  */
-final class StallWatch {
+public final class StallWatch {
 
     /** The reason a stalled job shows: a warning while it runs, or its attempt's failure under {@code restart_on: stall}. */
-    static final String STALLED = "Stalled";
+    public static final String STALLED = "Stalled";
 
     private final Duration timeout;
     private final Instant began;
 
-    StallWatch(Duration timeout, Instant began) {
+    public StallWatch(Duration timeout, Instant began) {
         this.timeout = timeout;
         this.began = began;
     }
 
     /** How often to look: often enough that a stall is seen within a second or a quarter of the timeout. */
-    Duration interval() {
+    public Duration interval() {
         Duration quarter = timeout.dividedBy(4);
         return quarter.compareTo(Duration.ofSeconds(1)) < 0 ? quarter : Duration.ofSeconds(1);
     }
@@ -42,7 +42,7 @@ final class StallWatch {
      *
      * @param lastWritten when a replica last wrote to its log ({@code null} if it never has)
      */
-    Optional<String> silence(List<ReplicaStatus> replicas, Function<String, Instant> lastWritten, Instant now) {
+    public Optional<String> silence(List<ReplicaStatus> replicas, Function<String, Instant> lastWritten, Instant now) {
         List<ReplicaStatus> running = replicas.stream()
                 .filter(r -> r.role() == Role.TRAINER && r.state() == ReplicaState.RUNNING).toList();
         if (running.isEmpty()) {

@@ -1,0 +1,110 @@
+package io.paddlejobs.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.planning.RestartBackoff;
+import io.paddlejobs.planning.RestartOn;
+import io.paddlejobs.testing.Settings;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** How an ended attempt of a Slurm job is decided on, and how a service that stopped mid-restart finds its attempt. */
+class SlurmRestartsDecisionTest {
+
+    private static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
+    private static final RestartBackoff BACKOFF = new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5));
+
+    @ParameterizedTest(name = "{0} with exit code {1} -> {2}")
+    @CsvSource({
+            "TrainerFailed, 1, EXIT",
+            "TrainerFailed, 137, INFRASTRUCTURE",   // a kill by SIGKILL from outside the program
+            "PserverFailed, 139, EXIT",             // a crash is the program's own
+            "NodeFailed, , INFRASTRUCTURE",
+            "OutOfMemory, , INFRASTRUCTURE",
+            "Preempted, , INFRASTRUCTURE",
+            "Lost, , INFRASTRUCTURE",
+            "Failed, , EXIT",
+    })
+    void aFailureIsTheProgramsOwnOrFromOutside(String reason, Integer exitCode, RestartOn.Cause cause) {
+        assertThat(SlurmRestarts.cause(reason, exitCode)).isEqualTo(cause);
+    }
+
+    @Test
+    void aTimeLimitOrACancelInSlurmEndsTheJobWhateverRestartsAreLeft() {
+        SlurmJob job = running("max_restarts=3");
+        for (String reason : List.of("TimeLimit", "CancelledInSlurm")) {
+            SlurmJob after = SlurmRestarts.ended(job, ended(job, JobPhase.FAILED, reason, "stopped"), BACKOFF, T0);
+
+            assertThat(after.status().phase()).as(reason).isEqualTo(JobPhase.FAILED);
+            assertThat(after.restartAt()).isNull();
+            assertThat(after.status().attempts()).singleElement().satisfies(a -> assertThat(a.reason()).isEqualTo(reason));
+        }
+    }
+
+    @Test
+    void aLostNodeRestartsTheJobAfterTheBackoffWithTheRestartInItsMessage() {
+        SlurmJob job = running("max_restarts=2 restart_on=infrastructure");
+
+        SlurmJob after = SlurmRestarts.ended(job, ended(job, JobPhase.FAILED, "NodeFailed", "a node of the job (n2) failed"),
+                BACKOFF, T0.plusSeconds(60));
+
+        assertThat(after.status().phase()).isEqualTo(JobPhase.RUNNING);
+        assertThat(after.status().reason()).isEqualTo("Restarting");
+        assertThat(after.status().message()).isEqualTo("a node of the job (n2) failed; restart 1 of 2 in 10 s");
+        assertThat(after.status().restarts()).isEqualTo(1);
+        assertThat(after.restartAt()).isEqualTo(T0.plusSeconds(70));
+    }
+
+    @Test
+    void aJobThatMayNotRestartEndsAsTheMapperSaysAndShowsNoAttempts() {
+        SlurmJob job = running("");
+        JobStatus failed = ended(job, JobPhase.FAILED, "NodeFailed", "lost");
+
+        SlurmJob after = SlurmRestarts.ended(job, failed, BACKOFF, T0);
+
+        assertThat(after.status()).isEqualTo(failed);
+        assertThat(after.status().attempts()).isEmpty();
+    }
+
+    @Test
+    void aServiceStoppedAfterSubmittingTheNextAttemptTakesTheNewerSlurmJobOfTheJobsNameAsIt() {
+        SlurmJob waiting = SlurmRestarts.ended(running("max_restarts=2"),
+                ended(running("max_restarts=2"), JobPhase.FAILED, "NodeFailed", "lost"), BACKOFF, T0);
+        String name = BatchScripts.jobName(waiting.plan());
+
+        SlurmJob adopted = NextAttempts.adopt(waiting, List.of(info(7, name), info(9, "paddlejobs.other.job"),
+                info(8, name)));
+
+        assertThat(adopted.slurmId()).isEqualTo(8);
+        assertThat(adopted.restartAt()).isNull();
+        assertThat(adopted.status().attempts()).hasSize(2);
+        assertThat(NextAttempts.adopt(waiting, List.of(info(7, name)))).as("none submitted: it waits on").isSameAs(waiting);
+    }
+
+    private static SlurmJob running(String spec) {
+        JobPlan plan = new JobPlanner(Settings.planningPolicy()).plan((spec.isEmpty()
+                ? JobRequests.named("demo", "true") : JobRequests.named("demo", "true").spec(spec)).build(),
+                "default", new SlurmSite(PlacementTest.PROPERTIES));
+        var tracked = new SlurmStatusMapper.Tracked(plan, T0, false, List.of(), ReplicaMarks.NONE);
+        return SlurmJob.submitting(plan, T0, SlurmStatusMapper.map(tracked)).submitted(7);
+    }
+
+    private static JobStatus ended(SlurmJob job, JobPhase phase, String reason, String message) {
+        JobStatus s = job.status();
+        return new JobStatus(phase, reason, message, s.createdAt(), T0, T0.plusSeconds(30), null, s.pservers(),
+                s.trainers(), s.replicas());
+    }
+
+    private static SlurmJobInfo info(long id, String name) {
+        return new SlurmJobInfo(id, 0, 0, name, "PENDING", "None", 0, 0, "", 0, null, null);
+    }
+}
