@@ -239,6 +239,7 @@ class SlurmRestartsTest {
         try (SlurmJobBackend backend = SlurmJobBackendContractTest.backend(Map.of(
                 "paddlejobs.slurm.shared-dir", sharedDir.toString(),
                 "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
+                "paddlejobs.slurm.bin-dir", SlurmCluster.current().binDir(),
                 "paddlejobs.slurm.poll-interval", "250ms",
                 "paddlejobs.slurm.stop-grace-period", "2s"), SHORT)) {
             submit(backend, "stubborn", "", "trap '' TERM; exec sleep 3405");
@@ -258,6 +259,7 @@ class SlurmRestartsTest {
         return SlurmJobBackendContractTest.backend(Map.of(
                 "paddlejobs.slurm.shared-dir", sharedDir.toString(),
                 "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
+                "paddlejobs.slurm.bin-dir", SlurmCluster.current().binDir(),
                 "paddlejobs.slurm.poll-interval", "250ms"), backoff);
     }
 
