@@ -12,15 +12,18 @@ COPY mvnw pom.xml ./
 RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q dependency:go-offline
 COPY src/ src/
 # Extracted without the launcher: the application jar with its lib/ beside it, a plain class
-# path, which is what the AOT cache is keyed on.
-RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q package -DskipTests \
+# path, which is what the AOT cache is keyed on. The tests are neither compiled nor run, and their
+# client is not generated: it is made from openapi/, which is not copied in.
+RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q package -Dmaven.test.skip=true -Dcodegen.skip=true \
     && cp target/paddle-jobs-*.jar /app.jar \
-    && java -Djarmode=tools -jar /app.jar extract --layers --destination /layers \
-    && mv /layers/application/paddle-jobs-*.jar /layers/application/app.jar
+    && java -Djarmode=tools -jar /app.jar extract --layers --destination /layers --application-filename app.jar
 
 FROM eclipse-temurin:25-jre
+# data/ is the local backend's data root (paddlejobs.local.data-root, relative to /app): the service's
+# user must be able to write it, where nothing else in /app is writable.
 RUN groupadd --system --gid 10001 paddlejobs \
-    && useradd --system --uid 10001 --gid paddlejobs --no-create-home paddlejobs
+    && useradd --system --uid 10001 --gid paddlejobs --no-create-home paddlejobs \
+    && install -d -o paddlejobs -g paddlejobs /app/data
 WORKDIR /app
 # Least-changing layers first, so that a code change ships only the last ones.
 COPY --from=build /layers/dependencies/ ./

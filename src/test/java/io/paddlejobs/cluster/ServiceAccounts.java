@@ -1,6 +1,9 @@
 package io.paddlejobs.cluster;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
+import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.FileInputStream;
@@ -45,6 +48,24 @@ public final class ServiceAccounts {
     /** deploy/'s RoleBinding (served-namespaces.yaml), made in {@code namespace} as an operator lists one per served namespace. */
     public static void serve(KubernetesClient admin, String namespace) {
         apply(admin, DEPLOY.resolve("served-namespaces.yaml"), namespace);
+    }
+
+    /**
+     * A caller of the service in mode kubernetes, as an operator makes one: a ServiceAccount in
+     * {@code namespace} (which exists) with a Role there that lets it do {@code verbs} to Jobs;
+     * returns its token for the service's audience.
+     */
+    public static String jobsUser(KubernetesClient admin, String namespace, String account, List<String> verbs) {
+        admin.serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata()
+                .withName(account).endMetadata().build()).create();
+        admin.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName(account + "-jobs")
+                .endMetadata().addNewRule().withApiGroups("batch").withResources("jobs").withVerbs(verbs).endRule()
+                .build()).create();
+        admin.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
+                .withName(account).endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", account + "-jobs")
+                .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(namespace).endSubject()
+                .build()).create();
+        return token(admin, namespace, account, List.of(SERVICE_AUDIENCE));
     }
 
     /** A token for the account from the TokenRequest API, valid for an hour, for the API server's audience. */

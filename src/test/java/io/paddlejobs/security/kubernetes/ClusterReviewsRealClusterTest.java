@@ -3,9 +3,6 @@ package io.paddlejobs.security.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.paddlejobs.cluster.ControlPlane;
@@ -58,14 +55,7 @@ class ClusterReviewsRealClusterTest {
     /** A namespace, a ServiceAccount in it and a Role there that lets it do anything to Jobs; returns its token. */
     private static String tenant(KubernetesClient admin, String ns, String account) {
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()).create();
-        admin.serviceAccounts().inNamespace(ns).resource(new ServiceAccountBuilder().withNewMetadata().withName(account)
-                .endMetadata().build()).create();
-        admin.rbac().roles().inNamespace(ns).resource(new RoleBuilder().withNewMetadata().withName("jobs").endMetadata()
-                .addNewRule().withApiGroups("batch").withResources("jobs").withVerbs(VERBS).endRule().build()).create();
-        admin.rbac().roleBindings().inNamespace(ns).resource(new RoleBindingBuilder().withNewMetadata().withName(account)
-                .endMetadata().withNewRoleRef("rbac.authorization.k8s.io", "Role", "jobs")
-                .addNewSubject().withKind("ServiceAccount").withName(account).withNamespace(ns).endSubject().build()).create();
-        return ServiceAccounts.token(admin, ns, account, List.of(ServiceAccounts.SERVICE_AUDIENCE));
+        return ServiceAccounts.jobsUser(admin, ns, account, VERBS);
     }
 
     @Test
