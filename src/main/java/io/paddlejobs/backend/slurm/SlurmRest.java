@@ -32,12 +32,14 @@ final class SlurmRest implements SlurmClient {
     private final URI base;
     private final JsonWebTokens tokens;
     private final String replicaPath;
-    private SlurmRestDialect dialect;
+    private final SlurmRestDialect dialect;
 
-    private SlurmRest(URI base, JsonWebTokens tokens, String replicaPath) {
+    /** Asks the server which data parsers it offers (unless {@code pinned} and it cannot be reached). */
+    private SlurmRest(URI base, JsonWebTokens tokens, String replicaPath, String pinned) {
         this.base = base;
         this.tokens = tokens;
         this.replicaPath = replicaPath;
+        this.dialect = SlurmRestDialect.of(agree(pinned));
     }
 
     /** A client for the server {@code rest-url} names, speaking the version it agreed with it. */
@@ -52,9 +54,7 @@ final class SlurmRest implements SlurmClient {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the JWT key " + properties.jwtKey() + ": " + e.getMessage(), e);
         }
-        SlurmRest rest = new SlurmRest(properties.restUrl(), tokens, properties.replicaPath());
-        rest.dialect = SlurmRestDialect.of(rest.agree(properties.restVersion()));
-        return rest;
+        return new SlurmRest(properties.restUrl(), tokens, properties.replicaPath(), properties.restVersion());
     }
 
     /** The data parser this client speaks with its server. */
