@@ -150,13 +150,17 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
 
     private void apply(JobKey key, JobPlan plan, ObservedJob job, JobLifecycle.Action action, Instant now,
                        boolean queued) {
-        if (action instanceof JobLifecycle.Restart restart) {
-            if (restarts.restart(plan, job, restart.next())) {
-                plans.forget(key);
-                events.forget(key);
+        if (action instanceof JobLifecycle.Restart || action instanceof JobLifecycle.StartAttempt) {
+            try {
+                if (action instanceof JobLifecycle.Restart restart && restarts.restart(plan, job, restart.next())) {
+                    plans.forget(key);
+                    events.forget(key);
+                } else if (action instanceof JobLifecycle.StartAttempt) {
+                    restarts.startAttempt(plan, job);
+                }
+            } catch (Restarts.CannotRestartException e) {
+                apply(key, plan, job, new JobLifecycle.Fail("RestartFailed", e.getMessage()), now, queued);
             }
-        } else if (action instanceof JobLifecycle.StartAttempt) {
-            restarts.startAttempt(plan, job);
         } else if (action instanceof JobLifecycle.ReleaseTrainers) {
             workloads.releaseTrainers(key);
             log.info("Every pserver of {} is ready; released its trainers", key);

@@ -24,6 +24,7 @@ import java.util.Comparator;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.web.ErrorResponseException;
 
 /**
  * Whole-job restarts on Kubernetes: what a failed attempt leads to ({@link RestartDecision}, the same on
@@ -144,7 +145,7 @@ final class Restarts {
      */
     boolean restart(JobPlan plan, ObservedJob job, AttemptState next) {
         JobKey key = new JobKey(job.namespace(), job.name());
-        Manifests manifests = Manifests.forAttempt(plan, settings, claims.check(key.namespace()), code.of(plan), next);
+        Manifests manifests = manifests(plan, next);
         Job failed = job.trainerJob();
         try {
             var current = client.batch().v1().jobs().inNamespace(key.namespace()).withName(failed.getMetadata().getName())
@@ -165,6 +166,33 @@ final class Restarts {
     }
 
     /**
+     * What a job cannot be made again without: its namespace's data claim, still usable, and its package.
+     *
+     * @throws CannotRestartException saying which is gone
+     */
+    private Manifests manifests(JobPlan plan, AttemptState attempt) {
+        DataClaim claim;
+        ShippedCode shipped;
+        try {
+            claim = claims.check(plan.namespace());
+            shipped = code.of(plan);
+        } catch (ErrorResponseException | IllegalStateException | IllegalArgumentException e) {
+            throw new CannotRestartException("could not start attempt %d: %s".formatted(attempt.number(),
+                    e instanceof ErrorResponseException problem && problem.getBody().getDetail() != null
+                            ? problem.getBody().getDetail() : e.getMessage()));
+        }
+        return Manifests.forAttempt(plan, settings, claim, shipped, attempt);
+    }
+
+    /** A restart that cannot be made: the job fails with this message instead. */
+    static final class CannotRestartException extends RuntimeException {
+
+        CannotRestartException(String message) {
+            super(message);
+        }
+    }
+
+    /**
      * The backoff has passed: creates the attempt's Service and pserver Job (if any), then marks the
      * attempt started, releasing the trainers of a job without pservers. Repeating it changes nothing.
      *
@@ -172,8 +200,7 @@ final class Restarts {
      */
     void startAttempt(JobPlan plan, ObservedJob job) {
         JobKey key = new JobKey(job.namespace(), job.name());
-        Manifests manifests = Manifests.forAttempt(plan, settings, claims.check(key.namespace()), code.of(plan),
-                job.attempts());
+        Manifests manifests = manifests(plan, job.attempts());
         creator.createOwnedBy(job.trainerJob(), manifests.owned());
         // Under Kueue the trainers are Kueue's to release; with pservers, the reconciler releases them once they are ready.
         String release = plan.pservers().count() > 0 || job.queued() ? "" : ",\"spec\":{\"suspend\":false}";

@@ -90,6 +90,14 @@ class RealClusterRestartsTest {
         JobKey key = new JobKey(once, "flaky");
         quick.jobs().submit(Plans.plan(restarting("flaky", 2, null, FakeKubelet.trainersFailTheFirstAttempt()), once));
 
+        // What the issue asks to be measured, as this test sees it (polling every 20 ms): from the failure,
+        // as the service first shows it, to a trainer of the next attempt running.
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20))
+                .until(() -> RestartDecision.RESTARTING.equals(reason(quick, key)));
+        long failedAt = System.nanoTime();
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(20)).until(() -> attemptOneRunning(once, "flaky"));
+        System.out.printf("restart: failure seen to next attempt's trainer running: %d ms (backoff %d ms)%n",
+                Duration.ofNanos(System.nanoTime() - failedAt).toMillis(), QUICK.before(1).toMillis());
         await().atMost(DEADLINE).until(() -> phase(quick, key) == JobPhase.SUCCEEDED);
 
         JobStatus status = quick.jobs().find(key).orElseThrow().status();
@@ -104,10 +112,8 @@ class RealClusterRestartsTest {
         // The failed attempt's pods went with its trainer Job.
         await().atMost(DEADLINE).until(() -> reads.pods(once, "flaky", Role.TRAINER).stream()
                 .allMatch(p -> "1".equals(p.getMetadata().getLabels().get(JobLabels.ATTEMPT))));
-        // What the issue asks to be measured: from the failed attempt's end to the next attempt's first replica running.
+        // The cluster's own times are whole seconds: the next attempt started no sooner than the backoff allows.
         Duration toNext = Duration.between(failed.finishedAt(), status.attempts().get(1).startedAt());
-        System.out.printf("restart: failure to next attempt running: %d ms (backoff %d ms)%n", toNext.toMillis(),
-                QUICK.before(1).toMillis());
         assertThat(toNext).isGreaterThanOrEqualTo(QUICK.before(1).minusMillis(1000));
     }
 
