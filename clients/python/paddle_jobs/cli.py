@@ -1,4 +1,4 @@
-"""The paddle-jobs command: submit, status, logs, list, cancel, delete."""
+"""The paddle-jobs command: submit, rerun, status, logs, list, cancel, delete."""
 
 import argparse
 import json
@@ -9,6 +9,7 @@ from .client import Client, Job
 from .contract import JobPhase
 from .dist import package
 from .errors import PaddleJobsError, ProblemError
+from .live import watch
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -49,8 +50,35 @@ def _submit(client: Client, args: argparse.Namespace) -> int:
         for line in job.logs(follow=True):
             sys.stdout.write(line)
             sys.stdout.flush()
-    if args.wait or args.follow:
+    if args.follow:
         return _finished(job, job.wait(timeout=args.timeout))
+    if args.wait:
+        return _finished(job, watch(job, args.timeout))
+    return 0
+
+
+def _rerun(client: Client, args: argparse.Namespace) -> int:
+    changes = {}  # type: Dict[str, Any]
+    for change in args.set or []:
+        field, equals, text = change.partition("=")
+        if not equals or not field:
+            raise PaddleJobsError("--set takes FIELD=VALUE (a JSON value, else text), not %r" % change)
+        try:
+            changes[field] = json.loads(text)
+        except ValueError:
+            changes[field] = text
+    for field in ("name", "trainers", "max_run_time"):
+        if getattr(args, field) is not None:
+            changes[field] = getattr(args, field)
+    if args.dry_run:
+        _print_json(client.rerun(args.job, dry_run=True, **changes))
+        return 0
+    job = client.rerun(args.job, **changes)
+    for warning in job.data.get("warnings", []):
+        sys.stderr.write("warning: %s\n" % warning)
+    print("job %s submitted; status: %s" % (job.name, job.status_url()))
+    if args.wait:
+        return _finished(job, watch(job, args.timeout))
     return 0
 
 
@@ -60,8 +88,11 @@ def _finished(job: Job, status: Dict[str, Any]) -> int:
     return 0 if status["phase"] == JobPhase.SUCCEEDED else 1
 
 
-def _status(client: Client, args: argparse.Namespace) -> None:
+def _status(client: Client, args: argparse.Namespace) -> int:
+    if args.watch:
+        return _finished(Job(client, args.name, client.namespace), watch(Job(client, args.name, client.namespace)))
     _print_json(client.status(args.name))
+    return 0
 
 
 def _logs(client: Client, args: argparse.Namespace) -> None:
@@ -73,11 +104,14 @@ def _logs(client: Client, args: argparse.Namespace) -> None:
 
 def _list(client: Client, args: argparse.Namespace) -> None:
     jobs = client.list(phase=args.phase, label_selector=args.selector, limit=args.limit)
-    print("%-40s %-10s %-8s %-8s %s" % ("NAME", "PHASE", "PSERVERS", "TRAINERS", "CREATED"))
+    print("%-40s %-10s %-8s %-8s %-9s %s" % ("NAME", "PHASE", "PSERVERS", "TRAINERS", "PROGRESS", "CREATED"))
     for job in jobs:
         s = job.summary or {}
-        print("%-40s %-10s %-8s %-8s %s" % (s["name"], s["phase"], s.get("pservers", ""), s.get("trainers", ""),
-                                            s.get("created_at", "")))
+        progress = s.get("progress") or {}
+        done = "%d%%" % int(progress["fraction"] * 100) if "fraction" in progress else (
+            "step %d" % progress["step"] if "step" in progress else "")
+        print("%-40s %-10s %-8s %-8s %-9s %s" % (s["name"], s["phase"], s.get("pservers", ""), s.get("trainers", ""),
+                                                 done, s.get("created_at", "")))
 
 
 def _cancel(client: Client, args: argparse.Namespace) -> None:
@@ -104,7 +138,8 @@ def _parser() -> argparse.ArgumentParser:
 
     submit = commands.add_parser("submit", help="submit a job request (a JSON file, or - for standard input)")
     submit.add_argument("file")
-    submit.add_argument("--wait", action="store_true", help="wait for the end; exit 0 only if it succeeded")
+    submit.add_argument("--wait", action="store_true",
+                        help="wait for the end, showing phase and progress; exit 0 only if it succeeded")
     submit.add_argument("--follow", "-f", action="store_true", help="print trainer 0's log as it runs, then wait")
     submit.add_argument("--dry-run", action="store_true", help="print the plan; start nothing")
     submit.add_argument("--package", metavar="DIR", help="ship this folder: replicas start in a copy of it")
@@ -113,8 +148,25 @@ def _parser() -> argparse.ArgumentParser:
                         help="start the whole job again up to N times after a failure (the request's max_restarts)")
     submit.set_defaults(run=_submit)
 
-    for name, run, text in (("status", _status, "a job's status as JSON"), ("cancel", _cancel, "cancel a job"),
-                            ("delete", _delete, "delete a job and all it made")):
+    rerun = commands.add_parser("rerun", help="run a job again as a new job (NAME-2, -3, ...), with changes")
+    rerun.add_argument("job", metavar="NAME")
+    rerun.add_argument("--name", help="the new job's name (default: the first free NAME-2, NAME-3, ...)")
+    rerun.add_argument("--trainers", type=int, help="the new job's trainers")
+    rerun.add_argument("--max-run-time", dest="max_run_time", metavar="DURATION", help="such as 90m or 2h")
+    rerun.add_argument("--set", action="append", metavar="FIELD=VALUE",
+                       help="change any request field (VALUE as JSON, else text; null takes it out); repeatable")
+    rerun.add_argument("--dry-run", action="store_true", help="print the plan; start nothing")
+    rerun.add_argument("--wait", action="store_true",
+                       help="wait for the end, showing phase and progress; exit 0 only if it succeeded")
+    rerun.add_argument("--timeout", type=float, help="with --wait: give up after this many seconds")
+    rerun.set_defaults(run=_rerun)
+
+    status = commands.add_parser("status", help="a job's status as JSON")
+    status.add_argument("name")
+    status.add_argument("--watch", "-w", action="store_true",
+                        help="one live line (phase, step of total, rate, time left) until it ends")
+    status.set_defaults(run=_status)
+    for name, run, text in (("cancel", _cancel, "cancel a job"), ("delete", _delete, "delete a job and all it made")):
         command = commands.add_parser(name, help=text)
         command.add_argument("name")
         command.set_defaults(run=run)

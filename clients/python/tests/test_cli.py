@@ -72,3 +72,33 @@ def test_submit_max_restarts_sets_the_requests_max_restarts(service):
 
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["plan"]["spec"]["max_restarts"] == 2
+
+
+def test_rerun_makes_a_numbered_new_job_with_the_changes_and_waits_for_it(service):
+    assert run(service, "submit", "-", "--wait",
+               stdin=json.dumps({"name": "cli-again", "entry_point": "echo first", "trainers": 1,
+                                 "pservers": 1})).returncode == 0
+
+    again = run(service, "rerun", "cli-again", "--trainers", "2", "--set", "env={\"RUN\": \"2\"}", "--wait")
+    planned = run(service, "rerun", "cli-again", "--name", "cli-again-wide", "--dry-run")
+    refused = run(service, "rerun", "cli-again", "--set", "num_gpu=1")
+
+    assert again.returncode == 0, again.stderr
+    assert "job cli-again-2 submitted" in again.stdout
+    assert "Succeeded" in again.stdout
+    spec = json.loads(run(service, "status", "cli-again-2").stdout)
+    assert spec["trainers"]["desired"] == 2
+    assert json.loads(planned.stdout)["name"] == "cli-again-wide"
+    assert refused.returncode == 2 and "num_gpu" in refused.stderr
+
+
+def test_status_watch_prints_the_progress_as_plain_lines_off_a_terminal(service):
+    report = "for s in 1 2 3; do echo PADDLEJOBS_METRICS '{\"step\": '$s', \"total_steps\": 3}'; sleep 0.5; done"
+    assert run(service, "submit", "-", stdin=json.dumps({"name": "cli-watch", "entry_point": report, "trainers": 1,
+                                                         "pservers": 1})).returncode == 0
+
+    watched = run(service, "status", "cli-watch", "--watch")
+
+    assert watched.returncode == 0, watched.stderr
+    assert "step 3 of 3 (100%)" in watched.stdout
+    assert watched.stdout.strip().splitlines()[-1].startswith("job cli-watch Succeeded")

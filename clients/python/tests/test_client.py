@@ -121,3 +121,20 @@ def test_a_package_is_listed_and_deleted_once_no_unfinished_job_uses_it(client):
     job.cancel()
     client.delete_package(package, namespace="py-packages")
     assert client.packages(namespace="py-packages") == []
+
+
+def test_rerun_runs_a_job_again_with_changes_and_a_bad_change_is_a_problem_naming_it(client):
+    first = client.submit(paddle_jobs.PaddleJob(job_name="py-again", entry_point="echo once", trainers=1, pservers=1,
+                                                labels={"try": "1"}))
+    first.wait(timeout=60)
+
+    second = first.rerun(trainers=2, labels=None)
+    with pytest.raises(paddle_jobs.ProblemError) as refused:
+        first.rerun(trainers=0)
+
+    assert second.name == "py-again-2"
+    assert second.plan["trainers"]["count"] == 2
+    assert not second.plan["spec"].get("labels")
+    assert second.wait(timeout=60)["phase"] == "Succeeded"
+    assert refused.value.status == 400
+    assert [error["field"] for error in refused.value.errors] == ["trainers"]

@@ -1,0 +1,35 @@
+import io
+
+from paddle_jobs.live import LiveLine, describe, time_left
+
+
+def test_the_line_gives_phase_step_of_total_rate_and_time_left():
+    status = {"phase": "Running", "progress": {"step": 120, "total_steps": 800, "fraction": 0.15,
+                                               "steps_per_second": 2.5, "eta_seconds": 272, "trainer": "trainer-1"}}
+
+    assert describe(status) == "Running  step 120 of 800 (15%)  2.5 steps/s  about 5 min left"
+
+
+def test_without_a_total_the_line_gives_the_step_and_its_rate():
+    status = {"phase": "Running", "progress": {"step": 7, "steps_per_second": 0.5, "trainer": "trainer-0"}}
+
+    assert describe(status) == "Running  step 7  0.5 steps/s"
+    assert describe({"phase": "Pending", "reason": "Queued"}) == "Pending (Queued)"
+
+
+def test_time_left_in_words():
+    assert time_left(20) == "less than a minute left"
+    assert time_left(600) == "about 10 min left"
+    assert time_left(3 * 3600 + 20 * 60) == "about 3 h 20 min left"
+    assert time_left(7200) == "about 2 h left"
+
+
+def test_off_a_terminal_each_change_is_one_plain_line():
+    out = io.StringIO()
+    line = LiveLine(out)
+
+    for text in ("Pending", "Running", "Running", "Succeeded"):
+        line.show(text)
+    line.done()
+
+    assert out.getvalue() == "Pending\nRunning\nSucceeded\n"
