@@ -35,6 +35,13 @@ for f in "$D"/run/slurmrestd-*.pid "$D"/run/slurmd-*.pid "$D"/run/slurmctld.pid 
   p=$(cat "$f"); [ -n "$p" ] || continue
   if ours "$p"; then kill "$p" 2>/dev/null && pids+=("$p"); fi
 done
+# Under bubblewrap (slurm-up.sh's ROOTFS) a slurmrestd's pid file names its bwrap, not the daemon, which
+# changes user and so does not die with it: find it by DIR in its environment (SLURM_CONF).
+for p in $(ls /proc | grep -E '^[0-9]+$'); do
+  case "$( (tr '\0' ' ' < "/proc/$p/cmdline") 2>/dev/null)" in
+    */slurmrestd\ *|slurmrestd\ *) ours "$p" && kill "$p" 2>/dev/null && pids+=("$p");;
+  esac
+done
 alive() { [ -e "/proc/$1" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
 none_alive() { local p; for p in "${pids[@]}"; do alive "$p" && return 1; done; return 0; }
 if ! wait_for 10000 none_alive; then
