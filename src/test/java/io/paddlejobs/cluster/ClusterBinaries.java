@@ -37,15 +37,19 @@ final class ClusterBinaries {
     }
 
     private static Path cacheDir() {
-        String root = System.getenv("PADDLEJOBS_CACHE");
-        Path cache = root == null || root.isBlank() ? Path.of(System.getProperty("user.home"), ".cache", "paddle-jobs")
-                : Path.of(root);
-        return cache.resolve("cluster").resolve(moduleKey()).resolve("bin");
+        return cache().resolve("cluster").resolve(moduleKey("src/test/cluster")).resolve("bin");
     }
 
-    /** The first 16 hex digits of sha256(go.mod followed by go.sum), as in prepare-cluster. */
-    private static String moduleKey() {
-        Path module = Path.of(System.getProperty("project.basedir", ".")).resolve("src/test/cluster");
+    /** {@code $PADDLEJOBS_CACHE}, else {@code ~/.cache/paddle-jobs}, as the prepare scripts have it. */
+    static Path cache() {
+        String root = System.getenv("PADDLEJOBS_CACHE");
+        return root == null || root.isBlank() ? Path.of(System.getProperty("user.home"), ".cache", "paddle-jobs")
+                : Path.of(root);
+    }
+
+    /** The first 16 hex digits of sha256(go.mod followed by go.sum) of a Go module, as the prepare scripts hash it. */
+    static String moduleKey(String moduleDir) {
+        Path module = Path.of(System.getProperty("project.basedir", ".")).resolve(moduleDir);
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             sha.update(Files.readAllBytes(module.resolve("go.mod")));

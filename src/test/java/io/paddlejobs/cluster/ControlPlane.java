@@ -135,6 +135,15 @@ public final class ControlPlane {
         return admin;
     }
 
+    /** Its credentials and files: controllers started beside it (Kueue, JobSet) use them too. */
+    ClusterFiles files() {
+        return files;
+    }
+
+    static int freeLoopbackPort() {
+        return freePort();
+    }
+
     /** Stops kube-apiserver alone (etcd keeps the state), as in an outage of the API server. */
     public void stopApiServer() {
         apiServer.stop();

@@ -70,6 +70,23 @@ public final class FakeKubelet {
         });
     }
 
+    /** Ends a running pod's program with this exit code, as a kubelet reports it (for trainers kept running). */
+    public static void exit(KubernetesClient admin, Pod pod, int code) {
+        String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        admin.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
+            p.getStatus().setPhase(code == 0 ? "Succeeded" : "Failed");
+            p.getStatus().getContainerStatuses().forEach(c -> {
+                String started = c.getState() != null && c.getState().getRunning() != null
+                        ? c.getState().getRunning().getStartedAt() : now;
+                c.setReady(false);
+                c.setState(new io.fabric8.kubernetes.api.model.ContainerStateBuilder().withNewTerminated()
+                        .withExitCode(code).withReason(code == 0 ? "Completed" : "Error")
+                        .withStartedAt(started).withFinishedAt(now).endTerminated().build());
+            });
+            return p;
+        });
+    }
+
     private static PodCondition condition(String type, String now) {
         return new PodConditionBuilder().withType(type).withStatus("True").withLastTransitionTime(now).build();
     }

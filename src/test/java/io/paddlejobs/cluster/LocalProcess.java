@@ -34,7 +34,8 @@ final class LocalProcess {
     /** (Re)starts the same command; the log is appended to, so a restart keeps the earlier output. */
     void start() {
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
+            // In the work directory: whatever a program writes beside itself goes there, never into the checkout.
+            process = new ProcessBuilder(command).directory(log.getParent().toFile()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + " (" + command.get(0) + ")", e);

@@ -72,7 +72,7 @@ public final class RealCluster implements BeforeAllCallback {
         }
     }
 
-    private static void delete(Path dir) {
+    static void delete(Path dir) {
         try (var paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {

@@ -1,0 +1,170 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.cluster.ControlPlane;
+import io.paddlejobs.cluster.FakeKubelet;
+import io.paddlejobs.cluster.KueueCluster;
+import io.paddlejobs.cluster.KueueQueues;
+import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.planning.Role;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Jobs in a Kueue queue on a real control plane with the real Kueue controller (and JobSet's,
+ * whose CRD is served), and fake nodes with 8 GPUs in all: a ClusterQueue of 6 GPUs decides.
+ */
+@Tag("cluster")
+@ExtendWith(KueueCluster.class)
+class KueueRealClusterTest {
+
+    /** Generous: Kueue, the Job controller and kwok each take their turn on a loaded machine. */
+    private static final Duration DEADLINE = Duration.ofMinutes(3);
+    private static final String QUEUE = "gpu-team";
+
+    private final ControlPlane plane = KueueCluster.plane();
+    private final KubernetesClient admin = plane.admin();
+    private String ns;
+    private MockCluster.Backend running;
+    private KubernetesJobBackend backend;
+
+    @BeforeEach
+    void queue() {
+        ns = RealBackends.namespace(plane, "kueue");
+        KueueQueues.create(admin, "cq-" + ns, Map.of("cpu", "64", "memory", "256Gi", "nvidia.com/gpu", "6"), ns, QUEUE);
+        running = RealBackends.startSynced(plane, plane.adminToken(),
+                MockCluster.settings(List.of(ns), "queues." + ns, QUEUE, "resync", "2s"));
+        backend = running.jobs();
+    }
+
+    @AfterEach
+    void stop() {
+        running.close();
+    }
+
+    @Test
+    void twoFourGpuJobsInASixGpuQueueRunOneAfterTheOtherAndTheSecondSaysWhyItWaits() {
+        Instant submitted = Instant.now();
+        backend.submit(Plans.plan(RealBackends.gpuRequest("first", 4, FakeKubelet.trainersKeepRunning()), ns));
+        await().atMost(DEADLINE).until(() -> phase("first") == JobPhase.RUNNING);
+        System.out.printf("Kueue: submit to Running of a queued 4-GPU job: %d ms%n",
+                Duration.between(submitted, Instant.now()).toMillis());
+        backend.submit(Plans.plan(RealBackends.gpuRequest("second", 4, Map.of()), ns));
+
+        AtomicInteger mostTrainersAtOnce = new AtomicInteger();
+        await().atMost(DEADLINE).until(() -> {
+            mostTrainersAtOnce.accumulateAndGet(liveTrainers(), Math::max);
+            return status("second").map(s -> PodStates.QUEUED.equals(s.status().reason())
+                    && s.status().message().contains("insufficient unused quota for nvidia.com/gpu")).orElse(false);
+        });
+        Job waiting = status("second").orElseThrow();
+        assertThat(waiting.status().phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(waiting.status().message()).contains("waiting in queue " + QUEUE, "ClusterQueue cq-" + ns);
+        assertThat(pods("second", Role.TRAINER)).as("no partial start: the second job's trainers hold nothing").isEmpty();
+        assertThat(trainerJob("second").getSpec().getSuspend()).as("Kueue holds it").isTrue();
+
+        FakeKubelet.exit(admin, pods("first", Role.TRAINER).get(0), 0);
+        await().atMost(DEADLINE).until(() -> {
+            mostTrainersAtOnce.accumulateAndGet(liveTrainers(), Math::max);
+            return phase("first") == JobPhase.SUCCEEDED && phase("second") == JobPhase.SUCCEEDED;
+        });
+        assertThat(mostTrainersAtOnce.get()).as("4-GPU trainers running at once under a 6-GPU quota").isEqualTo(1);
+        await().atMost(DEADLINE).until(() -> pods("second", Role.PSERVER).isEmpty());
+    }
+
+    @Test
+    void aCancelledQueuedJobEndsWithoutTheServiceSuspendingItAndFreesItsQuota() {
+        backend.submit(Plans.plan(RealBackends.gpuRequest("cancelled", 4, FakeKubelet.trainersKeepRunning()), ns));
+        await().atMost(DEADLINE).until(() -> phase("cancelled") == JobPhase.RUNNING);
+
+        backend.cancel(new JobKey(ns, "cancelled"));
+
+        await().atMost(DEADLINE).until(() -> phase("cancelled") == JobPhase.CANCELLED && pods("cancelled").isEmpty());
+        var trainers = trainerJob("cancelled");
+        assertThat(trainers.getSpec().getSuspend()).as("Kueue resumed it once, and nobody suspended it since").isFalse();
+        assertThat(trainers.getSpec().getActiveDeadlineSeconds()).isEqualTo(Workloads.NO_MORE_TIME);
+        assertThat(admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.pserverJob("cancelled")).get()).isNull();
+        await("Kueue sees the trainers' Workload finished").atMost(DEADLINE).until(() -> workloads().stream()
+                .allMatch(KueueRealClusterTest::finished));
+
+        backend.submit(Plans.plan(RealBackends.gpuRequest("next", 4, Map.of()), ns));
+        await().atMost(DEADLINE).until(() -> phase("next") == JobPhase.SUCCEEDED);
+
+        assertThat(backend.delete(new JobKey(ns, "next"))).isTrue();
+        await().atMost(DEADLINE).until(() -> pods("next").isEmpty() && trainerJobOrNull("next") == null);
+    }
+
+    @Test
+    void aJobOutsideAnyQueueRunsAsOnABareClusterBesideKueue() {
+        var bare = MockCluster.settings(List.of(ns), "resync", "2s");
+        try (var plain = RealBackends.startSynced(plane, plane.adminToken(), bare)) {
+            Instant submitted = Instant.now();
+            plain.jobs().submit(Plans.plan(RealBackends.gpuRequest("plain", 4, FakeKubelet.trainersKeepRunning()), ns));
+            await().atMost(DEADLINE).until(() -> plain.jobs().find(new JobKey(ns, "plain"))
+                    .map(j -> j.status().phase()).orElse(null) == JobPhase.RUNNING);
+            System.out.printf("no queue: submit to Running of a 4-GPU job: %d ms%n",
+                    Duration.between(submitted, Instant.now()).toMillis());
+            assertThat(trainerJob("plain").getMetadata().getLabels()).doesNotContainKey(KueueLabels.QUEUE_NAME);
+            assertThat(workloads()).as("Kueue leaves it alone").isEmpty();
+        }
+    }
+
+    private int liveTrainers() {
+        return (int) admin.pods().inNamespace(ns).withLabel(JobLabels.ROLE, Role.TRAINER.label()).list().getItems().stream()
+                .filter(p -> p.getStatus() != null && !"Succeeded".equals(p.getStatus().getPhase())
+                        && !"Failed".equals(p.getStatus().getPhase()) && p.getMetadata().getDeletionTimestamp() == null)
+                .count();
+    }
+
+    private List<GenericKubernetesResource> workloads() {
+        return admin.genericKubernetesResources(QueueWaits.API_VERSION, "Workload").inNamespace(ns).list().getItems();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean finished(GenericKubernetesResource workload) {
+        Object status = workload.getAdditionalProperties().get("status");
+        Object conditions = status instanceof Map<?, ?> map ? map.get("conditions") : null;
+        return conditions instanceof List<?> list && list.stream().map(c -> (Map<String, Object>) c)
+                .anyMatch(c -> "Finished".equals(c.get("type")) && "True".equals(c.get("status")));
+    }
+
+    private io.fabric8.kubernetes.api.model.batch.v1.Job trainerJob(String job) {
+        return Optional.ofNullable(trainerJobOrNull(job)).orElseThrow();
+    }
+
+    private io.fabric8.kubernetes.api.model.batch.v1.Job trainerJobOrNull(String job) {
+        return admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob(job)).get();
+    }
+
+    private Optional<Job> status(String job) {
+        return backend.find(new JobKey(ns, job));
+    }
+
+    private JobPhase phase(String job) {
+        return status(job).map(j -> j.status().phase()).orElse(null);
+    }
+
+    private List<Pod> pods(String job) {
+        return admin.pods().inNamespace(ns).withLabels(JobLabels.selector(job)).list().getItems();
+    }
+
+    private List<Pod> pods(String job, Role role) {
+        return admin.pods().inNamespace(ns).withLabels(JobLabels.selector(job, role)).list().getItems();
+    }
+}
