@@ -286,7 +286,7 @@ def run_trainer():
         if trainer_id == 0:
             save_checkpoint(n, params)
         print("pass %d loss %.6f" % (n, loss), flush=True)
-        report(n, loss=loss)
+        report(n, total_steps=PASSES, loss=loss)  # total_steps: the status shows progress and time left
         if pause > 0 and n < PASSES:
             time.sleep(pause)
 

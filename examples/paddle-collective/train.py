@@ -84,7 +84,9 @@ def main():
         if step % REPORT_EVERY == 0 or step == STEPS - 1:
             value = float(loss)
             print(f"step {step} loss {value:.6f}", flush=True)
-            print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "loss": value}), flush=True)
+            # total_steps: the last step reported (steps count from 0), for the status's progress and time left
+            print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "total_steps": STEPS - 1, "loss": value}),
+                  flush=True)
         if rank == 0 and (step + 1) % CHECKPOINT_EVERY == 0:
             save_checkpoint(model, optimizer, step + 1)
     digest = checksum(model)

@@ -53,7 +53,8 @@ def mean_squared_error(x, y):
 def report(step, loss):
     """One line for people, one for paddle-jobs' metrics."""
     print(f"step {step} loss {loss:.6f}", flush=True)
-    print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "loss": loss}), flush=True)
+    # total_steps: the last step this trainer reports, from which the status tells progress and time left
+    print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "total_steps": PASSES, "loss": loss}), flush=True)
 
 
 def train(x_var, y_var, loss):

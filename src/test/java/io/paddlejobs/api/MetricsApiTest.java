@@ -62,6 +62,10 @@ class MetricsApiTest extends ApiTest {
             assertThat(values(trainer, "step")).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0);
             assertThat(values.get(7)).isLessThan(values.get(0) / 2);
         }
+        JsonNode progress = client.status("fit-a-line").get("progress");
+        assertThat(progress.get("step").asInt()).isEqualTo(8);
+        assertThat(progress.get("total_steps").asInt()).isEqualTo(8);
+        assertThat(progress.get("fraction").asDouble()).isEqualTo(1.0);
     }
 
     @Test
