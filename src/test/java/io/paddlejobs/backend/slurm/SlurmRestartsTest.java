@@ -38,7 +38,8 @@ class SlurmRestartsTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(120);
     private static final RestartBackoff SHORT = new RestartBackoff(Duration.ofMillis(500), Duration.ofSeconds(1));
-    private static final RestartBackoff LONG = new RestartBackoff(Duration.ofSeconds(3), Duration.ofSeconds(3));
+    /** Long enough that a loaded machine sees the backoff and acts before it ends. */
+    private static final RestartBackoff LONG = new RestartBackoff(Duration.ofSeconds(8), Duration.ofSeconds(8));
     private static final String NAMESPACE = "restarts";
     private static final String COUNT_START =
             "echo \"$PADDLE_JOB_RESTART_COUNT $SLURMD_NODENAME\" >> \"$PADDLE_JOB_CHECKPOINT_DIR/starts\"; ";
@@ -123,13 +124,13 @@ class SlurmRestartsTest {
             submit(backend, "waiting", "max_restarts=3", COUNT_START + "exit 1");
             await().atMost(DEADLINE).until(() -> "Restarting".equals(job(backend, "waiting").status().reason()));
             assertThat(job(backend, "waiting").status().phase()).isEqualTo(JobPhase.RUNNING);
-            assertThat(job(backend, "waiting").status().message()).contains("restart 1 of 3 in 3 s");
+            assertThat(job(backend, "waiting").status().message()).contains("restart 1 of 3 in 8 s");
 
             backend.cancel(key("waiting"));
 
             assertThat(job(backend, "waiting").status().phase()).isEqualTo(JobPhase.CANCELLED);
             // Past the end of the backoff, still only the first attempt ran.
-            await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
+            await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(20))
                     .until(() -> starts("waiting").size() == 1);
             assertThat(job(backend, "waiting").status().restarts()).isEqualTo(1);
             assertThat(SlurmJobsApiTest.slurmStates(NAMESPACE, "waiting")).hasSize(1);
@@ -241,7 +242,7 @@ class SlurmRestartsTest {
                 "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
                 "paddlejobs.slurm.bin-dir", SlurmCluster.current().binDir(),
                 "paddlejobs.slurm.poll-interval", "250ms",
-                "paddlejobs.slurm.stop-grace-period", "2s"), SHORT)) {
+                "paddlejobs.slurm.stop-grace-period", "10s"), SHORT)) {
             submit(backend, "stubborn", "", "trap '' TERM; exec sleep 3405");
             await().atMost(DEADLINE).until(() -> job(backend, "stubborn").status().phase() == JobPhase.RUNNING);
 
@@ -249,7 +250,7 @@ class SlurmRestartsTest {
 
             assertThat(SlurmJobsApiTest.slurmStates(NAMESPACE, "stubborn")).as("SIGTERM only, at first")
                     .containsExactly("RUNNING");
-            // Cancelled after 2 s, then Slurm's KillWait (5 s on the test cluster) and SIGKILL.
+            // Cancelled after 10 s, then Slurm's KillWait (5 s on the test cluster) and SIGKILL.
             await().atMost(DEADLINE).until(() -> pidOf("sleep 3405") == 0);
             assertThat(job(backend, "stubborn").status().phase()).isEqualTo(JobPhase.CANCELLED);
         }
