@@ -7,7 +7,7 @@ contract and commit both:
 """
 
 from enum import Enum
-from typing import Dict, Literal, TypedDict
+from typing import Dict, List, Literal, TypedDict
 
 
 class JobRequest(TypedDict, total=False):
@@ -44,6 +44,10 @@ class JobRequest(TypedDict, total=False):
     #: DNS-1035 label (starts with a letter: it names a Service), 1..40 characters; generated
     #: (job-xxxxx) when omitted
     name: str
+
+    #: Webhooks told of the job's life, signed as Standard Webhooks sign them (docs/webhooks.md);
+    #: each url's host must be one the operator allows (paddlejobs.webhooks.allowed-hosts)
+    notify: List[object]
 
     #: CPUs for the job (beginner)
     num_cpus: int

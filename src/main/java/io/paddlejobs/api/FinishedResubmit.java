@@ -18,6 +18,6 @@ final class FinishedResubmit {
         warnings.add(("job %s already exists with this spec and has finished (%s): this is that job, and nothing was "
                 + "started; to run it again, delete it first, or submit it under another name")
                 .formatted(view.name(), job.status().phase().wireName()));
-        return new JobView(view.name(), view.namespace(), view.statusUrl(), warnings, view.plan(), view.status());
+        return new JobView(view.name(), view.namespace(), view.statusUrl(), warnings, view.plan(), view.status(), null);
     }
 }

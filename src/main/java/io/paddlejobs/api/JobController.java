@@ -18,6 +18,7 @@ import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.paddlejobs.security.SubmissionRateLimit;
 import io.paddlejobs.security.Tenant;
+import io.paddlejobs.webhooks.Webhooks;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
@@ -62,11 +63,14 @@ class JobController {
     private final SubmitAnswers answers;
     private final SerializedJobs serialized;
     private final RerunRequests reruns;
+    private final Webhooks webhooks;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionRateLimit rate,
-                  AuditLog audit, SubmitAnswers answers, SerializedJobs serialized, RerunRequests reruns) {
+                  AuditLog audit, SubmitAnswers answers, SerializedJobs serialized, RerunRequests reruns,
+                  Webhooks webhooks) {
         this.serialized = serialized;
         this.reruns = reruns;
+        this.webhooks = webhooks;
         this.jobs = jobs;
         this.statusUrls = statusUrls;
         this.access = access;
@@ -108,10 +112,10 @@ class JobController {
             return dryRun(body.toRequest(), namespace);
         }
         JobRequest request = jobs.withGeneratedName(body.toRequest());
-        Submission submission = audit.record(Action.SUBMIT, namespace, request.name(),
+        var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
                 () -> submitWithinLimits(request, namespace),
-                done -> done.created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
-        return answers.submitted(submission);
+                done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
+        return answers.submitted(submitted.submission(), submitted.webhookSecret());
     }
 
     @Operation(summary = "Run a job again", description = """
@@ -146,27 +150,45 @@ class JobController {
         if (dryRun) {
             return dryRun(request, namespace);
         }
-        Submission submission = audit.record(Action.SUBMIT, namespace, request.name(),
+        var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
                 () -> submitWithinLimits(request, namespace),
-                done -> done.created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
-        return answers.submitted(submission);
+                done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
+        return answers.submitted(submitted.submission(), submitted.webhookSecret());
     }
 
-    /** The caller's rate is spent only when a job was created; the job service admits it against their quota. */
-    private Submission submitWithinLimits(JobRequest request, String namespace) {
+    /** A submit's outcome, with the created job's webhook secret to show once. */
+    private record Submitted(Submission submission, String webhookSecret) {
+    }
+
+    /**
+     * The caller's rate is spent only when a job was created; the job service admits it against their quota.
+     * The job's webhook outbox is there before the job is, and goes again when none was created.
+     */
+    private Submitted submitWithinLimits(JobRequest request, String namespace) {
         Tenant tenant = access.tenant().orElseThrow();
         try (var permit = rate.take(tenant)) {
-            Submission submission = jobs.submit(request, namespace, tenant.quota());
+            JobKey key = new JobKey(namespace, request.name());
+            Webhooks.Registration webhook = webhooks.register(key, request, statusUrls.of(key));
+            Submission submission;
+            try {
+                submission = jobs.submit(request, namespace, tenant.quota());
+            } catch (RuntimeException e) {
+                webhook.abandon().run();
+                throw e;
+            }
             if (submission.created()) {
                 permit.spend();
+            } else {
+                webhook.abandon().run();
             }
-            return submission;
+            return new Submitted(submission, webhook.secret());
         }
     }
 
     /** A dry run plans as much as a submit does, so it counts against the same rate. */
     private ResponseEntity<DryRunView> dryRun(JobRequest request, String namespace) {
         try (var permit = rate.take(access.tenant().orElseThrow())) {
+            webhooks.check(request);
             var planned = jobs.dryRun(request, namespace);
             permit.spend();
             return answers.planned(planned);

@@ -2,17 +2,22 @@ package io.paddlejobs.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.paddlejobs.planning.DnsLabels;
+import io.paddlejobs.planning.JobEvent;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.RunTimeLimit;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -83,7 +88,42 @@ public record JobRequestBody(
                 + " WorkloadPriorityClass, the kueue.x-k8s.io/priority-class label); the queue's default when"
                 + " omitted", example = "high")
         @Size(min = 1, max = 63) @Pattern(regexp = DnsLabels.NAMESPACE, message = DnsLabels.DNS_LABEL_MESSAGE)
-        String priority) {
+        String priority,
+
+        @Schema(description = "Webhooks told of the job's life, signed as Standard Webhooks sign them (docs/webhooks.md);"
+                + " each url's host must be one the operator allows (paddlejobs.webhooks.allowed-hosts)")
+        @JsonProperty("notify") @Size(max = MAX_NOTIFY) List<@NotNull @Valid NotifyBody> webhooks) {
+
+    /** The most webhooks one job may name: each event is one delivery per webhook. */
+    static final int MAX_NOTIFY = 10;
+
+    /** One webhook of {@code notify}. */
+    @Schema(name = "Notify", description = "A webhook: where it is sent, and of which events")
+    public record NotifyBody(
+            @Schema(description = "http or https URL the events are POSTed to", example = "https://hooks.example.com/paddle",
+                    requiredMode = Schema.RequiredMode.REQUIRED)
+            @NotBlank @Size(max = 2048)
+            @Pattern(regexp = WEBHOOK_URL, message = "must be an http or https URL with a host and no user name or password")
+            String url,
+            @ArraySchema(arraySchema = @Schema(description = "Which events; succeeded, failed and cancelled when omitted"),
+                    schema = @Schema(allowableValues = {"started", "restarting", "succeeded", "failed", "cancelled", "stalled"}))
+            @Size(min = 1, max = 6)
+            List<@NotNull @Pattern(regexp = "started|restarting|succeeded|failed|cancelled|stalled",
+                    message = "must be one of started, restarting, succeeded, failed, cancelled, stalled") String> events) {
+
+        static NotifyBody of(JobRequest.Notify notify) {
+            return new NotifyBody(notify.url(), notify.events() == null ? null
+                    : notify.events().stream().map(JobEvent::wireName).toList());
+        }
+
+        JobRequest.Notify toNotify() {
+            return new JobRequest.Notify(url, events == null ? null
+                    : events.stream().distinct().map(JobEvent::parse).toList());
+        }
+    }
+
+    /** http(s), a host, no user information, no fragment, nothing a shell or header could read otherwise. */
+    static final String WEBHOOK_URL = "https?://[^/?#@\\s\\x00]+(/[^#\\s\\x00]*)?";
 
     /**
      * Far above any sensible limit (the operator's limits are checked later, with a better
@@ -114,7 +154,8 @@ public record JobRequestBody(
                         pserverCpu, memory(pserverMem), useGpu),
                 new JobRequest.Placement(labels, queue, priority),
                 new JobRequest.Lifecycle(duration(maxRunTime), maxRestarts,
-                        restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)));
+                        restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)),
+                new JobRequest.Notifications(webhooks == null ? null : webhooks.stream().map(NotifyBody::toNotify).toList()));
     }
 
     /**
@@ -135,7 +176,9 @@ public record JobRequestBody(
                 topology.mode() == null ? null : topology.mode().label(), text(lifecycle.maxRunTime()),
                 code.codePackage(), lifecycle.maxRestarts(),
                 lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire(), text(lifecycle.stallTimeout()),
-                request.placement().queue(), request.placement().priority());
+                request.placement().queue(), request.placement().priority(),
+                request.notifications().webhooks().isEmpty() ? null
+                        : request.notifications().webhooks().stream().map(NotifyBody::of).toList());
     }
 
     private static String text(Memory memory) {

@@ -27,6 +27,9 @@ final class Problems {
         if (javaName.equals("codePackage")) {
             return "package"; // a Java keyword, so the record names it otherwise
         }
+        if (javaName.startsWith("webhooks")) { // notify, a method of every object, cannot name a record component
+            return "notify" + jsonName(javaName.substring("webhooks".length()));
+        }
         return javaName.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
     }
 

@@ -21,8 +21,12 @@ class SubmitAnswers {
         this.statusUrls = statusUrls;
     }
 
-    ResponseEntity<JobView> submitted(JobService.Submission submission) {
+    /** @param webhookSecret the created job's own webhook secret, shown in this answer only; {@code null}: none */
+    ResponseEntity<JobView> submitted(JobService.Submission submission, String webhookSecret) {
         JobView view = JobView.of(submission.job(), statusUrls);
+        if (submission.created() && webhookSecret != null) {
+            view = view.withWebhookSecret(webhookSecret);
+        }
         if (!submission.created() && submission.job().status().phase().isFinished()) {
             view = FinishedResubmit.warn(view, submission.job());
         }

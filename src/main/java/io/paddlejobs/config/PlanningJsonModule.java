@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.paddlejobs.planning.Cpu;
+import io.paddlejobs.planning.JobEvent;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
@@ -44,6 +45,8 @@ public final class PlanningJsonModule extends SimpleModule {
         setMixInAnnotation(JobRequest.class, FlatJobRequest.class);
         setMixInAnnotation(JobRequest.Code.class, CodeWireNames.class);
         setMixInAnnotation(RestartOn.class, RestartOnWireForm.class);
+        setMixInAnnotation(JobEvent.class, EventWireName.class);
+        setMixInAnnotation(JobRequest.Notifications.class, NotificationsWireNames.class);
     }
 
     /** {@code restart_on} is written as requests write it: a word, or a list of words and exit codes. */
@@ -76,6 +79,26 @@ public final class PlanningJsonModule extends SimpleModule {
 
         @JsonUnwrapped
         abstract JobRequest.Lifecycle lifecycle();
+
+        @JsonUnwrapped
+        abstract JobRequest.Notifications notifications();
+    }
+
+    /** {@code notify} cannot name a record component (every object has a method of that name). */
+    abstract static class NotificationsWireNames {
+        @JsonProperty("notify")
+        abstract java.util.List<JobRequest.Notify> webhooks();
+    }
+
+    /** Events are written as requests name them: {@code started}, {@code failed}. */
+    abstract static class EventWireName {
+        @JsonValue
+        abstract String wireName();
+
+        @JsonCreator
+        static JobEvent parse(String text) {
+            return JobEvent.parse(text);
+        }
     }
 
     /** {@code package} is a Java keyword, so the record says {@code codePackage}; the wire says {@code package}. */

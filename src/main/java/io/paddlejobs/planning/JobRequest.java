@@ -1,6 +1,7 @@
 package io.paddlejobs.planning;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,7 +15,7 @@ import java.util.Map;
  * holds only "not given" values.
  */
 public record JobRequest(String name, Code code, Topology topology, Compute compute, Placement placement,
-                         Lifecycle lifecycle) {
+                         Lifecycle lifecycle, Notifications notifications) {
 
     public JobRequest {
         code = code == null ? Code.NONE : code;
@@ -22,6 +23,7 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
         compute = compute == null ? Compute.NONE : compute;
         placement = placement == null ? Placement.NONE : placement;
         lifecycle = lifecycle == null ? Lifecycle.NONE : lifecycle;
+        notifications = notifications == null ? Notifications.NONE : notifications;
     }
 
     /**
@@ -108,16 +110,48 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
         }
     }
 
+    /**
+     * Who is told of the job's life: the webhooks of its {@code notify} list (besides those the
+     * operator subscribed for its namespace).
+     *
+     * @param webhooks the request's {@code notify} ({@code notify}, a method of every object, cannot name a component)
+     */
+    public record Notifications(List<Notify> webhooks) {
+
+        static final Notifications NONE = new Notifications(null);
+
+        public Notifications {
+            webhooks = webhooks == null ? List.of() : List.copyOf(webhooks);
+        }
+    }
+
+    /**
+     * One webhook: where it is sent, and of what.
+     *
+     * @param events {@code null}: {@link JobEvent#FINAL}, how the job ended
+     */
+    public record Notify(String url, List<JobEvent> events) {
+
+        public Notify {
+            events = events == null ? null : List.copyOf(events);
+        }
+
+        /** The events asked for, else how the job ended. */
+        public List<JobEvent> eventsOrDefault() {
+            return events != null ? events : JobEvent.FINAL;
+        }
+    }
+
     /** The same request with another first pserver port. */
     public JobRequest withPort(int newPort) {
         var t = topology;
         return new JobRequest(name, code,
                 new Topology(t.mode(), t.trainers(), t.pservers(), newPort, t.portsNum(), t.portsNumForSparse()),
-                compute, placement, lifecycle);
+                compute, placement, lifecycle, notifications);
     }
 
     /** The same request under another name (the service names unnamed jobs before planning). */
     public JobRequest withName(String newName) {
-        return new JobRequest(newName, code, topology, compute, placement, lifecycle);
+        return new JobRequest(newName, code, topology, compute, placement, lifecycle, notifications);
     }
 }

@@ -35,6 +35,7 @@ public enum ProblemType {
     NO_CAPACITY,
     TOO_MANY_STREAMS,
     TOO_MANY_LOG_STREAMS,
+    WEBHOOK_NOT_ALLOWED,
     // code packages
     PACKAGE_NOT_FOUND,
     PACKAGE_TOO_LARGE,

@@ -127,6 +127,7 @@ class TokenModeApiTest {
                 Arguments.of("GET", "/jobs/%1$s/logs?role=trainer&index=0&namespace=%2$s", null),
                 Arguments.of("GET", "/jobs/%1$s/metrics?namespace=%2$s", null),
                 Arguments.of("GET", "/jobs/%1$s/actions?namespace=%2$s", null),
+                Arguments.of("GET", "/jobs/%1$s/deliveries?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/rerun?namespace=%2$s", "{}"),
                 Arguments.of("POST", "/jobs/%1$s/rerun?dry_run=true&namespace=%2$s", "{}"),

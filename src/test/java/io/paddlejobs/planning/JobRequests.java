@@ -2,6 +2,7 @@ package io.paddlejobs.planning;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -30,7 +31,10 @@ public final class JobRequests {
                         + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
                         + " use_gpu=true mode=collective max_run_time=90m max_restarts=3 restart_on=infrastructure,137,stall"
                         + " stall_timeout=30m queue=gpu-team priority=high package=sha256:" + "0123456789abcdef".repeat(4))
-                .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp")).build();
+                .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp"))
+
+                .notify(List.of(new JobRequest.Notify("http://127.0.0.1:9/hook", List.of(JobEvent.STARTED, JobEvent.FAILED))))
+                .build();
     }
 
     public static Builder named(String name, String entryPoint) {
@@ -107,6 +111,7 @@ public final class JobRequests {
         private Duration stallTimeout;
         private String queue;
         private String priority;
+        private List<JobRequest.Notify> notify;
 
         private Builder() {
         }
@@ -172,10 +177,12 @@ public final class JobRequests {
                     new JobRequest.Compute(numGpus, numCpus, memory, trainerCpu, trainerGpu, trainerMem, pserverCpu,
                             pserverMem, useGpu),
                     new JobRequest.Placement(labels, queue, priority),
-                    new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout));
+                    new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout),
+                    new JobRequest.Notifications(notify));
         }
 
         public Builder name(String value) { name = value; return this; }
+        public Builder notify(List<JobRequest.Notify> value) { notify = value; return this; }
         public Builder entryPoint(String value) { entryPoint = value; return this; }
         public Builder pserverEntryPoint(String value) { pserverEntryPoint = value; return this; }
         public Builder image(String value) { image = value; return this; }

@@ -56,7 +56,8 @@ public final class RequestContract {
             String path = prefix + component.getName();
             if (value instanceof Record part && part.getClass().getEnclosingClass() == whole) {
                 collectUnset(part, whole, path + ".", unset);
-            } else if (value == null || value instanceof Map<?, ?> map && map.isEmpty()) {
+            } else if (value == null || value instanceof Map<?, ?> map && map.isEmpty()
+                    || value instanceof List<?> list && list.isEmpty()) {
                 unset.add(path);
             }
         }

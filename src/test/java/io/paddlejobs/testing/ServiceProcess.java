@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * The service in a JVM of its own on a data root, as a user starts it (so that what it holds can be
- * measured apart from its clients'); stopped with SIGTERM on close. {@code -Dbench.jvm-args=...}
+ * measured apart from its clients'); stopped with SIGTERM on close, or killed ({@link #kill}). {@code -Dbench.jvm-args=...}
  * passes options to its JVM (a profiler, another collector).
  */
 public final class ServiceProcess implements AutoCloseable {
@@ -92,6 +92,11 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (IOException e) {
             // the service ended
         }
+    }
+
+    /** Ends it with SIGKILL, as a crash or the OOM killer would: nothing of it runs after this returns. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
     }
 
     @Override

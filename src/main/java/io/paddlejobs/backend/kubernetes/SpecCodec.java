@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.planning.JobEvent;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Memory;
@@ -61,6 +62,7 @@ final class SpecCodec {
         fields.put("max_restarts", lifecycle.maxRestarts());
         fields.put("restart_on", lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire());
         fields.put("stall_timeout", duration(lifecycle.stallTimeout()));
+        fields.put("notify", notify(r.notifications().webhooks()));
         fields.values().removeIf(value -> value == null);
         return JSON.writeValueAsString(fields);
     }
@@ -88,7 +90,41 @@ final class SpecCodec {
                         n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null),
                 new JobRequest.Placement(strings(n, "labels"), str(n, "queue"), str(n, "priority")),
                 new JobRequest.Lifecycle(duration(n, "max_run_time"), integer(n, "max_restarts"), restartOn(n),
-                        duration(n, "stall_timeout")));
+                        duration(n, "stall_timeout")),
+                new JobRequest.Notifications(notify(n)));
+    }
+
+    private static List<Map<String, Object>> notify(List<JobRequest.Notify> targets) {
+        if (targets.isEmpty()) {
+            return null;
+        }
+        List<Map<String, Object>> written = new ArrayList<>();
+        for (JobRequest.Notify target : targets) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("url", target.url());
+            if (target.events() != null) {
+                fields.put("events", target.events().stream().map(JobEvent::wireName).toList());
+            }
+            written.add(fields);
+        }
+        return written;
+    }
+
+    private static List<JobRequest.Notify> notify(JsonNode n) {
+        List<JobRequest.Notify> targets = new ArrayList<>();
+        if (n.hasNonNull("notify")) {
+            n.get("notify").forEach(target -> {
+                List<JobEvent> events = null;
+                if (target.hasNonNull("events")) {
+                    events = new ArrayList<>();
+                    for (JsonNode event : target.get("events")) {
+                        events.add(JobEvent.parse(event.asString()));
+                    }
+                }
+                targets.add(new JobRequest.Notify(str(target, "url"), events));
+            });
+        }
+        return targets;
     }
 
     /** A word, or a list of words and exit codes. */
