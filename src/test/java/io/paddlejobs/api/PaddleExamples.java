@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
 /** The real Paddle examples ({@code examples/paddle-*}) as a test submits them, and what their trainers' logs must show. */
 public final class PaddleExamples {
 
-    private static final Pattern METRICS = Pattern.compile("^PADDLEJOBS_METRICS \\{\"step\": (\\d+), \"loss\": ([^}]+)}$",
-            Pattern.MULTILINE);
+    // The examples' metrics lines: {"step": 5, "total_steps": 39, "loss": 5.30} (total_steps for the status's progress).
+    private static final Pattern METRICS = Pattern.compile(
+            "^PADDLEJOBS_METRICS \\{\"step\": (\\d+), (?:\"total_steps\": \\d+, )?\"loss\": ([^,}]+)}$", Pattern.MULTILINE);
     private static final Pattern CHECKSUM = Pattern.compile("parameters sha256 ([0-9a-f]{64})");
 
     private PaddleExamples() {
