@@ -1,6 +1,6 @@
 // Cancel and delete buttons, for the status page and each row of the list. Each asks first, in
 // place ("Cancel job x? … Yes, cancel / No"), and is shown only where the caller may do it
-// (GET …/actions; permissions are per namespace, so one answer serves a whole list).
+// (GET …/actions, which also says whether the caller may run it again; permissions are per namespace, so one answer serves a whole list).
 import { el, getJson, send } from './common.js';
 
 const VERBS = {
@@ -15,7 +15,7 @@ export async function allowedActions(jobUrl) {
   try {
     return await getJson(actions);
   } catch {
-    return { cancel: false, delete: false };
+    return { cancel: false, delete: false, rerun: false };
   }
 }
 

@@ -50,11 +50,16 @@ export async function stream(url, onText, signal) {
 }
 
 /**
- * Sends a POST or DELETE (cancel, delete) from the page: same-origin, so the browser's Origin header
- * passes the service's cross-site check; anything but 2xx becomes a RequestFailed.
+ * Sends a POST or DELETE (cancel, delete, run again) from the page, with `body` as JSON when given:
+ * same-origin, so the browser's Origin header passes the service's cross-site check; anything but
+ * 2xx becomes a RequestFailed.
  */
-export async function send(method, url) {
-  const response = await fetch(url, { method, headers: withToken({ Accept: 'application/json' }), cache: 'no-store' });
+export async function send(method, url, body) {
+  const headers = withToken(body === undefined ? { Accept: 'application/json' }
+    : { Accept: 'application/json', 'Content-Type': 'application/json' });
+  const response = await fetch(url, {
+    method, headers, cache: 'no-store', body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (response.status === 401) {
     askForToken();
   }

@@ -4,6 +4,7 @@
 // again every few seconds while any listed job is still going.
 import { FINISHED_PHASES, badge, el, formatTime, getJson, labelled, laterWhenVisible, showNotice } from './common.js';
 import { ActionButtons, allowedActions } from './actions.js';
+import { percent } from './progress.js';
 
 const REFRESH_INTERVAL_MS = 2000;
 const $ = (id) => document.getElementById(id);
@@ -96,9 +97,18 @@ function row(job) {
     labelled('Reason', job.reason || ''),
     labelled('Pservers', job.pservers),
     labelled('Trainers', job.trainers),
+    labelled('Progress', progressOf(job.progress)),
     labelled('Submitted', null, time(job.created_at)),
     labelled('Finished', null, time(job.finished_at)),
     el('td', { className: 'row-actions' }, actionsOf(job)));
+}
+
+/** "12% (step 120 of 1000)", "step 40" without a total, "—" before any trainer reported. */
+function progressOf(progress) {
+  if (!progress) return '—';
+  return progress.total_steps
+    ? `${percent(progress.fraction)} (step ${progress.step} of ${progress.total_steps})`
+    : `step ${progress.step}`;
 }
 
 function time(iso) {

@@ -8,6 +8,8 @@ import { renderPlan } from './plan.js';
 import { Replicas } from './replicas.js';
 import { MetricsFeed } from './metrics.js';
 import { ActionButtons, allowedActions } from './actions.js';
+import { RerunForm } from './rerun.js';
+import { progressWords } from './progress.js';
 
 const POLL_INTERVAL_MS = 1000;
 const RETRY_INTERVAL_MS = 3000;
@@ -27,7 +29,7 @@ const replicas = new Replicas($('replicas').tBodies[0], $('logs'));
 const actions = new ActionButtons(jobName, jobUrl, (verb) => {
   if (verb === 'delete') window.location.assign(pageUrl('../../jobs'));
 });
-let allowed = { cancel: false, delete: false };
+let allowed = { cancel: false, delete: false, rerun: false };
 const metrics = new MetricsFeed({ charts: $('charts'), hint: $('charts-hint'), ignored: $('charts-ignored') });
 // The phase the plan was read in: a queued job is given its ports when it starts, so the plan is
 // read again when the phase moves on.
@@ -58,6 +60,7 @@ async function start() {
   renderPlan(job.plan, job.warnings);
   $('actions').append(actions.element);
   allowed = await allowedActions(jobUrl);
+  new RerunForm($('rerun'), jobUrl, job.plan).show(allowed.rerun);
   planReadIn = job.status.phase;
   render(job.status);
   if (FINISHED_PHASES.has(job.status.phase) || !listen()) {
@@ -80,7 +83,7 @@ function listen() {
   if (!window.EventSource || sessionStorage.getItem('paddlejobs.token') !== null) return false;
   const events = new EventSource(window.location.href);
   events.addEventListener('status', (event) => onStatus(JSON.parse(event.data)));
-  events.addEventListener('metrics', (event) => metrics.apply(JSON.parse(event.data)));
+  events.addEventListener('metrics', (event) => onMetrics(JSON.parse(event.data)));
   events.addEventListener('end', () => events.close());
   events.addEventListener('gone', () => {
     events.close();
@@ -110,6 +113,11 @@ async function poll() {
   if (!FINISHED_PHASES.has(status.phase)) {
     laterWhenVisible(POLL_INTERVAL_MS, poll);
   }
+}
+
+function onMetrics(read) {
+  metrics.apply(read);
+  if (read.progress) renderSteps(read.progress);
 }
 
 function onStatus(status) {
@@ -209,8 +217,24 @@ function renderProgress(status) {
   progress.max = Math.max(1, trainers.desired);
   progress.value = trainers.succeeded;
   $('progress-text').textContent = `${trainers.succeeded} of ${plural(trainers.desired, 'trainer')} finished`;
+  if (status.progress) renderSteps(status.progress);
   $('pserver-counts').textContent = describeCounts(status.pservers);
   $('trainer-counts').textContent = describeCounts(status.trainers);
+}
+
+/**
+ * The training's steps, of their total when the trainers report one. They come with the status
+ * when it changes and, in between, with the metrics (pushed or polled), whichever is newer.
+ */
+function renderSteps(progress) {
+  const steps = $('steps');
+  steps.hidden = !progress.total_steps;
+  if (progress.total_steps) {
+    steps.max = progress.total_steps;
+    steps.value = Math.min(progress.step, progress.total_steps);
+  }
+  $('steps-text').hidden = false;
+  $('steps-text').textContent = progressWords(progress);
 }
 
 /** "2 running", "1 succeeded, 1 failed, 1 stopped": the non-zero counts, in the order a job moves. */

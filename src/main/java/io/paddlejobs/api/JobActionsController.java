@@ -35,16 +35,17 @@ class JobActionsController {
         this.access = access;
     }
 
-    @Schema(description = "Whether the caller may cancel and delete this job (and so any job of its namespace); "
-            + "cancelling a finished job changes nothing")
-    record ActionsView(boolean cancel, boolean delete) {
+    @Schema(description = "Whether the caller may cancel, delete and run again this job (and so any job of its "
+            + "namespace); cancelling a finished job changes nothing, and running one again submits a new job")
+    record ActionsView(boolean cancel, boolean delete, boolean rerun) {
     }
 
-    @Operation(summary = "What the caller may do to a job: cancel, delete")
+    @Operation(summary = "What the caller may do to a job: cancel, delete, run again")
     @GetMapping(path = "/{name}/actions", produces = MediaType.APPLICATION_JSON_VALUE)
     ActionsView actions(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
         jobs.get(new JobKey(namespace, name)); // a 404 for a job that is not there, as the other job endpoints answer
         return new ActionsView(access.resolveQuietly(namespace, Action.CANCEL).isPresent(),
-                access.resolveQuietly(namespace, Action.DELETE).isPresent());
+                access.resolveQuietly(namespace, Action.DELETE).isPresent(),
+                access.resolveQuietly(namespace, Action.SUBMIT).isPresent());
     }
 }

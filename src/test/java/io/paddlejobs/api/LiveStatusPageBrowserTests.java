@@ -29,7 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The status page while a job runs, in a real browser with real processes: the metrics charts, the
- * cancel and delete buttons (here and on the list), the followed log, and the page at phone width.
+ * cancel and delete buttons (here and on the list), training steps, run again, the followed log, and the page
+ * at phone width.
  * Every test ends by checking that the browser reported no policy violation and no script error.
  */
 @Tag("browser")
@@ -98,6 +99,62 @@ class LiveStatusPageBrowserTests {
                 .startsWith("loss, last values: trainer-0 ").contains("trainer-2 ");
         assertThat(browser.driver().findElement(By.id("charts-hint")).isDisplayed()).isFalse();
         assertThat(fetchesEndingWith("/metrics") + fetchesEndingWith("/status")).as("pushed, not polled").isZero();
+    }
+
+    @Test
+    void trainingStepsShowAsABarOfTheReportedTotalHereAndAsAColumnOnTheList() throws IOException {
+        String statusUrl = jobs.submit(fitALine("stepping", "1"));
+
+        page.open(statusUrl);
+        // Seen while it runs: a step short of the total (the rate and time left follow once reports span a second).
+        page.await(d -> page.phase().equals("Running") && text("steps-text").matches("Step [0-7] of 8 \\([0-9]+%\\).*"));
+        page.await(d -> page.phase().equals("Succeeded"));
+        page.await(d -> text("steps-text").equals("Step 8 of 8 (100%)"));
+        WebElement bar = browser.driver().findElement(By.id("steps"));
+        assertThat(bar.getDomProperty("value")).isEqualTo("8");
+        assertThat(bar.getDomProperty("max")).isEqualTo("8");
+
+        browser.driver().get(jobs.baseUrl() + "/jobs");
+        page.await(d -> d.findElement(By.xpath("//table[@id='jobs']//tr[th='stepping']/td[@data-label='Progress']"))
+                .getText().equals("100% (step 8 of 8)"));
+    }
+
+    @Test
+    void runAgainFromThePageStartsANewJobWithTheTrainersChanged() {
+        String statusUrl = jobs.submit("""
+                {"name": "again", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+
+        clickButtonWithText("#rerun", "Run again…");
+        WebElement trainers = browser.driver().findElement(By.id("rerun-trainers"));
+        assertThat(trainers.getDomProperty("value")).as("starts from the job's own plan").isEqualTo("1");
+        trainers.clear();
+        trainers.sendKeys("2");
+        clickButtonWithText("#rerun", "Run again");
+
+        page.await(d -> d.getCurrentUrl().contains("/jobs/again-2/status"));
+        page.await(d -> page.phase().equals("Succeeded"));
+        assertThat(jobs.getJson("/jobs/again-2?namespace=default").at("/plan/trainers/count").asInt()).isEqualTo(2);
+        assertThat(jobs.getJson("/jobs/again?namespace=default").at("/plan/trainers/count").asInt())
+                .as("the earlier job is left as it was").isEqualTo(1);
+    }
+
+    @Test
+    void runAgainThatTheServiceRefusesSaysWhyAndStartsNothing() {
+        String statusUrl = jobs.submit("""
+                {"name": "refused-again", "trainers": 1, "pservers": 1, "entry_point": "true"}""");
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+
+        clickButtonWithText("#rerun", "Run again…");
+        browser.driver().findElement(By.id("rerun-name")).sendKeys("Not A Name");
+        clickButtonWithText("#rerun", "Run again");
+
+        page.await(d -> !d.findElements(By.cssSelector("#rerun .action-note")).isEmpty());
+        assertThat(text("rerun")).startsWith("Run again…").contains("Could not run it again:");
+        assertThat(jobs.get("/jobs?namespace=default").body()).doesNotContain("Not A Name");
+        assertThat(browser.driver().getCurrentUrl()).contains("/jobs/refused-again/status");
     }
 
     @Test
@@ -188,6 +245,10 @@ class LiveStatusPageBrowserTests {
         job.put("name", name);
         job.putObject("env").put("FIT_A_LINE_PASS_SECONDS", passSeconds);
         return json.writeValueAsString(job);
+    }
+
+    private String text(String id) {
+        return browser.driver().findElement(By.id(id)).getText();
     }
 
     private WebElement chart(String metric) {

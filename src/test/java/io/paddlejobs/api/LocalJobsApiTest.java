@@ -105,7 +105,7 @@ class LocalJobsApiTest extends ApiTest {
     void actionsSayWhatTheCallerMayDoToAJob() {
         client.post("/jobs", body("actionable", "true"));
 
-        assertThat(client.get("/jobs/actionable/actions").body()).isEqualTo("{\"cancel\":true,\"delete\":true}");
+        assertThat(client.get("/jobs/actionable/actions").body()).isEqualTo("{\"cancel\":true,\"delete\":true,\"rerun\":true}");
         assertThat(client.get("/jobs/no-such-job/actions").statusCode()).isEqualTo(404);
     }
 
