@@ -5,6 +5,7 @@ import io.paddlejobs.planning.DnsLabels;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.JsonSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
@@ -12,6 +13,7 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
@@ -56,6 +58,10 @@ class ContractRules implements OpenApiCustomizer {
      * A run again's body: any of the request's fields, none required, each also {@code null} (which
      * takes the earlier job's value out).
      */
+    // A 3.1 schema, so that its type list is written: a plain Schema's is not, and it came out as the
+    // schema {@code true} (anything), which lint tools refuse as a property's alternative.
+    private static final Schema<?> NULL_ONLY = new JsonSchema().types(Set.of("null"));
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Schema<?> rerun(Map<String, Schema> schemas) {
         Schema<?> rerun = copy(schemas.get("JobRequest"));
@@ -66,7 +72,7 @@ class ContractRules implements OpenApiCustomizer {
             if (property.getEnum() != null) {
                 // An enum stays typed as a string (generators need that); null is the other choice.
                 return new Schema<>().description(property.getDescription())
-                        .anyOf(List.of(property, new Schema<>().addType("null")));
+                        .anyOf(List.of(property, NULL_ONLY));
             }
             if (property.getTypes() != null) {
                 property.addType("null");
