@@ -18,7 +18,12 @@ def test_dry_run_answers_the_plan_and_starts_nothing(client):
 
 
 def test_a_job_runs_to_success_and_its_log_and_listing_show_it(client):
-    job = client.submit(paddle_jobs.PaddleJob(job_name="py-life", entry_point="echo hello from $TRAINING_ROLE"))
+    # The trainer waits for its pserver's hello: the job ends (and stops its pservers) when its
+    # trainers do, so a trainer that ended first could stop the pserver before it printed.
+    said_hello = '"$PADDLE_JOB_CHECKPOINT_DIR/pserver-said-hello"'
+    job = client.submit(paddle_jobs.PaddleJob(job_name="py-life", entry_point=(
+        f"if [ $TRAINING_ROLE = PSERVER ]; then echo hello from PSERVER; touch {said_hello}; "
+        f"else until [ -e {said_hello} ]; do sleep 0.1; done; echo hello from TRAINER; fi")))
 
     assert job.status_url() == client.url + "/jobs/py-life/status?namespace=default"
     final = job.wait(timeout=60)
