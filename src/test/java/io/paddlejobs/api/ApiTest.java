@@ -3,14 +3,17 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -23,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The running service, shared by every HTTP test class: one application context (same
  * configuration, so Spring's test context cache starts it once), reachable through MockMvc
- * and on a real port. Job files go to a fresh temporary folder.
+ * and on a real port ({@link #client}). Job files go to a fresh temporary folder.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureMockMvc
@@ -36,6 +39,17 @@ abstract class ApiTest {
 
     @Autowired
     JsonMapper json;
+
+    @LocalServerPort
+    int port;
+
+    /** The service on its real port: for what MockMvc does not go through (headers, streams, processes). */
+    ServiceClient client;
+
+    @BeforeEach
+    void realPortClient() {
+        client = new ServiceClient(port);
+    }
 
     @DynamicPropertySource
     static void dataRoot(DynamicPropertyRegistry registry) {

@@ -11,7 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,9 +23,6 @@ class ConnectionBuffersTest extends ApiTest {
     private static final int HEADER_LIMIT = 8 * 1024;
 
     private final HttpClient http = HttpClient.newHttpClient();
-
-    @LocalServerPort
-    int port;
 
     @Test
     void requestHeadersJustUnderTheLimitAreRead() throws Exception {

@@ -3,15 +3,12 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.testing.RawHttp;
-import io.paddlejobs.testing.ServiceClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Mode none against a real running service: what a DNS-rebound page and a cross-site form send is
@@ -19,15 +16,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 class CrossSiteRequestTest extends ApiTest {
 
-    @LocalServerPort
-    int port;
-
-    ServiceClient client;
-
-    @BeforeEach
-    void client() {
-        client = new ServiceClient(port);
-    }
 
     @Test
     void aReboundPageCannotSubmitAJobOrReadOne() {

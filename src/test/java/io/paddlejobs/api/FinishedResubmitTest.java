@@ -3,21 +3,15 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.testing.ServiceClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** Resubmitting the identical spec of a finished job: the same job back, and a warning that nothing ran. */
 class FinishedResubmitTest extends ApiTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
     void anIdenticalResubmitOfAFinishedJobSaysNothingWasStarted() {
-        var client = new ServiceClient(port);
         String job = "{\"name\":\"once\",\"entry_point\":\"exit 3\",\"trainers\":1,\"pservers\":1}";
         client.submit(job, "resubmit");
         await().atMost(Duration.ofSeconds(30)).until(() -> client.getJson("/jobs/once/status?namespace=resubmit")

@@ -19,7 +19,6 @@ import io.paddlejobs.generated.model.SubmitResult;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The committed contract serves a client generated from it: openapi-generator's Java client
@@ -29,9 +28,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 class GeneratedJavaClientTest extends ApiTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-
-    @LocalServerPort
-    int port;
 
     JobsApi jobs;
 

@@ -8,7 +8,6 @@ import io.paddlejobs.job.JobFeed;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobWatcher;
-import io.paddlejobs.testing.ServiceClient;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;
@@ -24,10 +23,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -36,13 +33,9 @@ class JobWatchApiTest extends ApiTest {
 
     private static final int STREAMS = 300;
 
-    @LocalServerPort
-    int port;
-
     @Autowired
     JobFeed feed;
 
-    ServiceClient client;
     final HttpClient http = HttpClient.newHttpClient();
 
     /** One server-sent event: its name and its data. */
@@ -51,11 +44,6 @@ class JobWatchApiTest extends ApiTest {
         JsonNode json(JsonMapper mapper) {
             return mapper.readTree(data);
         }
-    }
-
-    @BeforeEach
-    void client() {
-        client = new ServiceClient(port);
     }
 
     @Test

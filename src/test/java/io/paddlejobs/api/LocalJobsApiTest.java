@@ -3,32 +3,20 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.testing.ServiceClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The jobs API over real HTTP, on the local backend with real processes. */
 class LocalJobsApiTest extends ApiTest {
 
-    @LocalServerPort
-    int port;
-
-    ServiceClient client;
     final JsonMapper json = JsonMapper.builder().build();
-
-    @BeforeEach
-    void client() {
-        client = new ServiceClient(port);
-    }
 
     @Test
     void resubmittingTheSameSpecReturnsTheExistingJobAndADifferentSpecIsAConflict() {

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
@@ -52,9 +51,6 @@ class MalformedRequestsTest extends ApiTest {
 
     record Endpoint(String method, String path) {
     }
-
-    @LocalServerPort
-    int port;
 
     @Autowired
     @Qualifier("requestMappingHandlerMapping")

@@ -3,31 +3,19 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Metrics reported by real trainer processes on the local backend, read over real HTTP. */
 class MetricsApiTest extends ApiTest {
 
-    @LocalServerPort
-    int port;
-
-    ServiceClient client;
     final JsonMapper json = JsonMapper.builder().build();
-
-    @BeforeEach
-    void client() {
-        client = new ServiceClient(port);
-    }
 
     @Test
     void everyTrainersReportsAreServedPerMetricAndReplica() {

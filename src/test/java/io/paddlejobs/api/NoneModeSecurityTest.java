@@ -3,31 +3,19 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.testing.ServiceClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** Mode {@code none}, the default: no token asked for anywhere, but the same headers on every response. */
 @ExtendWith(OutputCaptureExtension.class)
 class NoneModeSecurityTest extends ApiTest {
 
-    @LocalServerPort
-    int port;
-
-    ServiceClient client;
-
-    @BeforeEach
-    void client() {
-        client = new ServiceClient(port);
-    }
 
     @Test
     void everyNamespaceIsOpenWithoutAToken() {

@@ -24,16 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 import tools.jackson.databind.JsonNode;
 
 /** Code packages: uploaded once, named by their content, unpacked where a job's replicas start. */
 class PackagesApiTest extends ApiTest {
-
-    @LocalServerPort
-    int port;
 
     static final MediaType GZIP = MediaType.parseMediaType("application/gzip");
 

@@ -3,23 +3,17 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.testing.ServiceClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 
 /** A continue token is a position in the list: deleting the job a page ended with loses no other job. */
 class PaginationTest extends ApiTest {
 
-    @LocalServerPort
-    int port;
-
     @Test
     void deletingTheLastJobOfAPageLosesNoJobOnTheNextPage() {
-        var client = new ServiceClient(port);
         for (String name : List.of("p1", "p2", "p3", "p4", "p5")) {
             client.submit("{\"name\":\"" + name + "\",\"entry_point\":\"true\",\"trainers\":1,\"pservers\":1}", "paging");
         }

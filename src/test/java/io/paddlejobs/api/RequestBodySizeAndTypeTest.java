@@ -10,15 +10,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 
 /** docs/request.md: a body over 64 KiB is a 413 however it is sent; a body that is not JSON is a 415. */
 class RequestBodySizeAndTypeTest extends ApiTest {
-
-    @LocalServerPort
-    int port;
 
     @Test
     void submitOverTheSizeLimitWithContentLengthReturnsContentTooLargeProblem() throws Exception {

@@ -2,14 +2,11 @@ package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.paddlejobs.testing.ServiceClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -18,15 +15,6 @@ class RerunApiTest extends ApiTest {
 
     private static final String NAMESPACE = "reruns";
 
-    @LocalServerPort
-    int port;
-
-    ServiceClient client;
-
-    @BeforeEach
-    void client() {
-        client = new ServiceClient(port);
-    }
 
     @Test
     void aFinishedJobRunAgainIsANewJobWithTheSameRequestUnderTheFirstFreeNumberedName() {

@@ -10,13 +10,9 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /** A body trickled a byte at a time cannot hold a request thread past the body deadline (2 s in {@link ApiTest}). */
 class SlowBodyTest extends ApiTest {
-
-    @LocalServerPort
-    int port;
 
     @Test
     void aTrickledBodyIsCutOffWith408() throws Exception {
