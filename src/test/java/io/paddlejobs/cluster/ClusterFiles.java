@@ -67,25 +67,7 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
 
     Path kubeconfig(String component, String masterUrl, String token) throws IOException {
         Path file = dir.resolve(component + ".kubeconfig");
-        Files.writeString(file, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: local
-                  cluster:
-                    server: %s
-                    certificate-authority: %s
-                users:
-                - name: %s
-                  user:
-                    token: %s
-                contexts:
-                - name: local
-                  context:
-                    cluster: local
-                    user: %s
-                current-context: local
-                """.formatted(masterUrl, caFile(), component, token, component));
+        Files.writeString(file, Kubeconfig.yaml(masterUrl, caFile().toString(), component, token));
         return file;
     }
 

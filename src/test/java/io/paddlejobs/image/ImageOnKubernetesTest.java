@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.paddlejobs.backend.kubernetes.KubernetesProperties;
 import io.paddlejobs.cluster.ControlPlane;
+import io.paddlejobs.cluster.Kubeconfig;
 import io.paddlejobs.cluster.RealCluster;
 import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.cluster.ServiceAccounts;
@@ -116,25 +117,7 @@ class ImageOnKubernetesTest {
         Path dir = Files.createTempDirectory("paddle-jobs-image-kube-");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.copy(Path.of(plane.config(token).getCaCertFile()), dir.resolve("ca.crt"));
-        Files.writeString(dir.resolve("config"), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: local
-                  cluster:
-                    server: %s
-                    certificate-authority: /kube/ca.crt
-                users:
-                - name: paddle-jobs
-                  user:
-                    token: %s
-                contexts:
-                - name: local
-                  context:
-                    cluster: local
-                    user: paddle-jobs
-                current-context: local
-                """.formatted(plane.masterUrl(), token));
+        Files.writeString(dir.resolve("config"), Kubeconfig.yaml(plane.masterUrl(), "/kube/ca.crt", "paddle-jobs", token));
         for (String file : List.of("ca.crt", "config")) {
             Files.setPosixFilePermissions(dir.resolve(file), PosixFilePermissions.fromString("rw-r--r--"));
         }
