@@ -45,6 +45,7 @@ public enum ProblemType {
     TOO_MANY_UPLOADS,
     UPLOAD_TOO_SLOW,
     INSUFFICIENT_STORAGE,
+    DATA_DIRECTORY_UNWRITABLE,
     // where jobs run
     CLUSTER_REFUSED,
     CLUSTER_UNAVAILABLE,

@@ -2,9 +2,14 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileStore;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -12,6 +17,8 @@ import org.springframework.util.unit.DataSize;
  * so that jobs already running keep room for their logs and records.
  */
 final class DiskSpace {
+
+    private static final Logger log = LoggerFactory.getLogger(DiskSpace.class);
 
     private final Path dataRoot;
     private final DataSize floor;
@@ -31,12 +38,34 @@ final class DiskSpace {
         }
     }
 
-    /** What a submit that failed on the way to disk answers. */
+    /**
+     * What a submit that failed on the way to disk answers: a directory the service may not write is
+     * told apart from a full disk, since the cure (an operator's, not deleting jobs) differs.
+     */
     RuntimeException refusal(JobKey key, RuntimeException e) {
         if (e instanceof StorageFullException) {
             return e;
         }
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            String why = unwritable(cause);
+            if (why != null) {
+                log.warn("Cannot write the data directory {}: {}", dataRoot.toAbsolutePath(), cause.toString());
+                return new DataDirectoryUnwritableException(key, why, e);
+            }
+        }
         return StorageFullException.writeFailed(key, e);
+    }
+
+    /** Why a failed write says the directory is not writable at all, or null when it does not. */
+    private static String unwritable(Throwable cause) {
+        if (cause instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (cause instanceof FileSystemException fs && fs.getReason() != null
+                && fs.getReason().toLowerCase(Locale.ROOT).contains("read-only file system")) {
+            return "its file system is read-only";
+        }
+        return null;
     }
 
     /** Usable bytes of the data root's file system, or -1 when it cannot be told. */
