@@ -13,13 +13,20 @@ from typing import Dict, List, Literal, TypedDict
 class JobRequest(TypedDict, total=False):
     """The body of POST /jobs. The service requires entry_point."""
 
+    #: The Slurm account the job is charged to (slurm backend: sbatch --account), one the operator
+    #: allows the namespace in paddlejobs.slurm.accounts; the backend's account when omitted; the
+    #: other backends ignore it
+    account: str
+
     #: Shell command run in each replica
     entry_point: str
 
     #: Extra environment variables; may not set an injected name
     env: Dict[str, str]
 
-    #: Container image (kubernetes backend); defaults to paddlejobs.defaults.image
+    #: Container image (kubernetes backend: defaults to paddlejobs.defaults.image; slurm backend
+    #: with paddlejobs.slurm.containers=pyxis: each step's --container-image, else a warning that
+    #: the nodes' own software runs; the local backend ignores it)
     image: str
 
     #: User labels, Kubernetes label syntax
@@ -59,6 +66,11 @@ class JobRequest(TypedDict, total=False):
     #: directory
     package: str
 
+    #: The Slurm partition (slurm backend: sbatch --partition), one the operator allows the
+    #: namespace in paddlejobs.slurm.partitions; the backend's partition when omitted; the other
+    #: backends ignore it
+    partition: str
+
     #: First pserver port, 1024 or above (replicas run without privileges)
     port: int
 
@@ -83,6 +95,11 @@ class JobRequest(TypedDict, total=False):
 
     #: Pserver count (advanced); defaults to one per trainer
     pservers: int
+
+    #: The Slurm quality of service (slurm backend: sbatch --qos), one the operator allows the
+    #: namespace in paddlejobs.slurm.qos; the account's default when omitted; the other backends
+    #: ignore it
+    qos: str
 
     #: The scheduling queue to wait in (kubernetes backend: a Kueue LocalQueue of the job's
     #: namespace, the kueue.x-k8s.io/queue-name label); defaults to the namespace's queue in

@@ -104,6 +104,8 @@ MinJobAge=$MIN_JOB_AGE
 GresTypes=gpu
 NodeName=n[1-$NODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((P + 2))-$((P + 1 + NODES))] CPUs=$CPUS RealMemory=$MEM Gres=gpu:$GPUS State=UNKNOWN
 PartitionName=debug Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP
+# A second partition on the same nodes, for jobs that name theirs (the request's partition)
+PartitionName=second Nodes=n[1-$NODES] Default=NO MaxTime=INFINITE State=UP
 CONF
 # gres.conf is read from beside slurm.conf
 DEVICES=(/dev/null /dev/zero /dev/full /dev/random)   # stand-ins: a gpu gres needs distinct device files

@@ -110,6 +110,7 @@ class ConfigurationDocsTest {
             case "java.net.URI" -> "URL";
             case "java.util.List<java.lang.String>" -> "list of text";
             case "java.util.Map<java.lang.String,java.lang.String>" -> "map of text to text";
+            case "java.util.Map<java.lang.String,java.util.List<java.lang.String>>" -> "map of text to list of text";
             case "java.util.Map<java.lang.String,java.util.List<io.paddlejobs.webhooks.WebhooksProperties$Subscription>>" ->
                     "map of namespace to list of `url` and `events`";
             default -> enumValues(javaType);

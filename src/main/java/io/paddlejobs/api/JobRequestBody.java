@@ -32,7 +32,9 @@ public record JobRequestBody(
         @NotBlank @Size(max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String entryPoint,
         @Schema(description = "Shell command for pservers, if they start differently; defaults to entry_point")
         @Size(min = 1, max = 4096) @Pattern(regexp = NO_NUL, message = NO_NUL_MESSAGE) String pserverEntryPoint,
-        @Schema(description = "Container image (kubernetes backend); defaults to paddlejobs.defaults.image")
+        @Schema(description = "Container image (kubernetes backend: defaults to paddlejobs.defaults.image; slurm backend"
+                + " with paddlejobs.slurm.containers=pyxis: each step's --container-image, else a warning that the nodes'"
+                + " own software runs; the local backend ignores it)")
         @Size(min = 1, max = 512) @Pattern(regexp = "[^\\s\\x00]+", message = "must not contain white space or NUL characters") String image,
         @Schema(description = "GPUs for the job (beginner)", example = "0") @Min(0) @Max(MAX_COUNT) Integer numGpus,
         @Schema(description = "CPUs for the job (beginner)", example = "2") @Min(1) @Max(MAX_COUNT) Integer numCpus,
@@ -89,10 +91,26 @@ public record JobRequestBody(
                 + " omitted", example = "high")
         @Size(min = 1, max = 63) @Pattern(regexp = DnsLabels.NAMESPACE, message = DnsLabels.DNS_LABEL_MESSAGE)
         String priority,
+        @Schema(description = "The Slurm account the job is charged to (slurm backend: sbatch --account), one the"
+                + " operator allows the namespace in paddlejobs.slurm.accounts; the backend's account when omitted;"
+                + " the other backends ignore it", example = "ml-team")
+        @Size(min = 1, max = 64) @Pattern(regexp = SLURM_NAME, message = SLURM_NAME_MESSAGE) String account,
+        @Schema(description = "The Slurm partition (slurm backend: sbatch --partition), one the operator allows the"
+                + " namespace in paddlejobs.slurm.partitions; the backend's partition when omitted; the other"
+                + " backends ignore it", example = "gpu")
+        @Size(min = 1, max = 64) @Pattern(regexp = SLURM_NAME, message = SLURM_NAME_MESSAGE) String partition,
+        @Schema(description = "The Slurm quality of service (slurm backend: sbatch --qos), one the operator allows"
+                + " the namespace in paddlejobs.slurm.qos; the account's default when omitted; the other backends"
+                + " ignore it", example = "normal")
+        @Size(min = 1, max = 64) @Pattern(regexp = SLURM_NAME, message = SLURM_NAME_MESSAGE) String qos,
 
         @Schema(description = "Webhooks told of the job's life, signed as Standard Webhooks sign them (docs/webhooks.md);"
                 + " each url's host must be one the operator allows (paddlejobs.webhooks.allowed-hosts)")
         @JsonProperty("notify") @Size(max = MAX_NOTIFY) List<@NotNull @Valid NotifyBody> webhooks) {
+
+    /** A Slurm account, partition or QOS name: nothing a batch script's directive line could read otherwise. */
+    static final String SLURM_NAME = "[A-Za-z0-9_.-]+";
+    static final String SLURM_NAME_MESSAGE = "must be letters, digits, '_', '.' and '-' only";
 
     /** The most webhooks one job may name: each event is one delivery per webhook. */
     static final int MAX_NOTIFY = 10;
@@ -152,7 +170,7 @@ public record JobRequestBody(
                         port, portsNum, portsNumForSparse),
                 new JobRequest.Compute(numGpus, numCpus, memory(memory), trainerCpu, trainerGpu, memory(trainerMem),
                         pserverCpu, memory(pserverMem), useGpu),
-                new JobRequest.Placement(labels, queue, priority),
+                new JobRequest.Placement(labels, queue, priority, account, partition, qos),
                 new JobRequest.Lifecycle(duration(maxRunTime), maxRestarts,
                         restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)),
                 new JobRequest.Notifications(webhooks == null ? null : webhooks.stream().map(NotifyBody::toNotify).toList()));
@@ -176,7 +194,8 @@ public record JobRequestBody(
                 topology.mode() == null ? null : topology.mode().label(), text(lifecycle.maxRunTime()),
                 code.codePackage(), lifecycle.maxRestarts(),
                 lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire(), text(lifecycle.stallTimeout()),
-                request.placement().queue(), request.placement().priority(),
+                request.placement().queue(), request.placement().priority(), request.placement().account(),
+                request.placement().partition(), request.placement().qos(),
                 request.notifications().webhooks().isEmpty() ? null
                         : request.notifications().webhooks().stream().map(NotifyBody::of).toList());
     }

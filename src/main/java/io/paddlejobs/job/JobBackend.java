@@ -87,6 +87,14 @@ public interface JobBackend {
     default void requireFits(JobPlan plan) {
     }
 
+    /**
+     * What the user should know of how this backend runs the plan (a field it does not use), added
+     * to the plan's warnings at submit and in a dry run.
+     */
+    default List<String> warnings(JobPlan plan) {
+        return List.of();
+    }
+
     /** What this backend may hand out and who holds it, where it schedules on its own machine (local). */
     default Optional<Capacity> capacity() {
         return Optional.empty();

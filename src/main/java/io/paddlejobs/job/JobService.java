@@ -173,7 +173,7 @@ public class JobService {
         JobPlan plan = planner.plan(withGeneratedName(request), namespace, backend.site());
         planSize.check(plan);
         backend.requireFits(plan);
-        return plan;
+        return plan.plusWarnings(backend.warnings(plan));
     }
 
 }

@@ -56,6 +56,17 @@ public record JobPlan(
                 more, warnings);
     }
 
+    /** The same plan with more warnings, decided after planning; the plan itself when there are none. */
+    public JobPlan plusWarnings(List<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(more);
+        return new JobPlan(name, namespace, image, spec, pservers, trainers, ports, useGpu, totals, replicas,
+                derivations, all);
+    }
+
     public JobMode mode() {
         return spec.topology().modeOrDefault();
     }

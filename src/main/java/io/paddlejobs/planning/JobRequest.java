@@ -71,15 +71,20 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
 
     /**
      * How the job is told apart from and placed among other jobs: its labels, by which lists are
-     * filtered, and the cluster's queue and priority it waits under.
+     * filtered, the cluster's queue and priority it waits under, and on Slurm the partition, account
+     * and QOS it is submitted to (each backend reads its own and ignores the others').
      *
-     * @param queue    the scheduling queue (a Kueue LocalQueue on the kubernetes backend); {@code null}:
-     *                 the namespace's default, if the operator set one
-     * @param priority the queue's priority class (a Kueue WorkloadPriorityClass); {@code null}: the queue's default
+     * @param queue     the scheduling queue (a Kueue LocalQueue on the kubernetes backend); {@code null}:
+     *                  the namespace's default, if the operator set one
+     * @param priority  the queue's priority class (a Kueue WorkloadPriorityClass); {@code null}: the queue's default
+     * @param account   the Slurm account the job is charged to; {@code null}: the backend's default
+     * @param partition the Slurm partition; {@code null}: the backend's default
+     * @param qos       the Slurm quality of service; {@code null}: the account's default
      */
-    public record Placement(Map<String, String> labels, String queue, String priority) {
+    public record Placement(Map<String, String> labels, String queue, String priority, String account,
+                            String partition, String qos) {
 
-        static final Placement NONE = new Placement(null, null, null);
+        static final Placement NONE = new Placement(null, null, null, null, null, null);
 
         public Placement {
             labels = labels == null ? Map.of() : Map.copyOf(labels);

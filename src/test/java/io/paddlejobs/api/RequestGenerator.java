@@ -18,7 +18,8 @@ final class RequestGenerator {
 
     static final List<String> FIELDS = List.of("name", "entry_point", "pserver_entry_point", "image", "num_gpus",
             "num_cpus", "memory", "trainers", "trainer_cpu", "trainer_gpu", "trainer_mem", "pservers", "pserver_cpu",
-            "pserver_mem", "port", "ports_num", "ports_num_for_sparse", "use_gpu", "env", "labels", "queue", "priority");
+            "pserver_mem", "port", "ports_num", "ports_num_for_sparse", "use_gpu", "env", "labels", "queue", "priority",
+            "account", "partition", "qos");
     /**
      * The contract's fields this generator never sends (their own rules have tests of their own;
      * a random package is never uploaded): with {@link #FIELDS}, every field of the contract, so
@@ -83,6 +84,9 @@ final class RequestGenerator {
         maybe(r, "labels", () -> Map.of("team", dnsLabel(1 + random.nextInt(10))));
         maybe(r, "queue", () -> dnsLabel(1 + random.nextInt(10)));
         maybe(r, "priority", () -> dnsLabel(1 + random.nextInt(10)));
+        maybe(r, "account", () -> pick(List.of("ml", "ml_team", "proj.42")));
+        maybe(r, "partition", () -> pick(List.of("debug", "gpu-a100", "long_q")));
+        maybe(r, "qos", () -> pick(List.of("normal", "high", "low.1")));
         return r;
     }
 

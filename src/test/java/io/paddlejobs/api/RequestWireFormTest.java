@@ -33,7 +33,7 @@ class RequestWireFormTest {
              "labels": {"team": "nlp"}, "mode": "collective", "max_run_time": "90m",
              "package": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
              "max_restarts": 3, "restart_on": ["infrastructure", 137, "stall"], "stall_timeout": "30m",
-             "queue": "gpu-team", "priority": "high",
+             "queue": "gpu-team", "priority": "high", "account": "ml", "partition": "gpu", "qos": "normal",
              "notify": [{"url": "http://127.0.0.1:9/hook", "events": ["started", "failed"]}]}
             """;
 

@@ -30,7 +30,8 @@ public final class JobRequests {
                 .spec("image=img:1 num_gpus=4 num_cpus=8 memory=16Gi trainers=4 trainer_cpu=2 trainer_gpu=1 trainer_mem=4G"
                         + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
                         + " use_gpu=true mode=collective max_run_time=90m max_restarts=3 restart_on=infrastructure,137,stall"
-                        + " stall_timeout=30m queue=gpu-team priority=high package=sha256:" + "0123456789abcdef".repeat(4))
+                        + " stall_timeout=30m queue=gpu-team priority=high account=ml partition=gpu qos=normal"
+                        + " package=sha256:" + "0123456789abcdef".repeat(4))
                 .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp"))
 
                 .notify(List.of(new JobRequest.Notify("http://127.0.0.1:9/hook", List.of(JobEvent.STARTED, JobEvent.FAILED))))
@@ -81,6 +82,9 @@ public final class JobRequests {
             FIELDS.put("stall_timeout", (b, v) -> b.stallTimeout(RunTimeLimit.parse(v)));
             FIELDS.put("queue", Builder::queue);
             FIELDS.put("priority", Builder::priority);
+            FIELDS.put("account", Builder::account);
+            FIELDS.put("partition", Builder::partition);
+            FIELDS.put("qos", Builder::qos);
         }
 
         private String name;
@@ -111,6 +115,9 @@ public final class JobRequests {
         private Duration stallTimeout;
         private String queue;
         private String priority;
+        private String account;
+        private String partition;
+        private String qos;
         private List<JobRequest.Notify> notify;
 
         private Builder() {
@@ -146,6 +153,9 @@ public final class JobRequests {
             b.labels = r.placement().labels();
             b.queue = r.placement().queue();
             b.priority = r.placement().priority();
+            b.account = r.placement().account();
+            b.partition = r.placement().partition();
+            b.qos = r.placement().qos();
             var lifecycle = r.lifecycle();
             b.maxRunTime = lifecycle.maxRunTime();
             b.maxRestarts = lifecycle.maxRestarts();
@@ -176,7 +186,7 @@ public final class JobRequests {
                     new JobRequest.Topology(mode, trainers, pservers, port, portsNum, portsNumForSparse),
                     new JobRequest.Compute(numGpus, numCpus, memory, trainerCpu, trainerGpu, trainerMem, pserverCpu,
                             pserverMem, useGpu),
-                    new JobRequest.Placement(labels, queue, priority),
+                    new JobRequest.Placement(labels, queue, priority, account, partition, qos),
                     new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout),
                     new JobRequest.Notifications(notify));
         }
@@ -211,5 +221,8 @@ public final class JobRequests {
         public Builder stallTimeout(Duration value) { stallTimeout = value; return this; }
         public Builder queue(String value) { queue = value; return this; }
         public Builder priority(String value) { priority = value; return this; }
+        public Builder account(String value) { account = value; return this; }
+        public Builder partition(String value) { partition = value; return this; }
+        public Builder qos(String value) { qos = value; return this; }
     }
 }

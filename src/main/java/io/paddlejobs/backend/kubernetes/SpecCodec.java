@@ -56,6 +56,9 @@ final class SpecCodec {
         fields.put("labels", new TreeMap<>(r.placement().labels()));
         fields.put("queue", r.placement().queue());
         fields.put("priority", r.placement().priority());
+        fields.put("account", r.placement().account());
+        fields.put("partition", r.placement().partition());
+        fields.put("qos", r.placement().qos());
         fields.put("mode", topology.mode() == null ? null : topology.mode().label());
         fields.put("max_run_time", duration(lifecycle.maxRunTime()));
         fields.put("package", code.codePackage());
@@ -88,7 +91,8 @@ final class SpecCodec {
                         integer(n, "trainer_cpu"), integer(n, "trainer_gpu"), memory(n, "trainer_mem"),
                         integer(n, "pserver_cpu"), memory(n, "pserver_mem"),
                         n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null),
-                new JobRequest.Placement(strings(n, "labels"), str(n, "queue"), str(n, "priority")),
+                new JobRequest.Placement(strings(n, "labels"), str(n, "queue"), str(n, "priority"),
+                        str(n, "account"), str(n, "partition"), str(n, "qos")),
                 new JobRequest.Lifecycle(duration(n, "max_run_time"), integer(n, "max_restarts"), restartOn(n),
                         duration(n, "stall_timeout")),
                 new JobRequest.Notifications(notify(n)));

@@ -9,12 +9,11 @@ import java.util.List;
  * @param components  one per role, in order; more than one makes it a heterogeneous job
  * @param timeLimitMinutes 0 for the partition's default
  * @param termSecondsBeforeLimit how long before the time limit the replicas get SIGTERM; 0 for no warning
- * @param partition   empty for the cluster's default
- * @param account     empty for the user's default
+ * @param choices     the partition, account and QOS it is submitted to
  * @param body        the batch script's body, without {@code #SBATCH} lines
  */
 record BatchJob(String name, Path workDir, Path output, List<Component> components, long timeLimitMinutes,
-                long termSecondsBeforeLimit, String partition, String account, String body) {
+                long termSecondsBeforeLimit, SlurmChoices choices, String body) {
 
     BatchJob {
         components = List.copyOf(components);

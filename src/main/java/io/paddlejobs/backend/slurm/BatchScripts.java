@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.StringJoiner;
 
 /**
@@ -59,14 +60,41 @@ final class BatchScripts {
                 + "STATE_DIR=" + quote(files.stateDir(attempt).toAbsolutePath().toString()) + "\n"
                 + "RESTART_COUNT=" + attempt + "\n"
                 + vars
+                + container(plan, files, properties)
                 + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT\n"
                 + BODY;
         Duration maxRunTime = plan.spec().lifecycle().maxRunTime();
         Duration left = maxRunTime == null ? null : max(maxRunTime.minus(ranBefore), Duration.ofMinutes(1));
         long minutes = timeLimitMinutes(left, properties.timeLimitMinutes());
         return new BatchJob(jobName(plan), files.workDir().toAbsolutePath(), files.batchLog().toAbsolutePath(),
-                components, minutes, termBeforeLimit(minutes, properties.stopGracePeriod()), properties.partition(),
-                properties.account(), body);
+                components, minutes, termBeforeLimit(minutes, properties.stopGracePeriod()),
+                SlurmChoices.of(plan, properties), body);
+    }
+
+    /**
+     * With Pyxis, the request's image as each step's container, with the job's directory and its
+     * namespace's storage mounted at the same paths (the launcher, the environments, the logs and the
+     * checkpoints are there). On the steps, not on the batch job: Pyxis runs an sbatch script given an
+     * image inside it, where there is no {@code srun} to start the steps with.
+     */
+    static String container(JobPlan plan, JobFiles files, SlurmProperties properties) {
+        String image = plan.spec().code().image();
+        if (image == null || properties.containers() != SlurmProperties.Containers.PYXIS) {
+            return "";
+        }
+        String jobDir = files.dir().toAbsolutePath().toString();
+        String storage = properties.directories().storageDir(plan.namespace()).toAbsolutePath().normalize().toString();
+        return "CONTAINER_IMAGE=" + quote(image) + "\n"
+                + "CONTAINER_MOUNTS=" + quote(jobDir + ":" + jobDir + "," + storage + ":" + storage) + "\n";
+    }
+
+    /** Why a request's image does not reach its replicas, where it does not. */
+    static Optional<String> imageWarning(JobPlan plan, SlurmProperties properties) {
+        if (plan.spec().code().image() == null || properties.containers() == SlurmProperties.Containers.PYXIS) {
+            return Optional.empty();
+        }
+        return Optional.of("image is not used on this Slurm cluster: the replicas run the software"
+                + " installed on its nodes (the operator has not set paddlejobs.slurm.containers=pyxis)");
     }
 
     private static Duration max(Duration a, Duration b) {
@@ -123,12 +151,11 @@ final class BatchScripts {
             // To every step (not the batch shell) before the limit: the replicas may checkpoint, then Slurm stops them.
             script.append("#SBATCH --signal=TERM@").append(job.termSecondsBeforeLimit()).append('\n');
         }
-        if (!job.partition().isEmpty()) {
-            script.append("#SBATCH --partition=").append(job.partition()).append('\n');
-        }
-        if (!job.account().isEmpty()) {
-            script.append("#SBATCH --account=").append(job.account()).append('\n');
-        }
+        // On every component's line: sbatch gives a heterogeneous job's later components none of the first's.
+        StringBuilder choices = new StringBuilder();
+        option(choices, "partition", job.choices().partition());
+        option(choices, "account", job.choices().account());
+        option(choices, "qos", job.choices().qos());
         for (int i = 0; i < job.components().size(); i++) {
             BatchJob.Component c = job.components().get(i);
             if (i > 0) {
@@ -140,9 +167,15 @@ final class BatchScripts {
             if (c.gpusPerTask() > 0) {
                 script.append(" --gpus-per-task=").append(c.gpusPerTask());
             }
-            script.append('\n');
+            script.append(choices).append('\n');
         }
         return script.append(job.body()).toString();
+    }
+
+    private static void option(StringBuilder options, String name, String value) {
+        if (!value.isEmpty()) {
+            options.append(" --").append(name).append('=').append(value);
+        }
     }
 
     static String quote(String text) {

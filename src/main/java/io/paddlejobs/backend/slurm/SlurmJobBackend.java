@@ -6,11 +6,13 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Site;
+import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
@@ -122,6 +124,20 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** A partition, account or QOS the operator does not allow the job's namespace is refused, naming the field. */
+    @Override
+    public void requireFits(JobPlan plan) {
+        List<Violation> violations = SlurmChoices.violations(plan, properties);
+        if (!violations.isEmpty()) {
+            throw new InvalidJobRequestException(violations);
+        }
+    }
+
+    @Override
+    public List<String> warnings(JobPlan plan) {
+        return BatchScripts.imageWarning(plan, properties).stream().toList();
     }
 
     /** For a dry run: the batch script exactly as {@code sbatch} would get it (its hosts still tokens). */

@@ -5,6 +5,8 @@ import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -37,6 +39,13 @@ import org.springframework.validation.annotation.Validated;
  *                     from which the service mints short-lived tokens for {@code restUser}
  * @param maxLogRead   the most of a replica's log one read serves (replicas write their logs
  *                     themselves: a sparse or endless one must not cost the service more)
+ * @param accounts     the accounts a namespace's requests may name in {@code account} (namespace: list),
+ *                     besides {@code account}; a namespace not listed may name none
+ * @param partitions   the partitions a namespace's requests may name in {@code partition}, besides {@code partition}
+ * @param qos          the QOS a namespace's requests may name in {@code qos}
+ * @param containers   {@code pyxis} where the cluster's Slurm has NVIDIA's Pyxis plugin: a request's
+ *                     {@code image} is then each step's {@code --container-image}; {@code none}: replicas
+ *                     run the nodes' own software, and an {@code image} is only a warning
  * @param allowSharedFiles security modes {@code token} and {@code kubernetes} on this backend: every
  *                     tenant's jobs run as one Unix user on one shared directory and can read and
  *                     change the others' files; the backend starts in those modes only when this says
@@ -60,7 +69,33 @@ public record SlurmProperties(
         @DefaultValue("") String restVersion,
         Path jwtKey,
         @DefaultValue("64MB") @NotNull DataSize maxLogRead,
-        @DefaultValue("false") boolean allowSharedFiles) {
+        @DefaultValue("false") boolean allowSharedFiles,
+        @DefaultValue Map<String, List<String>> accounts,
+        @DefaultValue Map<String, List<String>> partitions,
+        @DefaultValue Map<String, List<String>> qos,
+        @DefaultValue("none") @NotNull Containers containers) {
+
+    public SlurmProperties {
+        accounts = copy(accounts);
+        partitions = copy(partitions);
+        qos = copy(qos);
+    }
+
+    private static Map<String, List<String>> copy(Map<String, List<String>> allowed) {
+        Map<String, List<String>> copied = new java.util.HashMap<>();
+        if (allowed != null) {
+            allowed.forEach((namespace, values) -> copied.put(namespace, values == null ? List.of() : List.copyOf(values)));
+        }
+        return Map.copyOf(copied);
+    }
+
+    /** What runs a request's {@code image} on the nodes. */
+    public enum Containers {
+        /** Nothing: replicas run the nodes' own software. */
+        NONE,
+        /** NVIDIA's Pyxis SPANK plugin (with enroot): {@code srun --container-image}. */
+        PYXIS
+    }
 
     /** The two ways of talking to Slurm. */
     public enum ClientKind {

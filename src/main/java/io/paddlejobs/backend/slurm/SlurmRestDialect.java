@@ -156,11 +156,15 @@ sealed interface SlurmRestDialect permits SlurmRestDialect.V38, SlurmRestDialect
         p.put("standard_output", job.output().toString());
         p.put("standard_error", job.output().toString());
         p.put("requeue", false);
-        if (!job.partition().isEmpty()) {
-            p.put("partition", job.partition());
+        SlurmChoices choices = job.choices();
+        if (!choices.partition().isEmpty()) {
+            p.put("partition", choices.partition());
         }
-        if (!job.account().isEmpty()) {
-            p.put("account", job.account());
+        if (!choices.account().isEmpty()) {
+            p.put("account", choices.account());
+        }
+        if (!choices.qos().isEmpty()) {
+            p.put("qos", choices.qos());
         }
         return p;
     }

@@ -1,7 +1,7 @@
 # The batch step (runs once, on the first node of the first component). Set above by the service:
 # JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order), STATE_DIR (this
 # attempt's marks), RESTART_COUNT (this attempt's number) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
-# <ROLE>_GPUS (per task).
+# <ROLE>_GPUS (per task); with containers, CONTAINER_IMAGE and CONTAINER_MOUNTS.
 set -uo pipefail
 STATE=$STATE_DIR
 mkdir -p "$STATE" "$JOB_DIR/logs" "$JOB_DIR/work"
@@ -60,6 +60,8 @@ for role in $ROLES; do
     tasks_var=${role^^}_TASKS cpus_var=${role^^}_CPUS gpus_var=${role^^}_GPUS
     # Given again: a step does not inherit every per-task setting of its component (GPU binding)
     [ "${!gpus_var}" -gt 0 ] && group+=(--gpus-per-task="${!gpus_var}")
+    # With Pyxis (paddlejobs.slurm.containers=pyxis): the request's image, the job's files at their own paths
+    [ -n "${CONTAINER_IMAGE:-}" ] && group+=(--container-image="$CONTAINER_IMAGE" --container-mounts="$CONTAINER_MOUNTS")
     srun "${group[@]}" --ntasks="${!tasks_var}" --cpus-per-task="${!cpus_var}" --distribution=block \
         --kill-on-bad-exit=1 --export=ALL /bin/bash "$JOB_DIR/launch.sh" "$role" &
     STEP[$role]=$!

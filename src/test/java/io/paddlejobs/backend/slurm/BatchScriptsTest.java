@@ -7,6 +7,9 @@ import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Resources;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.RolePlan;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.Settings;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -35,10 +38,10 @@ class BatchScriptsTest {
     }
 
     @Test
-    void componentsAreSeparatedByHetjobAndTheJobsOwnOptionsComeFirst() {
+    void componentsAreSeparatedByHetjobAndEachNamesItsPartitionAccountAndQos() {
         BatchJob job = new BatchJob("paddlejobs.default.demo", Path.of("/shared/work"), Path.of("/shared/batch.log"),
-                List.of(new BatchJob.Component(2, 1, 1024, 0), new BatchJob.Component(3, 2, 256, 1)), 90, 30, "gpu",
-                "ml", "echo body\n");
+                List.of(new BatchJob.Component(2, 1, 1024, 0), new BatchJob.Component(3, 2, 256, 1)), 90, 30,
+                new SlurmChoices("gpu", "ml", "high"), "echo body\n");
 
         String script = BatchScripts.withDirectives(job);
 
@@ -50,11 +53,9 @@ class BatchScriptsTest {
                 #SBATCH --no-requeue --export=NONE
                 #SBATCH --time=90
                 #SBATCH --signal=TERM@30
-                #SBATCH --partition=gpu
-                #SBATCH --account=ml
-                #SBATCH --ntasks=2 --cpus-per-task=1 --mem-per-cpu=1024
+                #SBATCH --ntasks=2 --cpus-per-task=1 --mem-per-cpu=1024 --partition=gpu --account=ml --qos=high
                 #SBATCH hetjob
-                #SBATCH --ntasks=3 --cpus-per-task=2 --mem-per-cpu=256 --gpus-per-task=1
+                #SBATCH --ntasks=3 --cpus-per-task=2 --mem-per-cpu=256 --gpus-per-task=1 --partition=gpu --account=ml --qos=high
                 echo body
                 """);
     }
@@ -82,6 +83,41 @@ class BatchScriptsTest {
     })
     void replicasAreWarnedWithSigtermTheGracePeriodBeforeTheTimeLimit(long minutes, long graceSeconds, long seconds) {
         assertThat(BatchScripts.termBeforeLimit(minutes, java.time.Duration.ofSeconds(graceSeconds))).isEqualTo(seconds);
+    }
+
+    @Test
+    void withPyxisTheRequestsImageIsEveryStepsContainerWithTheJobAndItsStorageMountedAtTheirPaths() {
+        SlurmProperties pyxis = Settings.of(SlurmProperties.class, "shared-dir", "/shared", "containers", "pyxis");
+        JobPlan plan = withImage(PlacementTest.plan(), "nvcr.io#nvidia/paddlepaddle:24.01");
+        JobFiles files = new JobFiles(Path.of("/shared/jobs/default/demo"));
+
+        String script = BatchScripts.withDirectives(BatchScripts.of(plan, files, pyxis));
+
+        assertThat(script).contains("""
+                CONTAINER_IMAGE='nvcr.io#nvidia/paddlepaddle:24.01'
+                CONTAINER_MOUNTS='/shared/jobs/default/demo:/shared/jobs/default/demo,/shared/storage/default:/shared/storage/default'
+                """);
+        assertThat(script).as("each step's srun, not the batch job: Pyxis runs an sbatch script with an image inside it")
+                .doesNotContain("#SBATCH --container")
+                .contains("group+=(--container-image=\"$CONTAINER_IMAGE\" --container-mounts=\"$CONTAINER_MOUNTS\")");
+        assertThat(BatchScripts.imageWarning(plan, pyxis)).isEmpty();
+    }
+
+    @Test
+    void withoutContainersAnImageIsOnlyAWarningThatTheNodesSoftwareRuns() {
+        SlurmProperties none = Settings.of(SlurmProperties.class, "shared-dir", "/shared");
+        JobPlan plan = withImage(PlacementTest.plan(), "paddlepaddle/paddle:2.6.1");
+
+        String script = BatchScripts.withDirectives(BatchScripts.of(plan, new JobFiles(Path.of("/shared/jobs/default/demo")), none));
+
+        assertThat(script).doesNotContain("CONTAINER_IMAGE=");
+        assertThat(BatchScripts.imageWarning(plan, none)).hasValueSatisfying(warning -> assertThat(warning)
+                .contains("image", "software installed on its nodes", "paddlejobs.slurm.containers=pyxis"));
+        assertThat(BatchScripts.imageWarning(PlacementTest.plan(), none)).as("no image asked for").isEmpty();
+    }
+
+    private static JobPlan withImage(JobPlan plan, String image) {
+        return plan.withSpec(JobRequests.Builder.from(plan.spec()).image(image).build());
     }
 
     @Test

@@ -64,7 +64,7 @@ class SlurmBenchmark {
         Path work = Files.createDirectories(sharedDir.resolve("direct"));
         // The shape the service submits for one pserver and one trainer: two components of one task.
         BatchJob direct = new BatchJob("direct", work, work.resolve("out.log"),
-                List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(1, 1, 256, 0)), 0, 0, "", "",
+                List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(1, 1, 256, 0)), 0, 0, SlurmChoices.DEFAULTS,
                 "true\n");
 
         List<Long> service = new ArrayList<>();

@@ -44,6 +44,28 @@ class SlurmJobsApiTest extends SlurmServiceTest {
         // The test nodes are small: per-GPU floors meant for real GPU machines would not fit on them.
         registry.add("paddlejobs.defaults.trainer-cpu-per-gpu", () -> "0");
         registry.add("paddlejobs.defaults.trainer-mem-per-gpu", () -> "0");
+        // The test cluster's second partition, for this namespace's requests that name it.
+        registry.add("paddlejobs.slurm.partitions.default", () -> "second");
+    }
+
+    @Test
+    void aJobRunsInThePartitionItNamesWhereTheOperatorAllowsItAndAnotherIsRefusedNamingTheField() {
+        HttpResponse<String> refused = api.send("POST", "/jobs",
+                "{\"name\": \"elsewhere\", \"entry_point\": \"true\", \"partition\": \"debug2\"}");
+        JsonNode problem = ServiceClient.parse(refused.body());
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(400);
+        assertThat(problem.at("/errors/0/field").asString()).isEqualTo("partition");
+        assertThat(problem.at("/errors/0/message").asString()).contains("paddlejobs.slurm.partitions", "second");
+        assertThat(slurmStates("elsewhere")).as("nothing submitted").isEmpty();
+
+        String name = "in-second-" + getClass().getSimpleName().toLowerCase(); // this client's job alone
+        api.submit(job(name, "true").replace("}", ", \"partition\": \"second\"}"));
+
+        String partitions = SlurmCluster.current().command("squeue", "-h", "-t", "all", "-n",
+                "paddlejobs.default." + name, "-o", "%P");
+        assertThat(partitions.lines().map(String::strip).filter(line -> !line.isEmpty()).toList())
+                .as("each component's partition").isNotEmpty().containsOnly("second");
+        api.awaitPhase(name, "Succeeded", RUN);
     }
 
     @Test
@@ -78,6 +100,17 @@ class SlurmJobsApiTest extends SlurmServiceTest {
         assertThat(script).contains("#SBATCH --job-name=paddlejobs.default.dry\n")
                 .contains("#SBATCH --ntasks=1 --cpus-per-task=1 --mem-per-cpu=1024\n#SBATCH hetjob\n#SBATCH --ntasks=1");
         assertThat(slurmStates("dry")).isEmpty();
+    }
+
+    @Test
+    void anImageWithoutContainersIsAWarningThatTheNodesOwnSoftwareRuns() {
+        HttpResponse<String> response = api.send("POST", "/jobs?dry_run=true",
+                job("imaged", "true").replace("}", ", \"image\": \"paddlepaddle/paddle:2.6.1\"}"));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonNode view = ServiceClient.parse(response.body());
+        assertThat(view.path("warnings").toString()).contains("software installed on its nodes");
+        assertThat(view.path("manifests").get(0).path("script").asString()).doesNotContain("CONTAINER_IMAGE=");
     }
 
     @Test

@@ -13,7 +13,8 @@ class SlurmRestDialectTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final BatchJob JOB = new BatchJob("paddlejobs.default.a", Path.of("/shared/a"), Path.of("/shared/a/out"),
-            List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(2, 3, 512, 1)), 5, 0, "", "acct", "exit 0\n");
+            List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(2, 3, 512, 1)), 5, 0,
+            new SlurmChoices("gpu", "acct", "high"), "exit 0\n");
 
     @Test
     void fromV40EveryComponentSaysItsNumbersAsSetObjectsAndOnlyTheFirstCarriesTheScript() {
@@ -31,13 +32,15 @@ class SlurmRestDialectTest {
         assertThat(first.has("tres_per_task")).isFalse();
         assertThat(second.path("current_working_directory").asString()).as("each component needs its own").isEqualTo("/shared/a");
         assertThat(second.path("account").asString()).isEqualTo("acct");
+        assertThat(second.path("partition").asString()).isEqualTo("gpu");
+        assertThat(second.path("qos").asString()).isEqualTo("high");
         assertThat(second.path("tasks").asInt()).isEqualTo(2);
         assertThat(second.path("cpus_per_task").asInt()).isEqualTo(3);
     }
 
     @Test
     void fromV40AJobOfOneComponentIsAJobNotAList() {
-        BatchJob one = new BatchJob(JOB.name(), JOB.workDir(), JOB.output(), JOB.components().subList(0, 1), 0, 0, "", "", "true\n");
+        BatchJob one = new BatchJob(JOB.name(), JOB.workDir(), JOB.output(), JOB.components().subList(0, 1), 0, 0, SlurmChoices.DEFAULTS, "true\n");
 
         JsonNode body = SlurmRestDialect.of("v0.0.42").submitBody(JSON, one, "/bin");
 
@@ -56,6 +59,9 @@ class SlurmRestDialectTest {
         assertThat(second.path("memory_per_cpu").asLong()).isEqualTo(512);
         assertThat(second.path("time_limit").asLong()).isEqualTo(5);
         assertThat(second.path("gpus_per_task").asString()).isEqualTo("1");
+        assertThat(second.path("account").asString()).isEqualTo("acct");
+        assertThat(second.path("partition").asString()).isEqualTo("gpu");
+        assertThat(second.path("qos").asString()).isEqualTo("high");
     }
 
     /** A component as Slurm 26.05's slurmrestd lists it (v0.0.45, shortened). */

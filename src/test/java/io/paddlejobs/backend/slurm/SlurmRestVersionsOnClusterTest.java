@@ -39,7 +39,7 @@ class SlurmRestVersionsOnClusterTest {
         SlurmRest rest = client(older);
         Path work = Files.createDirectories(dir.resolve("work"));
         BatchJob job = new BatchJob("pinned-" + older, work, work.resolve("out"),
-                List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(1, 1, 256, 0)), 1, 0, "", "", "exit 3\n");
+                List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(1, 1, 256, 0)), 1, 0, SlurmChoices.DEFAULTS, "exit 3\n");
 
         long id = rest.submit(job);
 
