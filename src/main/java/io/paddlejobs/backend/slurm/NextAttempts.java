@@ -51,7 +51,7 @@ final class NextAttempts {
             slurm.cancel(id); // cancelled or deleted while Slurm took it
             return;
         }
-        records.save(next);
+        records.saveIfCurrent(jobs, next); // a cancel meanwhile writes its own; a delete, none
         changed.accept(job.key());
     }
 

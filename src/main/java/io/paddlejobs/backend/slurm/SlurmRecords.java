@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -64,6 +65,20 @@ final class SlurmRecords {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the record of job " + job.plan().name(), e);
         }
+    }
+
+    /**
+     * Writes the record while the job is still this one, under the map's lock for its key, the lock
+     * every writer of a record takes: a delete, which removes the job from the map before its files,
+     * never races a record being written there, and two writers of one record never meet in its directory.
+     */
+    void saveIfCurrent(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmJob job) {
+        jobs.computeIfPresent(job.key(), (key, current) -> {
+            if (current == job) {
+                save(job);
+            }
+            return current;
+        });
     }
 
     /** Every usable record at {@code <namespace>/<job>/job.json}; the others are refused. */

@@ -81,7 +81,7 @@ final class SlurmStops implements AutoCloseable {
         if (cancelled == null) {
             return Optional.empty();
         }
-        records.save(cancelled);
+        records.saveIfCurrent(jobs, cancelled); // a delete meanwhile leaves no record behind
         changed.accept(key);
         return Optional.of(cancelled.toJob());
     }

@@ -160,22 +160,9 @@ final class StatusPoller implements AutoCloseable {
         JobStatus is = updated.status();
         if (placed != job.placed() || is.phase() != was.phase() || !Objects.equals(is.reason(), was.reason())
                 || !Objects.equals(updated.restartAt(), job.restartAt())) {
-            saveIfCurrent(updated);
+            records.saveIfCurrent(jobs, updated);
         }
         changed.accept(job.key());
-    }
-
-    /**
-     * Writes the record while the job is still this one, under the map's lock for its key: a delete,
-     * which removes the job from the map before its files, never races a record being written there.
-     */
-    private void saveIfCurrent(SlurmJob job) {
-        jobs.computeIfPresent(job.key(), (key, current) -> {
-            if (current == job) {
-                records.save(job);
-            }
-            return current;
-        });
     }
 
     @Override

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SlurmRestartsDecisionTest {
 
     private static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
-    private static final RestartBackoff BACKOFF = new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5));
+    static final RestartBackoff BACKOFF = new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5));
 
     @ParameterizedTest(name = "{0} with exit code {1} -> {2}")
     @CsvSource({
@@ -90,7 +90,7 @@ class SlurmRestartsDecisionTest {
         assertThat(NextAttempts.adopt(waiting, List.of(info(7, name)))).as("none submitted: it waits on").isSameAs(waiting);
     }
 
-    private static SlurmJob running(String spec) {
+    static SlurmJob running(String spec) {
         JobPlan plan = new JobPlanner(Settings.planningPolicy()).plan((spec.isEmpty()
                 ? JobRequests.named("demo", "true") : JobRequests.named("demo", "true").spec(spec)).build(),
                 "default", new SlurmSite(PlacementTest.PROPERTIES));
@@ -98,7 +98,7 @@ class SlurmRestartsDecisionTest {
         return SlurmJob.submitting(plan, T0, SlurmStatusMapper.map(tracked)).submitted(7);
     }
 
-    private static JobStatus ended(SlurmJob job, JobPhase phase, String reason, String message) {
+    static JobStatus ended(SlurmJob job, JobPhase phase, String reason, String message) {
         JobStatus s = job.status();
         return new JobStatus(phase, reason, message, s.createdAt(), T0, T0.plusSeconds(30), null, s.pservers(),
                 s.trainers(), s.replicas());
