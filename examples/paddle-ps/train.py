@@ -3,9 +3,16 @@
 One program for both roles: PaddleCloudRoleMaker reads the environment paddle-jobs injects
 (TRAINING_ROLE, PADDLE_PSERVERS_IP_PORT_LIST, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ID, POD_IP,
 PADDLE_PORT) and decides whether this process serves parameters or trains.
+
+It survives a restart of its job (max_restarts): after every pass trainer 0 has the pservers save
+their tables with fleet.save_persistables into PADDLE_JOB_CHECKPOINT_DIR (the same directory for every
+attempt; every replica sees it), and at start trainer 0 has them load the latest one back with
+fleet.load_model, while every trainer goes on with the pass after it.
 """
 import json
 import os
+import re
+import shutil
 import sys
 
 import numpy as np
@@ -14,8 +21,12 @@ import paddle.distributed.fleet as fleet
 
 FEATURES = 13
 PASSES = int(os.environ.get("PASSES", "12"))
-ROWS = 256  # per trainer
+ROWS = int(os.environ.get("ROWS", "256"))  # per trainer
 BATCH = 16
+# Only under paddle-jobs: run by hand, every run starts afresh.
+CHECKPOINTS = (os.path.join(os.environ["PADDLE_JOB_CHECKPOINT_DIR"], "paddle-ps")
+               if os.environ.get("PADDLE_JOB_CHECKPOINT_DIR") else None)
+CHECKPOINT_NAME = re.compile(r"^pass-(\d+)$")  # what is being written is named pass-N.partial
 
 
 def build_model():
@@ -57,11 +68,46 @@ def report(step, loss):
     print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "total_steps": PASSES, "loss": loss}), flush=True)
 
 
+def latest_checkpoint():
+    """The last pass saved whole and its directory, or (0, None)."""
+    if CHECKPOINTS is None or not os.path.isdir(CHECKPOINTS):
+        return 0, None
+    saved = [int(m.group(1)) for m in map(CHECKPOINT_NAME.match, os.listdir(CHECKPOINTS)) if m]
+    if not saved:
+        return 0, None
+    last = max(saved)
+    return last, os.path.join(CHECKPOINTS, f"pass-{last}")
+
+
+def save_checkpoint(exe, finished_pass):
+    """The pservers write their tables (each its shard, on the directory every replica sees) aside,
+    and the whole is renamed into place once they answered, so that a kill mid-save leaves the
+    previous checkpoint whole; older ones go after."""
+    if CHECKPOINTS is None:
+        return
+    # The service makes the directory where it can (local, Slurm); on a cluster's shared claim the job may be first.
+    os.makedirs(CHECKPOINTS, exist_ok=True)
+    final = os.path.join(CHECKPOINTS, f"pass-{finished_pass}")
+    partial = final + ".partial"
+    shutil.rmtree(partial, ignore_errors=True)  # left by an attempt killed while it saved
+    fleet.save_persistables(exe, partial)  # returns once every pserver has written its part
+    os.rename(partial, final)
+    for name in os.listdir(CHECKPOINTS):
+        if name != os.path.basename(final):
+            shutil.rmtree(os.path.join(CHECKPOINTS, name), ignore_errors=True)
+
+
 def train(x_var, y_var, loss):
+    # Read first, before a pass of the other trainer's may save a newer one: every trainer goes on from the same pass.
+    resumed, checkpoint = latest_checkpoint()
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(paddle.static.default_startup_program())
     fleet.init_worker()  # connects to every pserver; trainer 0 pushes the initial parameters
     trainer_id = fleet.worker_index()
+    if checkpoint is not None and trainer_id == 0:
+        # The pservers' dense tables as they were after that pass (init_server(dirname) loads only
+        # sparse tables in Paddle 2.6); trainers pull them as they train.
+        fleet.load_model(checkpoint, mode=0)
     x, y = rows(trainer_id)
     data = os.path.abspath(f"rows-trainer-{trainer_id}.txt")
     write_slots(data, x, y)
@@ -72,12 +118,17 @@ def train(x_var, y_var, loss):
     dataset.init(batch_size=BATCH, thread_num=1, use_var=[x_var, y_var], pipe_command="cat")
     dataset.set_filelist([data])
 
-    print(f"trainer {trainer_id} of {fleet.worker_num()}: {PASSES} passes over {ROWS} rows", flush=True)
-    report(0, mean_squared_error(x, y))  # step 0: the parameters as trainer 0 pushed them
-    for step in range(1, PASSES + 1):
+    restart = os.environ.get("PADDLE_JOB_RESTART_COUNT", "0")
+    print(f"trainer {trainer_id} of {fleet.worker_num()}: {PASSES} passes over {ROWS} rows"
+          f" from pass {resumed + 1} (restart {restart})", flush=True)
+    if checkpoint is None:
+        report(0, mean_squared_error(x, y))  # step 0: the parameters as trainer 0 pushed them
+    for step in range(resumed + 1, PASSES + 1):
         # minimize() hung the PS version of the program (send ops, no local optimizer) on the loss.
         exe.train_from_dataset(program=loss.block.program, dataset=dataset, print_period=10 ** 9, debug=False)
         report(step, mean_squared_error(x, y))
+        if trainer_id == 0:
+            save_checkpoint(exe, step)
     fleet.stop_worker()  # tells the pservers this trainer is done; they keep running
     print(f"trainer {trainer_id} done", flush=True)
 

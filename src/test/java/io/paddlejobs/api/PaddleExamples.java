@@ -17,6 +17,7 @@ public final class PaddleExamples {
     // The examples' metrics lines: {"step": 5, "total_steps": 39, "loss": 5.30} (total_steps for the status's progress).
     private static final Pattern METRICS = Pattern.compile(
             "^PADDLEJOBS_METRICS \\{\"step\": (\\d+), (?:\"total_steps\": \\d+, )?\"loss\": ([^,}]+)}$", Pattern.MULTILINE);
+    private static final Pattern PS_CHECKPOINT = Pattern.compile("pass-(\\d+)");
     private static final Pattern CHECKSUM = Pattern.compile("parameters sha256 ([0-9a-f]{64})");
 
     private PaddleExamples() {
@@ -37,13 +38,33 @@ public final class PaddleExamples {
 
     /** The trainer reported its loss several times, and the last is far below the first. */
     public static void assertLossFalls(String log) {
+        List<Double> losses = losses(log);
+        assertThat(losses).as("losses in%n%s", log).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(losses.get(losses.size() - 1)).as("last loss of %s", losses).isLessThan(losses.get(0) / 10);
+    }
+
+    /** The losses of a trainer's metrics lines, in the order it printed them. */
+    public static List<Double> losses(String log) {
         List<Double> losses = new ArrayList<>();
         Matcher line = METRICS.matcher(log);
         while (line.find()) {
             losses.add(Double.parseDouble(line.group(2)));
         }
-        assertThat(losses).as("losses in%n%s", log).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(losses.get(losses.size() - 1)).as("last loss of %s", losses).isLessThan(losses.get(0) / 10);
+        return losses;
+    }
+
+    /**
+     * The last pass the parameter-server example saved whole under its checkpoint directory
+     * ({@code pass-N}; one being written is {@code pass-N.partial}), or 0 when none is there yet.
+     */
+    public static int latestPsCheckpoint(Path checkpoints) throws IOException {
+        if (!Files.isDirectory(checkpoints)) {
+            return 0;
+        }
+        try (var names = Files.list(checkpoints)) {
+            return names.map(path -> PS_CHECKPOINT.matcher(path.getFileName().toString()))
+                    .filter(Matcher::matches).mapToInt(name -> Integer.parseInt(name.group(1))).max().orElse(0);
+        }
     }
 
     /** The checksum of its parameters a collective rank prints at its end. */

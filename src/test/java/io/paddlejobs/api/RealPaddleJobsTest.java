@@ -32,6 +32,11 @@ class RealPaddleJobsTest {
     /** Generous: on two shared cores one Paddle import alone can take several seconds. */
     private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
     private static final Duration PSERVER_LISTEN_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How far apart two runs of the parameter-server example may end (examples/paddle-ps/README.md):
+     * asynchronous SGD applies the trainers' gradients in an order that differs from run to run.
+     */
+    private static final double PS_LOSS_TOLERANCE = 0.01;
 
     @TempDir
     static Path dataRoot;
@@ -158,6 +163,56 @@ class RealPaddleJobsTest {
                 .contains(uninterrupted);
         System.out.printf("paddle-e2e restart: trainer-1 killed -> next attempt's trainers running in %d ms"
                 + " (backoff 1 s); resumed from step %s%n", nextAttemptRunning / 1_000_000, resumed.group(1));
+    }
+
+    @Test
+    void parameterServerJobWithATrainerKilledMidTrainingResumesFromItsCheckpointAndEndsWithAnUninterruptedRunsLoss()
+            throws Exception {
+        client.submit(parameterServer("ps-whole"));
+        JsonNode whole = awaitFinished("ps-whole");
+        assertThat(whole.get("phase").asString()).as(whole.toString()).isEqualTo("Succeeded");
+        List<Double> uninterrupted = PaddleExamples.losses(log("ps-whole", "trainer", 0));
+
+        client.submit(parameterServer("ps-resumed"));
+        // Killed once trainer 0 has saved its third pass: the pservers' tables of a run well under way.
+        Path checkpoints = dataRoot.resolve("storage/default/checkpoints/ps-resumed/paddle-ps");
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(100))
+                .until(() -> PaddleExamples.latestPsCheckpoint(checkpoints) >= 3);
+        long killed = System.nanoTime();
+        new ProcessBuilder("kill", "-9", Long.toString(pidOf("ps-resumed", "trainer-0"))).start().waitFor();
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(50)).until(() -> {
+            JsonNode status = client.getJson("/jobs/ps-resumed/status");
+            return status.get("restarts").asInt() == 1 && status.get("trainers").get("running").asInt() == 2;
+        });
+        long nextAttemptRunning = System.nanoTime() - killed;
+
+        JsonNode status = awaitFinished("ps-resumed");
+
+        String log = log("ps-resumed", "trainer", 0);
+        assertThat(status.get("phase").asString()).as("%s%n%s", status, log).isEqualTo("Succeeded");
+        assertThat(status.get("restarts").asInt()).isEqualTo(1);
+        assertThat(status.get("attempts").get(0).get("message").asString()).contains("trainer-0 killed by signal 9");
+        java.util.regex.Matcher resumed = java.util.regex.Pattern.compile("from pass (\\d+) \\(restart 1\\)").matcher(log);
+        assertThat(resumed.find()).as("the second attempt says where it resumed:%n%s", log).isTrue();
+        int firstPass = Integer.parseInt(resumed.group(1));
+        assertThat(firstPass).as("resumed after a checkpoint, not from the start").isGreaterThan(1);
+        List<Double> afterRestart = PaddleExamples.losses(log.substring(resumed.end()));
+        assertThat(afterRestart).as("losses after the restart:%n%s", log).isNotEmpty();
+        assertThat(afterRestart.get(0)).as("the pservers started from the checkpoint's parameters, not fresh ones")
+                .isLessThan(uninterrupted.get(0) / 10);
+        assertThat(afterRestart.get(afterRestart.size() - 1)).as("final loss beside the uninterrupted run's %s", uninterrupted)
+                .isCloseTo(uninterrupted.get(uninterrupted.size() - 1), org.assertj.core.data.Offset.offset(PS_LOSS_TOLERANCE));
+        System.out.printf("paddle-e2e ps restart: trainer-0 killed -> next attempt's trainers running in %d ms"
+                + " (backoff 1 s); resumed from pass %d%n", nextAttemptRunning / 1_000_000, firstPass);
+    }
+
+    /** The parameter-server example for 40 passes, restarted on a kill from outside; each name has its own checkpoints. */
+    private String parameterServer(String name) throws Exception {
+        var request = (tools.jackson.databind.node.ObjectNode) json.readTree(
+                PaddleExamples.request("paddle-ps", PaddleVenvs.python("2.6.2")));
+        request.put("name", name).put("max_restarts", 1).put("restart_on", "infrastructure");
+        request.putObject("env").put("PASSES", "40");
+        return json.writeValueAsString(request);
     }
 
     /** The collective example for 200 steps, restarted on a kill from outside; each name has its own checkpoints. */
