@@ -1,5 +1,7 @@
 package io.paddlejobs.backend;
 
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
@@ -7,7 +9,9 @@ import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -16,7 +20,8 @@ import java.util.stream.Collectors;
  * One attempt's {@code stall_timeout}: the attempt is stalled once no running trainer has printed a
  * line for that long. A metrics line is a line of the log, so it counts as a sign of life; what a
  * trainer printed before this attempt began does not. A hung all-reduce looks like this: every
- * trainer alive and silent. The local and Slurm backends both judge their replicas' log files so.
+ * trainer alive and silent. The local and Slurm backends both judge their replicas' log files so; the
+ * Kubernetes backend judges what its log reads have seen of each trainer pod.
  */
 public final class StallWatch {
 
@@ -59,6 +64,32 @@ public final class StallWatch {
         }
         return Optional.of("no trainer printed a line or reported a metric for %s (stall_timeout): %s"
                 .formatted(RestartDecision.words(timeout), silent.stream().collect(Collectors.joining(", "))));
+    }
+
+    /**
+     * When a backend that sees its replicas from outside (Slurm, Kubernetes) takes the attempt to have
+     * begun: when its last trainer started. The job's own start comes before the trainers are placed and
+     * launched, which on a busy cluster can take longer than a short timeout.
+     */
+    public static Instant began(JobStatus mapped) {
+        return mapped.replicas().stream().filter(r -> r.role() == Role.TRAINER).map(ReplicaStatus::startedAt)
+                .filter(Objects::nonNull).max(Comparator.naturalOrder()).orElse(mapped.startedAt());
+    }
+
+    /** The running attempt's status as it shows a stall: a warning, unless the status has a reason of its own. */
+    public static JobStatus warned(JobStatus shown, String silence) {
+        if (shown.reason() != null) {
+            return shown;
+        }
+        return new JobStatus(shown.phase(), STALLED, silence, shown.createdAt(), shown.startedAt(),
+                shown.finishedAt(), shown.queuePosition(), shown.pservers(), shown.trainers(), shown.replicas(),
+                shown.restarts(), shown.attempts());
+    }
+
+    /** The attempt failed by its stall ({@code restart_on} names {@code stall}), as a failed attempt's status. */
+    public static JobStatus failed(JobStatus mapped, String silence, Instant now) {
+        return new JobStatus(JobPhase.FAILED, STALLED, silence, mapped.createdAt(), mapped.startedAt(), now,
+                null, mapped.pservers(), mapped.trainers(), mapped.replicas(), mapped.restarts(), mapped.attempts());
     }
 
     private Instant lastHeard(Instant written) {

@@ -14,7 +14,7 @@ import java.util.List;
  */
 final class LifeEvents {
 
-    /** The reason the local backend shows while no trainer prints or reports. */
+    /** The reason a backend shows while no trainer prints or reports. */
     static final String STALLED = "Stalled";
 
     record Step(List<JobEvent> events, Handled handled) {

@@ -69,6 +69,11 @@ final class ClusterCache implements AutoCloseable {
                 .map(ClusterCache::jobKey).filter(Objects::nonNull).toList());
     }
 
+    /** Tells the listeners of a change the informers cannot see (a job falling silent). */
+    void told(JobKey key) {
+        listeners.accept(key);
+    }
+
     /** Starts every informer without waiting for it: a cluster that is down must not stop the service starting. */
     void start() {
         scopes.values().forEach(scope -> scope.all().forEach(informer -> informer.start().whenComplete((ok, error) -> {

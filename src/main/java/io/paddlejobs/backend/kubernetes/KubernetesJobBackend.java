@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,7 @@ final class KubernetesJobBackend implements JobBackend {
     private final DataClaims claims;
     private final ShippedCode.Source code;
     private final RestartBackoff backoff;
+    private final KubernetesStalls stalls;
     private final Clock clock;
     private final Site site = new KubernetesSite();
 
@@ -52,7 +54,7 @@ final class KubernetesJobBackend implements JobBackend {
     /** @param cacheWait how long a job created a moment ago by another replica of the service may take to reach the cache */
     KubernetesJobBackend(KubernetesProperties settings, Duration cacheWait, ClusterCache cache, JobCreator creator,
                          Workloads workloads, PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, ShippedCode.Source code,
-                         RestartBackoff backoff, Clock clock) {
+                         RestartBackoff backoff, KubernetesStalls stalls, Clock clock) {
         this.settings = settings;
         this.cacheWait = cacheWait;
         this.cache = cache;
@@ -64,10 +66,12 @@ final class KubernetesJobBackend implements JobBackend {
         this.claims = claims;
         this.code = code;
         this.backoff = backoff;
+        this.stalls = stalls;
         this.clock = clock;
         cache.addListener(key -> {
             if (cache.find(key).isEmpty()) {
                 plans.forget(key);
+                stalls.forget(key);
             }
         });
     }
@@ -160,6 +164,7 @@ final class KubernetesJobBackend implements JobBackend {
             boolean existed = workloads.delete(key);
             plans.forget(key);
             events.forget(key);
+            stalls.forget(key);
             return existed;
         } catch (KubernetesClientException e) {
             throw ApiErrors.translate(e, "delete '" + key.name() + "'");
@@ -191,7 +196,10 @@ final class KubernetesJobBackend implements JobBackend {
             JobPlan plan = plans.planOf(observed.trainerJob());
             ObservedJob explained = observed.explainedBy(events.of(new JobKey(observed.namespace(), observed.name())));
             JobStatus status = JobStatusMapper.map(plan, explained);
-            return Optional.of(new Job(plan, Restarts.shown(plan, explained, status, clock.instant(), backoff)));
+            Instant now = clock.instant();
+            // The reconciler acts on a stall within a moment; until then the job already shows what it will do.
+            status = KubernetesStalls.shown(plan, status, stalls.silence(plan, explained, status, now), now);
+            return Optional.of(new Job(plan, Restarts.shown(plan, explained, status, now, backoff)));
         } catch (RuntimeException e) {
             // Someone else's object wearing our label, or a spec from a future version: not a job we can show.
             log.debug("Skipping {}/{}: {}", observed.namespace(), observed.trainerJob().getMetadata().getName(), e.toString());

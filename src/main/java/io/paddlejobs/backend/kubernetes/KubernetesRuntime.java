@@ -38,13 +38,15 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
         ClusterEvents events = new ClusterEvents(client, clock);
         Workloads workloads = new Workloads(client);
         CheckedClaims claims = new CheckedClaims(namespace -> DataClaim.check(client, settings, namespace), clock);
+        TrainerLines lines = new TrainerLines(clock);
+        KubernetesStalls stalls = new KubernetesStalls(lines);
         LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings,
-                new Restarts(client, settings, claims, code), backoff, clock);
+                new Restarts(client, settings, claims, code), backoff, stalls, clock);
         cache.addListener(reconciler);
         // A job another replica created reaches the cache within about one request's time.
         Duration cacheWait = Duration.ofMillis(client.getConfiguration().getRequestTimeout());
         KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cacheWait, cache, new JobCreator(client, settings),
-                workloads, plans, new LogStreams(client), events, claims, code, backoff, clock);
+                workloads, plans, new LogStreams(client, lines), events, claims, code, backoff, stalls, clock);
         cache.start();
         return new KubernetesRuntime(client, cache, reconciler, jobs);
     }

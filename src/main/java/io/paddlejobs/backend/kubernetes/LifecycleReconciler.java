@@ -9,6 +9,8 @@ import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -27,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A job pending for a reason its pods do not give is looked at again after
  * {@link ClusterEvents#MIN_INTERVAL}: the warning that explains it (a quota refusal) is written
- * after the first look, and often changes nothing the informers see.
+ * after the first look, and often changes nothing the informers see. A running job with a
+ * {@code stall_timeout} is looked at again every {@link io.paddlejobs.backend.StallWatch#interval()}:
+ * falling silent changes nothing the informers see either ({@link KubernetesStalls}).
  */
 final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
 
@@ -46,15 +50,21 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     private final KubernetesProperties settings;
     private final Restarts restarts;
     private final RestartBackoff backoff;
+    private final KubernetesStalls stalls;
     private final Clock clock;
     /** Keys waiting to be reconciled: a burst of events for one job costs one look. */
     private final Set<JobKey> queued = ConcurrentHashMap.newKeySet();
-    /** Keys with a later look scheduled: one at a time per job, however often it is reconciled meanwhile. */
-    private final Set<JobKey> lookingAgain = ConcurrentHashMap.newKeySet();
+    /**
+     * Keys with a later look scheduled, and when it is due: one at a time per job, however often it is
+     * reconciled meanwhile, unless an earlier one is asked for (a stall look every second must not wait
+     * behind the events look ten seconds away).
+     */
+    private final Map<JobKey, Long> lookingAgain = new ConcurrentHashMap<>();
     private final ScheduledThreadPoolExecutor worker = worker();
 
     LifecycleReconciler(ClusterCache cache, Workloads workloads, PlanRecovery plans, ClusterEvents events,
-                        KubernetesProperties settings, Restarts restarts, RestartBackoff backoff, Clock clock) {
+                        KubernetesProperties settings, Restarts restarts, RestartBackoff backoff,
+                        KubernetesStalls stalls, Clock clock) {
         this.cache = cache;
         this.workloads = workloads;
         this.plans = plans;
@@ -62,6 +72,7 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
         this.settings = settings;
         this.restarts = restarts;
         this.backoff = backoff;
+        this.stalls = stalls;
         this.clock = clock;
     }
 
@@ -111,6 +122,12 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
                 }
             }
             Instant now = clock.instant();
+            Optional<String> silence = stalls.silence(plan, job, status, now);
+            if (stalls.changed(key, silence.isPresent())) {
+                cache.told(key); // the status shows the warning, or no longer does
+            }
+            Optional<Duration> stallLook = KubernetesStalls.lookEvery(plan, job, status);
+            status = KubernetesStalls.shown(plan, status, silence, now);
             for (JobLifecycle.Action action : JobLifecycle.next(plan, job, status, now, settings, backoff)) {
                 apply(key, plan, job, action, now, job.queued());
             }
@@ -118,6 +135,7 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
                 // Its next attempt is due then, whether or not anything the informers see changes.
                 lookAgainLater(key, Duration.between(now, job.attempts().restartAt()));
             }
+            stallLook.ifPresent(every -> lookAgainLater(key, every));
         } catch (ForeignObjectException e) {
             // An earlier attempt's object still holds the name, on its way out.
             log.debug("Job {}: {}; trying again", key, e.getMessage());
@@ -135,16 +153,19 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     }
 
     private void lookAgainLater(JobKey key, Duration delay) {
-        if (!lookingAgain.add(key)) {
-            return;
+        long due = System.nanoTime() + Math.max(0, delay.toNanos());
+        if (lookingAgain.merge(key, due, (pending, asked) -> pending - asked <= 0 ? pending : asked) != due) {
+            return; // one as early is scheduled
         }
         try {
+            // A later look this one replaced finds itself replaced and does nothing: this look asks again for what it still needs.
             worker.schedule(() -> {
-                lookingAgain.remove(key);
-                reconcile(key);
+                if (lookingAgain.remove(key, due)) {
+                    reconcile(key);
+                }
             }, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
-            lookingAgain.remove(key);
+            lookingAgain.remove(key, due);
         }
     }
 

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.DeletableWithOptions;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -120,9 +121,13 @@ final class Restarts {
     /**
      * How a replica's failure came about: the program's own exit when its container ended with a code of
      * its own; anything else (a kill by signal from outside, out of memory, an eviction or preemption, a pod
-     * deleted or lost with its node, a pserver that could not be reached) came from outside it.
+     * deleted or lost with its node, a pserver that could not be reached) came from outside it. A stall is
+     * its own cause.
      */
     static RestartOn.Cause cause(String reason, ReplicaStatus failed) {
+        if (StallWatch.STALLED.equals(reason)) {
+            return RestartOn.Cause.STALL;
+        }
         if ("ReplicaFailed".equals(reason) && failed != null && failed.exitCode() != null) {
             return ExitCodes.cause(failed.exitCode());
         }

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
@@ -145,10 +146,10 @@ final class StatusPoller implements AutoCloseable {
         if (status.phase().isFinished()) {
             updated = SlurmRestarts.ended(current, status, backoff, now);
         } else if (stalled) {
-            updated = SlurmRestarts.ended(current, SlurmStalls.failed(status, silence.get(), now), backoff, now);
+            updated = SlurmRestarts.ended(current, StallWatch.failed(status, silence.get(), now), backoff, now);
         } else {
             JobStatus shown = SlurmRestarts.during(current, status);
-            updated = current.with(silence.map(words -> SlurmStalls.warned(shown, words)).orElse(shown), null);
+            updated = current.with(silence.map(words -> StallWatch.warned(shown, words)).orElse(shown), null);
         }
         if (updated.equals(job) || !jobs.replace(job.key(), job, updated)) {
             return; // nothing new, or cancelled or deleted meanwhile
