@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class KubernetesStallsTest {
 
-    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final Duration DEADLINE = Duration.ofSeconds(90);
 
     private static MockCluster cluster;
     private static ClusterWriter write;
