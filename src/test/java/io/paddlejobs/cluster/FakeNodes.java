@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /** Nodes with no machine behind them: kwok keeps them Ready and plays their kubelet (see kwok-stages.yaml). */
 public final class FakeNodes {
@@ -20,6 +22,23 @@ public final class FakeNodes {
 
     /** Adds a node with this capacity and waits until kwok reports it Ready. */
     public static void add(KubernetesClient admin, String name, int cpus, String memory, int gpus) {
+        create(admin, name, cpus, memory, gpus);
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> ready(admin.nodes().withName(name).get()));
+    }
+
+    /**
+     * Adds {@code count} nodes named {@code prefix0}, {@code prefix1}, ... without GPUs (those not there
+     * yet: the control plane lives as long as the test JVM), and waits until kwok reports all Ready.
+     */
+    public static void addMany(KubernetesClient admin, String prefix, int count, int cpus, String memory) {
+        List<String> names = IntStream.range(0, count).mapToObj(i -> prefix + i).toList();
+        names.stream().filter(name -> admin.nodes().withName(name).get() == null)
+                .forEach(name -> create(admin, name, cpus, memory, 0));
+        await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                .until(() -> names.stream().allMatch(name -> ready(admin.nodes().withName(name).get())));
+    }
+
+    private static void create(KubernetesClient admin, String name, int cpus, String memory, int gpus) {
         Map<String, Quantity> capacity = Map.of("cpu", new Quantity(Integer.toString(cpus)), "memory", new Quantity(memory),
                 "pods", new Quantity("110"), "nvidia.com/gpu", new Quantity(Integer.toString(gpus)));
         Node node = new NodeBuilder()
@@ -31,7 +50,6 @@ public final class FakeNodes {
                 .withNewStatus().withCapacity(capacity).withAllocatable(capacity).endStatus()
                 .build();
         admin.nodes().resource(node).create();
-        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() -> ready(admin.nodes().withName(name).get()));
     }
 
     private static boolean ready(Node node) {

@@ -41,12 +41,17 @@ class RealClusterBenchmark extends SubmitAndReadBenchmark {
         plane = RealCluster.plane();
         ns = RealBackends.namespace(plane, "bench");
         reads = RealBackends.namespace(plane, "bench-reads");
+        serviceAsAdmin(plane);
+        registry.add("paddlejobs.kubernetes.master-url", plane::masterUrl);
+        registry.add("paddlejobs.kubernetes.namespaces", () -> ns + "," + reads);
+    }
+
+    /** The service's client as the cluster admin, by the system properties fabric8 reads. */
+    static void serviceAsAdmin(ControlPlane plane) {
         System.setProperty(Config.KUBERNETES_OAUTH_TOKEN_SYSTEM_PROPERTY, plane.adminToken());
         System.setProperty(Config.KUBERNETES_CA_CERTIFICATE_FILE_SYSTEM_PROPERTY, plane.config(plane.adminToken()).getCaCertFile());
         System.setProperty(Config.KUBERNETES_AUTH_TRYKUBECONFIG_SYSTEM_PROPERTY, "false");
         System.setProperty(Config.KUBERNETES_AUTH_TRYSERVICEACCOUNT_SYSTEM_PROPERTY, "false");
-        registry.add("paddlejobs.kubernetes.master-url", plane::masterUrl);
-        registry.add("paddlejobs.kubernetes.namespaces", () -> ns + "," + reads);
     }
 
     @AfterAll
