@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.paddlejobs.planning.LabelKeys;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +24,9 @@ import java.util.concurrent.Executors;
  * the watch sees the same change the service's informers see, at about the same moment. Keeps
  * timestamps, not pods, so that the heap measured beside it is the service's.
  *
- * <p>Optionally it also acts as a plain client that follows its jobs would: once a trainer Job is
- * complete, it deletes the pserver Job and the Service, as the service does.
+ * <p>Optionally it also acts as a plain client that follows its jobs would, as the service does:
+ * once the pservers are ready it resumes the trainer Job, and once that is complete it deletes the
+ * pserver Job and the Service.
  */
 final class PodClock implements AutoCloseable {
 
@@ -31,11 +34,21 @@ final class PodClock implements AutoCloseable {
     private final Map<String, Long> pserversGone = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> pserversLeft = new ConcurrentHashMap<>();
     private final Set<String> followed = ConcurrentHashMap.newKeySet();
+    private final Map<String, Set<String>> pserversReady = new ConcurrentHashMap<>();
+    private final Set<String> released = ConcurrentHashMap.newKeySet();
+    private final KubernetesClient admin;
+    private final String namespace;
+    /** Zero: only watch; else a follower, which releases the trainers once this many pservers are ready. */
+    private final int pserversPerJob;
     private final Watch pods;
     private final Watch jobs;
     private final ExecutorService deletes = Executors.newFixedThreadPool(4);
 
-    PodClock(KubernetesClient admin, String namespace, boolean deletePserversWhenDone) {
+    PodClock(KubernetesClient admin, String namespace, int followWithPserversPerJob) {
+        this.admin = admin;
+        this.namespace = namespace;
+        this.pserversPerJob = followWithPserversPerJob;
+        boolean deletePserversWhenDone = followWithPserversPerJob > 0;
         pods = admin.pods().inNamespace(namespace).watch(new Watcher<>() {
             @Override
             public void eventReceived(Action action, Pod pod) {
@@ -83,10 +96,28 @@ final class PodClock implements AutoCloseable {
                 }
             } else {
                 left.add(pod.getMetadata().getName());
+                if (pserversPerJob > 0 && ready(pod)) {
+                    releaseWhenReady(job, pod.getMetadata().getName());
+                }
             }
         } else if ("trainer".equals(role) && pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())) {
             trainersDone.merge(job, now, Math::max);
         }
+    }
+
+    /** As the service does: the trainer Job is created suspended, and resumed once every pserver is ready. */
+    private void releaseWhenReady(String job, String pod) {
+        Set<String> ready = pserversReady.computeIfAbsent(job, j -> ConcurrentHashMap.newKeySet());
+        ready.add(pod);
+        if (ready.size() >= pserversPerJob && released.add(job)) {
+            deletes.submit(() -> admin.batch().v1().jobs().inNamespace(namespace).withName(ObjectNames.trainerJob(job))
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"suspend\":false}}"));
+        }
+    }
+
+    private static boolean ready(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions() != null && pod.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
     private static boolean complete(Job job) {

@@ -118,8 +118,9 @@ class RealClusterScaleBenchmark {
         Figures figures = new Figures("At scale on the real control plane: " + JOBS + " jobs, " + NODES + " kwok nodes of 64 CPUs");
         FakeNodes.addMany(plane.admin(), "scale-node-", NODES, 64, "256Gi");
         ExecutorService background = Executors.newCachedThreadPool();
-        try (PodClock clock = new PodClock(plane.admin(), ns, false);
-             PodClock directClock = new PodClock(plane.admin(), directNs, true)) {
+        int pservers = Plans.plan(Plans.request("any", 2), directNs).pservers().count();
+        try (PodClock clock = new PodClock(plane.admin(), ns, 0);
+             PodClock directClock = new PodClock(plane.admin(), directNs, pservers)) {
             background.submit(() -> watchSucceeded());
             for (int i = 0; i < 300; i++) {
                 expect(200, post("/jobs?dry_run=true&namespace=" + ns, "warm-" + i, ""));
