@@ -33,6 +33,7 @@ final class PodClock implements AutoCloseable {
     private final Map<String, Long> trainersDone = new ConcurrentHashMap<>();
     private final Map<String, Long> pserversGone = new ConcurrentHashMap<>();
     private final Map<String, Set<String>> pserversLeft = new ConcurrentHashMap<>();
+    private final Set<String> succeededPods = ConcurrentHashMap.newKeySet();
     private final Set<String> followed = ConcurrentHashMap.newKeySet();
     private final Map<String, Set<String>> pserversReady = new ConcurrentHashMap<>();
     private final Set<String> released = ConcurrentHashMap.newKeySet();
@@ -100,7 +101,9 @@ final class PodClock implements AutoCloseable {
                     releaseWhenReady(job, pod.getMetadata().getName());
                 }
             }
-        } else if ("trainer".equals(role) && pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())) {
+        } else if ("trainer".equals(role) && pod.getStatus() != null && "Succeeded".equals(pod.getStatus().getPhase())
+                && succeededPods.add(pod.getMetadata().getName())) {
+            // The first event that shows this pod Succeeded: later updates of the pod must not move it.
             trainersDone.merge(job, now, Math::max);
         }
     }
