@@ -96,6 +96,10 @@ class SlurmBenchmark {
         // The jobs write into the temporary directory until they end; it is removed after this.
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(120))
                 .until(() -> cluster.command("squeue", "-h", "-t", "PD,R,CG").isBlank());
+        // The service goes on polling after this test: its jobs and their records leave the directory now.
+        for (int i = 0; i < ROUNDS; i++) {
+            api.send("DELETE", "/jobs/bench-" + i, null);
+        }
     }
 
     /** Further clusters beside the suite's, each started, then stopped: what every Slurm test run pays once. */
