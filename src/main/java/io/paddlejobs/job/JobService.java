@@ -10,7 +10,11 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+import java.nio.charset.StandardCharsets;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Service;
@@ -24,11 +28,14 @@ public class JobService {
     private final CodePackages packages;
     private final PlanSize planSize;
     private final NamespaceUsage usage;
+    private final JobHistory history;
+    private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
 
     public JobService(JobPlanner planner, JobBackend backend, CodePackages packages,
-                      PlanSize planSize) {
+                      PlanSize planSize, JobHistory history) {
         this.planner = planner;
         this.backend = backend;
+        this.history = history;
         this.packages = packages;
         this.planSize = planSize;
         this.usage = new NamespaceUsage(backend);
@@ -65,6 +72,10 @@ public class JobService {
 
     private Submission create(JobPlan plan) {
         JobKey key = new JobKey(plan.namespace(), plan.name());
+        if (backend.find(key).isEmpty()) {
+            // On disk before anything runs: a job the history cannot record is not started (503).
+            history.submitted(plan);
+        }
         try {
             return new Submission(backend.submit(plan), true);
         } catch (JobAlreadyExistsException e) {
@@ -85,12 +96,20 @@ public class JobService {
         return find(key).orElseThrow(() -> new JobNotFoundException(key));
     }
 
+    /** The job as its backend has it, else as the history kept it (marked archived). */
     public Optional<Job> find(JobKey key) {
+        Optional<Job> live = backend.find(key);
+        return live.isPresent() ? live : history.find(key);
+    }
+
+    /** The job as its backend has it, ignoring the history. */
+    public Optional<Job> findLive(JobKey key) {
         return backend.find(key);
     }
 
-    /** @see JobBackend#onChange */
+    /** @see JobBackend#onChange; also told when a delete removed a job from the history */
     public void onChange(Consumer<JobKey> listener) {
+        listeners.add(listener);
         backend.onChange(listener);
     }
 
@@ -108,8 +127,8 @@ public class JobService {
     }
 
     public JobPage list(JobQuery query) {
-        List<Job> matching = backend.list(query.namespace()).stream().filter(query::matches)
-                .sorted(ListPosition.ORDER).toList();
+        List<Job> matching = withArchived(backend.list(query.namespace()), query.namespace()).stream()
+                .filter(query::matches).sorted(ListPosition.ORDER).toList();
         int start = 0;
         if (query.continueToken() != null) {
             ListPosition after = ListPosition.decode(query.continueToken());
@@ -125,6 +144,17 @@ public class JobService {
         List<Job> page = matching.subList(start, end);
         String next = end < matching.size() ? ListPosition.of(page.get(page.size() - 1)).encode() : null;
         return new JobPage(List.copyOf(page), next);
+    }
+
+    /** The live jobs and, for each the backend no longer has, what the history kept: one entry per job. */
+    private List<Job> withArchived(List<Job> live, String namespace) {
+        List<Job> archived = history.list(namespace);
+        if (archived.isEmpty()) {
+            return live;
+        }
+        Set<JobKey> liveKeys = live.stream().map(Job::key).collect(Collectors.toSet());
+        return Stream.concat(live.stream(),
+                archived.stream().filter(job -> !liveKeys.contains(job.key()))).toList();
     }
 
     /** The request with a generated name when it has none, so that the name is known before it is submitted. */
@@ -144,10 +174,18 @@ public class JobService {
         return backend.cancel(key).orElseThrow(() -> new JobNotFoundException(key));
     }
 
+    /**
+     * Removes the job from its backend, then from the history (which the backend's last changes may
+     * have written to), then tells this service's listeners again: the backend told them while the
+     * history still had the job, so they found it archived, not gone.
+     */
     public void delete(JobKey key) {
-        if (!backend.delete(key)) {
+        boolean live = backend.delete(key);
+        boolean kept = history.delete(key);
+        if (!live && !kept) {
             throw new JobNotFoundException(key);
         }
+        listeners.forEach(listener -> listener.accept(key));
     }
 
     /** Checks that the replica exists before anything is written, so that a 404 can still be sent. */
@@ -160,6 +198,13 @@ public class JobService {
 
     public void writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
+        if (backend.find(key).isEmpty()) {
+            Optional<String> kept = history.logTail(key, role, index);
+            if (kept.isPresent()) {
+                out.write(LogTails.last(kept.get(), tail).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+        }
         if (!backend.writeLogs(key, role, index, tail, follow, out)) {
             // requireReplica passed, so the job went away in between (deleted meanwhile)
             throw new JobNotFoundException(key);

@@ -13,6 +13,8 @@ import java.util.List;
  * @param attempts      each run of the job's replicas, oldest first, when it may restart; else empty
  * @param progress      how far the training is, from the trainers' reports; {@code null} when none reported.
  *                      Backends leave it out: the service adds it from the metrics it reads
+ * @param archived      whether this is what the job history kept of a job its backend no longer has
+ *                      ({@link JobHistory}); backends leave it false
  */
 public record JobStatus(
         JobPhase phase,
@@ -27,11 +29,20 @@ public record JobStatus(
         List<ReplicaStatus> replicas,
         int restarts,
         List<Attempt> attempts,
-        Progress progress) {
+        Progress progress,
+        boolean archived) {
 
     public JobStatus {
         replicas = List.copyOf(replicas);
         attempts = attempts == null ? List.of() : List.copyOf(attempts);
+    }
+
+    /** A status as a backend reads it: not archived. */
+    public JobStatus(JobPhase phase, String reason, String message, Instant createdAt, Instant startedAt,
+                     Instant finishedAt, Integer queuePosition, RoleCounts pservers, RoleCounts trainers,
+                     List<ReplicaStatus> replicas, int restarts, List<Attempt> attempts, Progress progress) {
+        this(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers, trainers, replicas,
+                restarts, attempts, progress, false);
     }
 
     /** A backend's status: everything but the progress, which the service adds. */
@@ -45,7 +56,13 @@ public record JobStatus(
     /** The same status with this progress. */
     public JobStatus withProgress(Progress newProgress) {
         return new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers,
-                trainers, replicas, restarts, attempts, newProgress);
+                trainers, replicas, restarts, attempts, newProgress, archived);
+    }
+
+    /** The same status, as the job history keeps it once the backend forgot the job. */
+    public JobStatus asArchived() {
+        return new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers,
+                trainers, replicas, restarts, attempts, progress, true);
     }
 
     /** The status of a job that has not been restarted. */

@@ -49,6 +49,7 @@ public enum ProblemType {
     // where jobs run
     CLUSTER_REFUSED,
     CLUSTER_UNAVAILABLE,
+    HISTORY_UNAVAILABLE,
     NAMESPACE_NOT_SERVED,
     DATA_CLAIM_UNUSABLE,
     QUOTA_EXCEEDED,

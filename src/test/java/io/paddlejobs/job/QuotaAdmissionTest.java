@@ -155,7 +155,7 @@ class QuotaAdmissionTest {
 
     static JobService service(JobBackend backend) {
         return new JobService(PLANNER, backend, NO_PACKAGES,
-                new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()));
+                new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()), JobHistory.NONE);
     }
 
     private static JobRequest request(String name, Integer gpus) {
