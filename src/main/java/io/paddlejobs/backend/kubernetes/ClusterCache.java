@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -38,11 +39,12 @@ final class ClusterCache implements AutoCloseable {
     private static final String BY_JOB = "byJob";
     private static final String ALL = "";
 
-    /** The informers of one scope: a namespace, or all of them. */
-    private record Scope(SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods) {
+    /** The informers of one scope: a namespace, or all of them; {@code jobSets} only where jobs run as JobSets. */
+    private record Scope(SharedIndexInformer<Job> jobs, SharedIndexInformer<Pod> pods,
+                         SharedIndexInformer<GenericKubernetesResource> jobSets) {
 
         List<SharedIndexInformer<?>> all() {
-            return List.of(jobs, pods);
+            return jobSets == null ? List.of(jobs, pods) : List.of(jobs, pods, jobSets);
         }
     }
 
@@ -51,11 +53,16 @@ final class ClusterCache implements AutoCloseable {
 
     /** @param resyncMillis how often every job is offered to the listeners again, changed or not (0: never) */
     ClusterCache(KubernetesClient client, List<String> namespaces, long resyncMillis) {
+        this(client, namespaces, resyncMillis, false);
+    }
+
+    /** @param jobSets whether JobSets are watched too: jobs run as JobSets ({@link JobSetManifest}) */
+    ClusterCache(KubernetesClient client, List<String> namespaces, long resyncMillis, boolean jobSets) {
         Map<String, Scope> byNamespace = new java.util.LinkedHashMap<>();
         if (namespaces.isEmpty()) {
-            byNamespace.put(ALL, scope(client, null, listeners, resyncMillis));
+            byNamespace.put(ALL, scope(client, null, listeners, resyncMillis, jobSets));
         } else {
-            namespaces.forEach(ns -> byNamespace.put(ns, scope(client, ns, listeners, resyncMillis)));
+            namespaces.forEach(ns -> byNamespace.put(ns, scope(client, ns, listeners, resyncMillis, jobSets)));
         }
         this.scopes = Map.copyOf(byNamespace);
     }
@@ -65,8 +72,11 @@ final class ClusterCache implements AutoCloseable {
      * added, changed or removed (and at every resync).
      */
     void addListener(Consumer<JobKey> listener) {
-        listeners.add(listener, scopes.values().stream().flatMap(scope -> scope.jobs().getStore().list().stream())
-                .map(ClusterCache::jobKey).filter(Objects::nonNull).toList());
+        listeners.add(listener, scopes.values().stream().flatMap(scope -> scope.jobSets() == null
+                        ? scope.jobs().getStore().list().stream()
+                        : java.util.stream.Stream.concat(scope.jobs().getStore().list().stream(),
+                                scope.jobSets().getStore().list().stream()))
+                .map(ClusterCache::jobKey).filter(Objects::nonNull).distinct().toList());
     }
 
     /** Tells the listeners of a change the informers cannot see (a job falling silent). */
@@ -102,6 +112,10 @@ final class ClusterCache implements AutoCloseable {
             return Optional.empty();
         }
         Job job = scope.jobs().getStore().getByKey(storeKey(key.namespace(), ObjectNames.trainerJob(key.name())));
+        if (job == null && scope.jobSets() != null) {
+            GenericKubernetesResource jobSet = scope.jobSets().getStore().getByKey(storeKey(key.namespace(), key.name()));
+            return Optional.ofNullable(jobSet).map(js -> observe(scope, js));
+        }
         return Optional.ofNullable(job).map(j -> observe(scope, j));
     }
 
@@ -114,8 +128,16 @@ final class ClusterCache implements AutoCloseable {
         List<ObservedJob> jobs = new ArrayList<>();
         for (Job job : scope.jobs().getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
             var labels = job.getMetadata().getLabels();
-            if (labels.containsKey(JobLabels.NAME) && Role.TRAINER.label().equals(labels.get(JobLabels.ROLE))) {
+            if (labels.containsKey(JobLabels.NAME) && Role.TRAINER.label().equals(labels.get(JobLabels.ROLE))
+                    && !JobSetView.isChild(job)) {
                 jobs.add(observe(scope, job));
+            }
+        }
+        if (scope.jobSets() != null) {
+            for (GenericKubernetesResource jobSet : scope.jobSets().getIndexer().byIndex(Cache.NAMESPACE_INDEX, namespace)) {
+                if (jobKey(jobSet) != null) {
+                    jobs.add(observe(scope, jobSet));
+                }
             }
         }
         return jobs;
@@ -129,19 +151,35 @@ final class ClusterCache implements AutoCloseable {
         return new ObservedJob(job, pservers, pods);
     }
 
+    /** A JobSet job, read through its child Jobs and pods ({@link JobSetView}). */
+    private ObservedJob observe(Scope scope, GenericKubernetesResource jobSet) {
+        String ns = jobSet.getMetadata().getNamespace();
+        String name = jobKey(jobSet).name();
+        Job trainers = scope.jobs().getStore().getByKey(storeKey(ns, ObjectNames.jobSetChild(name, Role.TRAINER)));
+        Job pservers = scope.jobs().getStore().getByKey(storeKey(ns, ObjectNames.jobSetChild(name, Role.PSERVER)));
+        return JobSetView.observe(jobSet, trainers, pservers, scope.pods().getIndexer().byIndex(BY_JOB, ns + "/" + name));
+    }
+
     private Scope scopeOf(String namespace) {
         Scope scope = scopes.get(namespace);
         return scope != null ? scope : scopes.get(ALL);
     }
 
-    private static Scope scope(KubernetesClient client, String namespace, Consumer<JobKey> onChange, long resyncMillis) {
+    private static Scope scope(KubernetesClient client, String namespace, Consumer<JobKey> onChange, long resyncMillis,
+                               boolean jobSets) {
         var jobs = informer(namespace == null ? client.batch().v1().jobs().inAnyNamespace()
                 : client.batch().v1().jobs().inNamespace(namespace), Slim::job, onChange, resyncMillis);
         // Pod changes matter too: a pserver becoming ready releases the trainers, one failing fails the job.
         var pods = informer(namespace == null ? client.pods().inAnyNamespace() : client.pods().inNamespace(namespace),
                 Slim::pod, onChange, 0);
         pods.addIndexers(Map.of(BY_JOB, byJob()));
-        return new Scope(jobs, pods);
+        if (!jobSets) {
+            return new Scope(jobs, pods, null);
+        }
+        var resources = client.genericKubernetesResources(JobSets.API_VERSION, JobSets.KIND);
+        var sets = informer(namespace == null ? resources.inAnyNamespace() : resources.inNamespace(namespace),
+                UnaryOperator.identity(), onChange, resyncMillis);
+        return new Scope(jobs, pods, sets);
     }
 
     private static <T extends HasMetadata> SharedIndexInformer<T> informer(FilterWatchListDeletable<T, ?, ?> objects,

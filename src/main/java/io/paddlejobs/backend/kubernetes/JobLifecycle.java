@@ -71,6 +71,9 @@ final class JobLifecycle {
                              RestartBackoff backoff) {
         List<Action> actions = new ArrayList<>();
         String endedAt = job.cancelledAt() != null ? job.cancelledAt() : job.failedAt();
+        if (job.jobSet()) {
+            return forJobSet(job, status, endedAt, now, settings);
+        }
         if (endedAt != null) {
             if (!job.trainersStopped()) {
                 actions.add(new StopTrainers());
@@ -116,6 +119,28 @@ final class JobLifecycle {
         }
         if (!job.queued() && job.trainersSuspended() && everyPserverReady(plan, job)) {
             actions.add(new ReleaseTrainers());
+        }
+        return actions;
+    }
+
+    /**
+     * A JobSet's controller holds the trainers until the pservers are ready, restarts it, stops the pservers when
+     * it is over and removes it after its TTL; the service still stops one it ended (keeping the JobSet
+     * suspended), removes that after the TTL, and fails one pending too long.
+     */
+    private static List<Action> forJobSet(ObservedJob job, JobStatus status, String endedAt, Instant now,
+                                          KubernetesProperties settings) {
+        List<Action> actions = new ArrayList<>();
+        if (endedAt != null) {
+            if (!job.trainersSuspended()) {
+                actions.add(new StopTrainers());
+            }
+            if (!Instant.parse(endedAt).plusSeconds(settings.ttlSecondsAfterFinished()).isAfter(now)) {
+                actions.add(new Remove());
+            }
+        } else if (!job.queued() && pendingTooLong(status, now, settings.pendingTimeout())) {
+            actions.add(new Fail("PendingTimeout", "still pending after " + describe(settings.pendingTimeout())
+                    + (status.message() == null ? "" : "; last: " + status.message())));
         }
         return actions;
     }

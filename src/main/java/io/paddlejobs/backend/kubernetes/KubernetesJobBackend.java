@@ -44,17 +44,23 @@ final class KubernetesJobBackend implements JobBackend {
     private final RestartBackoff backoff;
     private final KubernetesStalls stalls;
     private final Clock clock;
-    private final Site site = new KubernetesSite();
+    private final boolean jobSets;
+    private final Site site;
 
     /** Reads the namespace's data claim: a function, so that it is one API call at submit and nothing else. */
     interface DataClaims {
         DataClaim check(String namespace);
     }
 
-    /** @param cacheWait how long a job created a moment ago by another replica of the service may take to reach the cache */
+    /**
+     * @param cacheWait how long a job created a moment ago by another replica of the service may take to reach the cache
+     * @param jobSets   whether jobs run as JobSets ({@link JobSetManifest}) rather than as two Jobs
+     */
     KubernetesJobBackend(KubernetesProperties settings, Duration cacheWait, ClusterCache cache, JobCreator creator,
                          Workloads workloads, PlanRecovery plans, LogStreams logs, ClusterEvents events, DataClaims claims, ShippedCode.Source code,
-                         RestartBackoff backoff, KubernetesStalls stalls, Clock clock) {
+                         RestartBackoff backoff, KubernetesStalls stalls, Clock clock, boolean jobSets) {
+        this.jobSets = jobSets;
+        this.site = new KubernetesSite(jobSets);
         this.settings = settings;
         this.cacheWait = cacheWait;
         this.cache = cache;
@@ -101,6 +107,10 @@ final class KubernetesJobBackend implements JobBackend {
         }
         DataClaim claim = claims.check(plan.namespace());
         try {
+            if (jobSets) {
+                var created = workloads.jobSets().create(plan, claim, code.of(plan), settings);
+                return new Job(plan, JobStatusMapper.map(plan, JobSetView.observe(created, null, null, List.of())));
+            }
             var created = creator.create(plan, claim, code.of(plan));
             return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
         } catch (JobAlreadyExistsException e) {
@@ -146,6 +156,11 @@ final class KubernetesJobBackend implements JobBackend {
             return current;
         }
         try {
+            if (observed.get().jobSet()) {
+                var cancelled = workloads.jobSets().cancel(key, clock.instant());
+                return toJob(JobSetView.observe(cancelled, observed.get().trainerJob(), observed.get().pserverJob(),
+                        observed.get().pods()));
+            }
             boolean queued = observed.get().queued();
             var cancelled = workloads.cancelTrainers(key, clock.instant(), queued);
             if (observed.get().pserverJob() != null) { // a collective job has none
@@ -161,7 +176,7 @@ final class KubernetesJobBackend implements JobBackend {
     @Override
     public boolean delete(JobKey key) {
         try {
-            boolean existed = workloads.delete(key);
+            boolean existed = workloads.delete(key) | (jobSets && workloads.jobSets().delete(key));
             plans.forget(key);
             events.forget(key);
             stalls.forget(key);
@@ -188,7 +203,8 @@ final class KubernetesJobBackend implements JobBackend {
         // A dry run says what a submit would: a namespace without a usable claim is refused here too.
         DataClaim claim = cache.serves(plan.namespace()) ? claims.check(plan.namespace())
                 : DataClaim.assumed(settings.dataClaim());
-        return Manifests.desired(plan, settings, claim, code.of(plan)).asMaps();
+        return jobSets ? List.of(Manifests.asMap(JobSetManifest.desired(plan, settings, claim, code.of(plan))))
+                : Manifests.desired(plan, settings, claim, code.of(plan)).asMaps();
     }
 
     private Optional<Job> toJob(ObservedJob observed) {

@@ -40,6 +40,10 @@ import org.springframework.validation.annotation.Validated;
  * @param queues                  the Kueue LocalQueue of each namespace's jobs that name no
  *                                {@code queue} themselves (namespace: queue); a job with a queue is
  *                                left to Kueue to admit, and its Jobs are never suspended by the service
+ * @param workload                what runs a job: {@code jobs} (a headless Service and two Indexed Jobs; any
+ *                                cluster), {@code jobset} (one JobSet; JobSet's controller must be installed),
+ *                                or {@code auto} (a JobSet where the cluster serves JobSet's API, else Jobs;
+ *                                decided once, when the service starts)
  */
 @Validated
 @ConfigurationProperties("paddlejobs.kubernetes")
@@ -55,11 +59,16 @@ public record KubernetesProperties(
         @DefaultValue("busybox:1.36") @NotBlank String waitImage,
         @DefaultValue("1000") @Min(1) long runAsUser,
         @DefaultValue List<String> namespaces,
-        @DefaultValue Map<String, String> queues) {
+        @DefaultValue Map<String, String> queues,
+        @DefaultValue("jobs") Workload workload) {
+
+    /** What runs a job's replicas ({@code paddlejobs.kubernetes.workload}). */
+    enum Workload { JOBS, JOBSET, AUTO }
 
     public KubernetesProperties {
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
         queues = queues == null ? Map.of() : Map.copyOf(queues);
+        workload = workload == null ? Workload.JOBS : workload;
         if (shmSize != null) {
             // At start-up, not at the first submit: a bad quantity names the property that holds it.
             try {

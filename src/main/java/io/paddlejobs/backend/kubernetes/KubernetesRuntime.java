@@ -33,7 +33,8 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
      */
     static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, ShippedCode.Source code,
                                    JobPlanner planner, RestartBackoff backoff, Clock clock) {
-        ClusterCache cache = new ClusterCache(client, settings.namespaces(), settings.resync().toMillis());
+        boolean jobSets = JobSets.chosen(client, settings.workload());
+        ClusterCache cache = new ClusterCache(client, settings.namespaces(), settings.resync().toMillis(), jobSets);
         PlanRecovery plans = new PlanRecovery(planner);
         ClusterEvents events = new ClusterEvents(client, clock);
         Workloads workloads = new Workloads(client);
@@ -46,7 +47,7 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
         // A job another replica created reaches the cache within about one request's time.
         Duration cacheWait = Duration.ofMillis(client.getConfiguration().getRequestTimeout());
         KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cacheWait, cache, new JobCreator(client, settings),
-                workloads, plans, new LogStreams(client, lines), events, claims, code, backoff, stalls, clock);
+                workloads, plans, new LogStreams(client, lines), events, claims, code, backoff, stalls, clock, jobSets);
         cache.start();
         return new KubernetesRuntime(client, cache, reconciler, jobs);
     }

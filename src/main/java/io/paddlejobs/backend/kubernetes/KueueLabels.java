@@ -13,6 +13,8 @@ import java.util.Map;
  */
 final class KueueLabels {
 
+    /** What every key of Kueue's starts with. */
+    static final String PREFIX = "kueue.x-k8s.io/";
     static final String QUEUE_NAME = "kueue.x-k8s.io/queue-name";
     static final String PRIORITY_CLASS = "kueue.x-k8s.io/priority-class";
     /** Kueue stops (evicts and deactivates) a workload that has run this long since admission. */

@@ -171,6 +171,10 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
 
     private void apply(JobKey key, JobPlan plan, ObservedJob job, JobLifecycle.Action action, Instant now,
                        boolean queued) {
+        if (job.jobSet()) {
+            workloads.jobSets().apply(key, action, now);
+            return;
+        }
         if (action instanceof JobLifecycle.Restart || action instanceof JobLifecycle.StartAttempt) {
             try {
                 if (action instanceof JobLifecycle.Restart restart && restarts.restart(plan, job, restart.next())) {

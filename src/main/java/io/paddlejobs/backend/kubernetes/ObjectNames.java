@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 
 /**
@@ -31,6 +32,25 @@ final class ObjectNames {
             case PSERVER -> pserverJob(job);
             case TRAINER -> trainerJob(job);
         };
+    }
+
+    /**
+     * The child Job a JobSet {@code <job>} makes for a role: {@code <jobset>-<replicatedJob>-<jobIndex>}, with one
+     * Job per replicated job ({@code replicas: 1}), so always index 0.
+     */
+    static String jobSetChild(String job, Role role) {
+        return workload(job, role) + "-0";
+    }
+
+    /**
+     * What a replica's hostname starts with in this plan ({@code <prefix>-<index>}): the Indexed Job's name, which
+     * the plan's hosts tell ({@link KubernetesSite} wrote them for one workload or the other).
+     */
+    static String hostPrefix(JobPlan plan, Role role) {
+        String child = jobSetChild(plan.name(), role);
+        boolean inJobSet = plan.replicas().stream().filter(r -> r.role() == role).findFirst()
+                .map(r -> r.host().startsWith(child + "-")).orElse(false);
+        return inJobSet ? child : workload(plan.name(), role);
     }
 
     /** A replica pod's hostname, {@code <workload>-<index>}, as an Indexed Job names it (the pod name has a random suffix). */

@@ -70,6 +70,11 @@ record ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods, Explanation e
         return labels == null ? null : labels.get(KueueLabels.QUEUE_NAME);
     }
 
+    /** Whether the job runs as a JobSet ({@link JobSetView}): JobSet's controller then restarts it, never the service. */
+    boolean jobSet() {
+        return JobSetView.isChild(trainerJob);
+    }
+
     /** Whether Kueue manages the job, and so owns the suspension of its Jobs. */
     boolean queued() {
         return queue() != null;

@@ -27,7 +27,6 @@ final class PlanRecovery {
     }
 
     private final JobPlanner planner;
-    private final KubernetesSite site = new KubernetesSite();
     private final Map<JobKey, Entry> plans = new ConcurrentHashMap<>();
 
     PlanRecovery(JobPlanner planner) {
@@ -57,7 +56,9 @@ final class PlanRecovery {
         if (spec == null) {
             throw new IllegalArgumentException("no " + JobLabels.SPEC_ANNOTATION + " annotation");
         }
-        JobPlan plan = planner.plan(SpecCodec.read(spec), trainerJob.getMetadata().getNamespace(), site);
+        // The hosts follow the workload this job runs as, whatever the service would choose for a new one.
+        JobPlan plan = planner.plan(SpecCodec.read(spec), trainerJob.getMetadata().getNamespace(),
+                new KubernetesSite(JobSetView.isChild(trainerJob)));
         String image = trainerJob.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
         return plan.withImage(image).withReplicas(compact(plan.replicas()));
     }

@@ -55,9 +55,9 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
     private String hostExpression() {
         String subdomain = "." + ObjectNames.service(plan.name());
         return switch (role) {
-            case PSERVER -> ObjectNames.pserverJob(plan.name()) + "-" + Expansion.reference(COMPLETION_INDEX)
+            case PSERVER -> ObjectNames.hostPrefix(plan, role) + "-" + Expansion.reference(COMPLETION_INDEX)
                     + subdomain;
-            case TRAINER -> ObjectNames.trainerJob(plan.name()) + "-" + Expansion.reference(PaddleEnv.TRAINER_ID)
+            case TRAINER -> ObjectNames.hostPrefix(plan, role) + "-" + Expansion.reference(PaddleEnv.TRAINER_ID)
                     + subdomain;
         };
     }

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ record ResolveOwnNameStep(JobPlan plan, String image, Duration timeout) implemen
 
     @Override
     public PodParts apply(PodParts pod) {
-        String host = ObjectNames.pserverJob(plan.name()) + "-" + Expansion.reference(ReplicaEnvStep.COMPLETION_INDEX)
+        String host = ObjectNames.hostPrefix(plan, Role.PSERVER) + "-" + Expansion.reference(ReplicaEnvStep.COMPLETION_INDEX)
                 + "." + ObjectNames.service(plan.name());
         Map<String, Quantity> small = Map.of("cpu", new Quantity("50m"), "memory", new Quantity("32Mi"));
         var wait = new ContainerBuilder()

@@ -37,9 +37,16 @@ final class Workloads {
     private static final String NO_MORE_TIME_PATCH = "{\"spec\":{\"activeDeadlineSeconds\":" + NO_MORE_TIME + "}}";
 
     private final KubernetesClient client;
+    private final JobSets jobSets;
 
     Workloads(KubernetesClient client) {
         this.client = client;
+        this.jobSets = new JobSets(client);
+    }
+
+    /** The same changes, for a job that runs as a JobSet. */
+    JobSets jobSets() {
+        return jobSets;
     }
 
     /** Resumes the trainer Job that was created suspended: the Job controller creates the trainer pods. */

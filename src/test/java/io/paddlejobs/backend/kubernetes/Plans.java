@@ -40,6 +40,11 @@ final class Plans {
         return PLANNER.plan(request, namespace, new KubernetesSite());
     }
 
+    /** The plan as a JobSet runs it: its hosts are the JobSet's child Jobs' ({@link KubernetesSite}). */
+    static JobPlan planAsJobSet(JobRequest request, String namespace) {
+        return PLANNER.plan(request, namespace, new KubernetesSite(true));
+    }
+
     static JobPlan plan(String name, int trainers) {
         return plan(request(name, trainers));
     }
