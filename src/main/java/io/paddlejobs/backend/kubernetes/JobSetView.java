@@ -56,8 +56,8 @@ final class JobSetView {
         }
         metadata.setLabels(labels);
         trainerView.getSpec().setSuspend(Boolean.TRUE.equals(spec(jobSet).get("suspend")));
-        endedAsJobSet(trainerView, jobSet);
         Job pserverView = pservers == null || restartOf(pservers) != restarts ? null : marked(pservers, attempt);
+        endedAsJobSet(trainerView, jobSet, pserverView);
         List<Pod> current = pods.stream().filter(pod -> restartOf(pod) == restarts)
                 .map(pod -> new PodBuilder(pod).editMetadata().addToLabels(JobLabels.ATTEMPT, attempt).endMetadata().build())
                 .toList();
@@ -83,10 +83,15 @@ final class JobSetView {
                 .build();
     }
 
-    /** The JobSet's end, where its trainer Job does not say it (removed by JobSet, or a pserver failed). */
-    private static void endedAsJobSet(Job trainerView, GenericKubernetesResource jobSet) {
+    /**
+     * The JobSet's end, where its trainer Job does not say it (JobSet removed it, still running, when the JobSet
+     * failed). Not where the pservers' Job failed: then the pserver's own failure is the job's, as in the {@code jobs}
+     * workload, and JobSet's "reached max number of restarts" would hide it.
+     */
+    private static void endedAsJobSet(Job trainerView, GenericKubernetesResource jobSet, Job pserverView) {
         if (JobStatusMapper.condition(trainerView, "Complete") != null
-                || JobStatusMapper.condition(trainerView, "Failed") != null) {
+                || JobStatusMapper.condition(trainerView, "Failed") != null
+                || pserverView != null && JobStatusMapper.condition(pserverView, "Failed") != null) {
             return;
         }
         for (Map<String, Object> condition : conditions(jobSet)) {

@@ -22,6 +22,10 @@ import tools.jackson.databind.json.JsonMapper;
  * object, so all or nothing by itself. Stopping is suspending the JobSet: its controller suspends every child
  * Job, and the Job controller removes their pods; the JobSet stays as the job's record, carrying why it ended
  * (the same annotations {@link Workloads} writes on a trainer Job). Restarts are JobSet's own.
+ *
+ * <p>Under Kueue ({@code queued}) the service does not suspend the JobSet: Kueue resumes a JobSet it has
+ * admitted. It deactivates the JobSet's Workload instead ({@code spec.active: false}), Kueue's own way to stop
+ * one: Kueue evicts it, suspends the JobSet, frees its quota and does not admit it again.
  */
 final class JobSets {
 
@@ -82,29 +86,56 @@ final class JobSets {
         }
     }
 
-    /** Marks the job cancelled and suspends its JobSet. */
-    GenericKubernetesResource cancel(JobKey key, Instant at) {
-        return end(key, Map.of(JobLabels.CANCELLED_AT_ANNOTATION, at.toString()));
+    /** Marks the job cancelled and stops its JobSet. */
+    GenericKubernetesResource cancel(JobKey key, Instant at, boolean queued) {
+        return end(key, Map.of(JobLabels.CANCELLED_AT_ANNOTATION, at.toString()), queued);
     }
 
-    /** Records why the service failed the job, and suspends its JobSet. */
-    void fail(JobKey key, Instant at, String reason, String message) {
+    /** Records why the service failed the job, and stops its JobSet. */
+    void fail(JobKey key, Instant at, String reason, String message, boolean queued) {
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put(JobLabels.FAILED_AT_ANNOTATION, at.toString());
         annotations.put(JobLabels.FAILED_REASON_ANNOTATION, reason == null ? "Failed" : reason);
         annotations.put(JobLabels.FAILED_MESSAGE_ANNOTATION, message == null ? "" : message);
-        end(key, annotations);
+        end(key, annotations, queued);
     }
 
-    /** Suspends the JobSet (again): a job the service ended stays ended. */
-    void stop(JobKey key) {
-        jobSet(key).patch(MERGE, "{\"spec\":{\"suspend\":true}}");
+    /** Stops the JobSet (again): a job the service ended stays ended. */
+    void stop(JobKey key, boolean queued) {
+        if (queued) {
+            deactivate(jobSet(key).get());
+        } else {
+            jobSet(key).patch(MERGE, "{\"spec\":{\"suspend\":true}}");
+        }
     }
 
-    private GenericKubernetesResource end(JobKey key, Map<String, String> annotations) {
-        String patch = JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations),
-                "spec", Map.of("suspend", true)));
-        return jobSet(key).patch(MERGE, patch);
+    private GenericKubernetesResource end(JobKey key, Map<String, String> annotations, boolean queued) {
+        Map<String, Object> patch = new LinkedHashMap<>();
+        patch.put("metadata", Map.of("annotations", annotations));
+        if (!queued) {
+            patch.put("spec", Map.of("suspend", true));
+        }
+        GenericKubernetesResource ended = jobSet(key).patch(MERGE, JSON.writeValueAsString(patch));
+        if (queued) {
+            deactivate(ended);
+        }
+        return ended;
+    }
+
+    /**
+     * Deactivates the Workload Kueue made for the JobSet. Where there is none yet the JobSet waits suspended by
+     * Kueue; should Kueue admit it later, the lifecycle sees an ended job running and stops it again.
+     */
+    private void deactivate(GenericKubernetesResource jobSet) {
+        if (jobSet == null) {
+            return;
+        }
+        var workloads = client.genericKubernetesResources(QueueWaits.API_VERSION, "Workload")
+                .inNamespace(jobSet.getMetadata().getNamespace());
+        for (GenericKubernetesResource workload : workloads.withLabel(KueueLabels.JOB_UID, jobSet.getMetadata().getUid())
+                .list().getItems()) {
+            workloads.withName(workload.getMetadata().getName()).patch(MERGE, "{\"spec\":{\"active\":false}}");
+        }
     }
 
     /**
@@ -124,12 +155,12 @@ final class JobSets {
     }
 
     /** What the lifecycle decided, done to a JobSet: restarts are never decided for one (JobSet restarts it). */
-    void apply(JobKey key, JobLifecycle.Action action, Instant now) {
+    void apply(JobKey key, JobLifecycle.Action action, Instant now, boolean queued) {
         if (action instanceof JobLifecycle.Fail fail) {
-            fail(key, now, fail.reason(), fail.message());
+            fail(key, now, fail.reason(), fail.message(), queued);
             log.info("Job {} failed: {}: {}", key, fail.reason(), fail.message());
         } else if (action instanceof JobLifecycle.StopTrainers || action instanceof JobLifecycle.StopPservers) {
-            stop(key);
+            stop(key, queued);
         } else if (action instanceof JobLifecycle.Remove) {
             delete(key);
         } else {

@@ -157,7 +157,7 @@ final class KubernetesJobBackend implements JobBackend {
         }
         try {
             if (observed.get().jobSet()) {
-                var cancelled = workloads.jobSets().cancel(key, clock.instant());
+                var cancelled = workloads.jobSets().cancel(key, clock.instant(), observed.get().queued());
                 return toJob(JobSetView.observe(cancelled, observed.get().trainerJob(), observed.get().pserverJob(),
                         observed.get().pods()));
             }

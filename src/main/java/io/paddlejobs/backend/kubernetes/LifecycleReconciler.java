@@ -172,7 +172,7 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     private void apply(JobKey key, JobPlan plan, ObservedJob job, JobLifecycle.Action action, Instant now,
                        boolean queued) {
         if (job.jobSet()) {
-            workloads.jobSets().apply(key, action, now);
+            workloads.jobSets().apply(key, action, now, queued);
             return;
         }
         if (action instanceof JobLifecycle.Restart || action instanceof JobLifecycle.StartAttempt) {

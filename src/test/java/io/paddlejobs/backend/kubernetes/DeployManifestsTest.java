@@ -109,7 +109,10 @@ class DeployManifestsTest {
         assertThat(verbs(rules, "", "pods/log")).containsExactly("get");
         assertThat(verbs(rules, "", "persistentvolumeclaims")).containsExactly("get");
         assertThat(verbs(rules, "", "events")).containsExactly("list");
-        assertThat(verbs(rules, "kueue.x-k8s.io", "workloads")).as("read only").containsExactlyInAnyOrder("get", "list");
+        assertThat(verbs(rules, "jobset.x-k8s.io", "jobsets")).containsExactlyInAnyOrder(
+                "get", "list", "watch", "create", "delete", "patch");
+        assertThat(verbs(rules, "kueue.x-k8s.io", "workloads")).as("read, and deactivated to stop a queued JobSet")
+                .containsExactlyInAnyOrder("get", "list", "patch");
         assertThat(verbs(rules, "kueue.x-k8s.io", "localqueues")).as("read only").containsExactlyInAnyOrder("get", "list");
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getApiGroups()).contains("apps"));
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("*"));

@@ -93,6 +93,19 @@ class JobSetRealClusterTest {
     }
 
     @Test
+    void autoRunsJobSetsWhereTheApiServerServesThem() {
+        try (var auto = RealBackends.startSynced(plane, plane.adminToken(),
+                MockCluster.settings(List.of(ns), "workload", "auto", "resync", "2s"))) {
+            JobPlan plan = plan(RealBackends.request("chosen", 1, "paddlepaddle/paddle:2.6.1", Map.of()));
+            assertThat(auto.jobs().site().host(ns, "chosen", Role.TRAINER, 0)).isEqualTo("chosen-trainer-0-0.chosen");
+            auto.jobs().submit(plan);
+            assertThat(jobSetOrNull("chosen")).isNotNull();
+            await().atMost(DEADLINE).until(() -> auto.jobs().find(new JobKey(ns, "chosen"))
+                    .map(j -> j.status().phase() == JobPhase.SUCCEEDED).orElse(false));
+        }
+    }
+
+    @Test
     void aTrainerFailureWithOneRestartToSpendRestartsTheJobSetOnce() {
         JobRequest request = JobRequests.named("again", "python train.py").pserverEntryPoint("python train.py")
                 .image("paddlepaddle/paddle:2.6.1").trainers(1).pservers(1).labels(FakeKubelet.trainersKeepRunning())
@@ -113,6 +126,21 @@ class JobSetRealClusterTest {
     }
 
     @Test
+    void aPserverThatCrashesFailsTheJobWithItsExitCodeAndJobSetStopsTheTrainers() {
+        backend.submit(plan(RealBackends.request("lost", 2, "paddlepaddle/paddle:2.6.1",
+                FakeKubelet.pserversCrashWith(137), FakeKubelet.trainersKeepRunning())));
+
+        await().atMost(DEADLINE).until(() -> phase("lost") == JobPhase.FAILED && pods("lost", Role.TRAINER).isEmpty());
+
+        var status = status("lost").orElseThrow().status();
+        assertThat(status.message()).startsWith("pserver-0 failed: killed by signal 9");
+        assertThat(status.reason()).isNotBlank();
+        assertThat(pods("lost", Role.PSERVER)).as("the pserver is not brought back")
+                .singleElement().satisfies(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Failed"));
+        assertThat(JobSetView.restarts(jobSet("lost"))).isZero();
+    }
+
+    @Test
     void aCancelledJobSetStopsItsPodsAndADeleteRemovesIt() {
         backend.submit(plan(RealBackends.request("cancelled", 1, "paddlepaddle/paddle:2.6.1", FakeKubelet.trainersKeepRunning())));
         await().atMost(DEADLINE).until(() -> phase("cancelled") == JobPhase.RUNNING);
@@ -128,11 +156,7 @@ class JobSetRealClusterTest {
 
     @Test
     void twoFourGpuJobSetsInASixGpuQueueRunOneAfterTheOtherAndTheSecondSaysWhyItWaits() {
-        KueueQueues.create(admin, "cq-" + ns, Map.of("cpu", "64", "memory", "256Gi", "nvidia.com/gpu", "6"), ns, QUEUE);
-        running.close();
-        running = RealBackends.startSynced(plane, plane.adminToken(), MockCluster.settings(List.of(ns), "workload", "jobset",
-                "queues." + ns, QUEUE, "resync", "2s"));
-        backend = running.jobs();
+        queued();
         Instant submitted = Instant.now();
         backend.submit(plan(RealBackends.gpuRequest("first", 4, FakeKubelet.trainersKeepRunning())));
         await().atMost(DEADLINE).until(() -> phase("first") == JobPhase.RUNNING);
@@ -158,6 +182,35 @@ class JobSetRealClusterTest {
             return phase("first") == JobPhase.SUCCEEDED && phase("second") == JobPhase.SUCCEEDED;
         });
         assertThat(mostTrainersAtOnce.get()).as("4-GPU trainers running at once under a 6-GPU quota").isEqualTo(1);
+    }
+
+    @Test
+    void aCancelledQueuedJobSetIsStoppedThroughItsWorkloadAndFreesItsQuota() {
+        queued();
+        backend.submit(plan(RealBackends.gpuRequest("cancelled", 4, FakeKubelet.trainersKeepRunning())));
+        await().atMost(DEADLINE).until(() -> phase("cancelled") == JobPhase.RUNNING);
+
+        backend.cancel(new JobKey(ns, "cancelled"));
+
+        await().atMost(DEADLINE).until(() -> phase("cancelled") == JobPhase.CANCELLED && pods("cancelled").isEmpty());
+        assertThat(workloads()).singleElement().satisfies(w -> assertThat(spec(w)).containsEntry("active", false));
+        assertThat(spec(jobSet("cancelled"))).as("Kueue suspended it, and keeps it so").containsEntry("suspend", true);
+        backend.submit(plan(RealBackends.gpuRequest("next", 4, Map.of())));
+        await("the quota is free again").atMost(DEADLINE).until(() -> phase("next") == JobPhase.SUCCEEDED);
+        assertThat(phase("cancelled")).isEqualTo(JobPhase.CANCELLED);
+    }
+
+    /** A ClusterQueue of 6 GPUs, and the backend restarted with its LocalQueue as the namespace's queue. */
+    private void queued() {
+        KueueQueues.create(admin, "cq-" + ns, Map.of("cpu", "64", "memory", "256Gi", "nvidia.com/gpu", "6"), ns, QUEUE);
+        running.close();
+        running = RealBackends.startSynced(plane, plane.adminToken(), MockCluster.settings(List.of(ns), "workload", "jobset",
+                "queues." + ns, QUEUE, "resync", "2s"));
+        backend = running.jobs();
+    }
+
+    private List<GenericKubernetesResource> workloads() {
+        return admin.genericKubernetesResources(QueueWaits.API_VERSION, "Workload").inNamespace(ns).list().getItems();
     }
 
     private JobPlan plan(JobRequest request) {

@@ -71,6 +71,14 @@ class KubernetesJobBackendTest {
     }
 
     @Test
+    void autoRunsJobsWhereTheApiServerServesNoJobSets() {
+        try (var auto = cluster.startBackend(MockCluster.settings(List.of(), "workload", "auto"))) {
+            assertThat(auto.jobs().site().host(ns, "mnist", Role.TRAINER, 0)).isEqualTo("mnist-trainer-0.mnist");
+            assertThat(auto.jobs().manifests(plan)).extracting(m -> m.get("kind")).containsExactly("Job", "Service", "Job");
+        }
+    }
+
+    @Test
     void submitCreatesTheTrainerJobAndTheObjectsItOwns() {
         Job submitted = backend.submit(plan);
 
