@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import static io.paddlejobs.backend.kubernetes.BenchmarkClients.timed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,7 +28,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -301,41 +301,8 @@ class RealClusterScaleBenchmark {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
-    private double seconds(int each, Work work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-        try {
-            long start = System.nanoTime();
-            List<Future<?>> clients = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
-                int client = c;
-                clients.add(pool.submit(() -> {
-                    for (int i = 0; i < each; i++) {
-                        work.run(client, i);
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> client : clients) {
-                client.get();
-            }
-            return (System.nanoTime() - start) / 1e9;
-        } finally {
-            pool.shutdown();
-        }
-    }
-
-    private interface Work {
-        void run(int client, int i) throws Exception;
-    }
-
-    private interface Timed {
-        void run() throws Exception;
-    }
-
-    private static long timed(Timed what) throws Exception {
-        long start = System.nanoTime();
-        what.run();
-        return System.nanoTime() - start;
+    private double seconds(int each, BenchmarkClients.Work work) throws Exception {
+        return BenchmarkClients.seconds(CLIENTS, each, work);
     }
 
     /** Submits, once more at once where the service answers 503 (the API server too slow), as a client would. */

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import static io.paddlejobs.backend.kubernetes.BenchmarkClients.timed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -16,9 +17,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -168,42 +166,8 @@ abstract class SubmitAndReadBenchmark {
         }
     }
 
-    /** How long {@link #CLIENTS} clients take to do {@code each} pieces of work apiece. */
-    private double seconds(int each, Work work) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-        try {
-            long start = System.nanoTime();
-            List<Future<?>> clients = new ArrayList<>();
-            for (int c = 0; c < CLIENTS; c++) {
-                int client = c;
-                clients.add(pool.submit(() -> {
-                    for (int i = 0; i < each; i++) {
-                        work.run(client, i);
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> client : clients) {
-                client.get();
-            }
-            return (System.nanoTime() - start) / 1e9;
-        } finally {
-            pool.shutdown();
-        }
-    }
-
-    private interface Work {
-        void run(int client, int i) throws Exception;
-    }
-
-    private interface Timed {
-        void run() throws Exception;
-    }
-
-    private static long timed(Timed what) throws Exception {
-        long start = System.nanoTime();
-        what.run();
-        return System.nanoTime() - start;
+    private double seconds(int each, BenchmarkClients.Work work) throws Exception {
+        return BenchmarkClients.seconds(CLIENTS, each, work);
     }
 
     private void submit(String name) throws Exception {
