@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.LabelKeys;
 import io.paddlejobs.planning.Role;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -51,6 +52,15 @@ final class JobLabels {
     }
 
     /** Everything this service manages, in any namespace: what the informers watch. */
+    /** The annotations that record why the service failed a job (on its trainer Job or its JobSet). */
+    static Map<String, String> failure(Instant at, String reason, String message) {
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(FAILED_AT_ANNOTATION, at.toString());
+        annotations.put(FAILED_REASON_ANNOTATION, reason == null ? "Failed" : reason);
+        annotations.put(FAILED_MESSAGE_ANNOTATION, message == null ? "" : message);
+        return annotations;
+    }
+
     static Map<String, String> managed() {
         return Map.of(MANAGED_BY, MANAGER);
     }

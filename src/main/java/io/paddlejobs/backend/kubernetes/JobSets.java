@@ -93,11 +93,7 @@ final class JobSets {
 
     /** Records why the service failed the job, and stops its JobSet. */
     void fail(JobKey key, Instant at, String reason, String message, boolean queued) {
-        Map<String, String> annotations = new LinkedHashMap<>();
-        annotations.put(JobLabels.FAILED_AT_ANNOTATION, at.toString());
-        annotations.put(JobLabels.FAILED_REASON_ANNOTATION, reason == null ? "Failed" : reason);
-        annotations.put(JobLabels.FAILED_MESSAGE_ANNOTATION, message == null ? "" : message);
-        end(key, annotations, queued);
+        end(key, JobLabels.failure(at, reason, message), queued);
     }
 
     /** Stops the JobSet (again): a job the service ended stays ended. */

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.paddlejobs.job.JobKey;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -90,11 +89,7 @@ final class Workloads {
 
     /** Records why the service failed the job, and suspends its trainer Job. */
     Job failTrainers(JobKey key, Instant at, String reason, String message, boolean queued) {
-        Map<String, String> annotations = new LinkedHashMap<>();
-        annotations.put(JobLabels.FAILED_AT_ANNOTATION, at.toString());
-        annotations.put(JobLabels.FAILED_REASON_ANNOTATION, reason == null ? "Failed" : reason);
-        annotations.put(JobLabels.FAILED_MESSAGE_ANNOTATION, message == null ? "" : message);
-        return endTrainers(key, annotations, queued);
+        return endTrainers(key, JobLabels.failure(at, reason, message), queued);
     }
 
     private Job endTrainers(JobKey key, Map<String, String> annotations, boolean queued) {
