@@ -30,6 +30,12 @@ public class JobService {
     private final NamespaceUsage usage;
     private final JobHistory history;
     private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
+    /**
+     * Creates of one name take turns (names share one of these by hash): two at once would both
+     * write the history's row for it, and the loser's write would fail as a 503 instead of
+     * finding the winner's job.
+     */
+    private final Object[] createLocks = Stream.generate(Object::new).limit(64).toArray();
 
     public JobService(JobPlanner planner, JobBackend backend, CodePackages packages,
                       PlanSize planSize, JobHistory history) {
@@ -72,18 +78,20 @@ public class JobService {
 
     private Submission create(JobPlan plan) {
         JobKey key = new JobKey(plan.namespace(), plan.name());
-        if (backend.find(key).isEmpty()) {
-            // On disk before anything runs: a job the history cannot record is not started (503).
-            history.submitted(plan);
-        }
-        try {
-            return new Submission(backend.submit(plan), true);
-        } catch (JobAlreadyExistsException e) {
-            Job existing = backend.find(key).orElseThrow(() -> JobConflictException.nameTaken(key));
-            if (!existing.plan().spec().equals(plan.spec())) {
-                throw JobConflictException.nameTaken(key);
+        synchronized (createLocks[Math.floorMod(key.hashCode(), createLocks.length)]) {
+            if (backend.find(key).isEmpty()) {
+                // On disk before anything runs: a job the history cannot record is not started (503).
+                history.submitted(plan);
             }
-            return new Submission(existing, false);
+            try {
+                return new Submission(backend.submit(plan), true);
+            } catch (JobAlreadyExistsException e) {
+                Job existing = backend.find(key).orElseThrow(() -> JobConflictException.nameTaken(key));
+                if (!existing.plan().spec().equals(plan.spec())) {
+                    throw JobConflictException.nameTaken(key);
+                }
+                return new Submission(existing, false);
+            }
         }
     }
 
