@@ -39,7 +39,10 @@ public interface JobHistory {
     boolean delete(JobKey key);
 
     /** Keeps nothing: for a service built without a store (tests of the job service alone). */
-    JobHistory NONE = new JobHistory() {
+    JobHistory NONE = new KeepsNothing();
+
+    /** A history that keeps nothing; a test's history overrides only the calls it watches. */
+    class KeepsNothing implements JobHistory {
         @Override
         public void submitted(JobPlan plan) {
         }
@@ -71,5 +74,5 @@ public interface JobHistory {
         public boolean delete(JobKey key) {
             return false;
         }
-    };
+    }
 }

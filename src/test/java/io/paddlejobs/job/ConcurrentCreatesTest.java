@@ -3,16 +3,9 @@ package io.paddlejobs.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paddlejobs.config.PlanningProperties;
 import io.paddlejobs.planning.JobPlan;
-import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequests;
-import io.paddlejobs.planning.Role;
-import io.paddlejobs.testing.Settings;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -29,9 +22,7 @@ class ConcurrentCreatesTest {
     private static final Quota NO_QUOTA = new Quota(0, 0);
 
     private final HeldHistory history = new HeldHistory();
-    private final JobService jobs = new JobService(new JobPlanner(Settings.planningPolicyWithoutGpuRules()),
-            new MemoryJobBackend(), new NoPackages(),
-            new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()), history);
+    private final JobService jobs = QuotaAdmissionTest.service(new MemoryJobBackend(), history);
 
     @Test
     void aSecondSubmitOfANameWaitsForTheFirstsCreateAndFindsItsJob() throws Exception {
@@ -79,7 +70,7 @@ class ConcurrentCreatesTest {
     }
 
     /** A history whose first write of a submit is held until the test releases it. */
-    private static final class HeldHistory implements JobHistory {
+    private static final class HeldHistory extends JobHistory.KeepsNothing {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final AtomicInteger submittedCalls = new AtomicInteger();
@@ -100,46 +91,6 @@ class ConcurrentCreatesTest {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-        }
-
-        @Override
-        public void record(Job job) {
-        }
-
-        @Override
-        public void keepLogTail(JobKey key, Role role, int index, String lines) {
-        }
-
-        @Override
-        public Optional<Job> find(JobKey key) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<Job> list(String namespace) {
-            return List.of();
-        }
-
-        @Override
-        public Optional<String> logTail(JobKey key, Role role, int index) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean delete(JobKey key) {
-            return false;
-        }
-    }
-
-    private static final class NoPackages implements CodePackages {
-        @Override
-        public boolean exists(String namespace, String id) {
-            return false;
-        }
-
-        @Override
-        public void unpackInto(String namespace, String id, Path directory) {
-            throw new UnsupportedOperationException();
         }
     }
 }

@@ -154,8 +154,12 @@ class QuotaAdmissionTest {
     }
 
     static JobService service(JobBackend backend) {
+        return service(backend, JobHistory.NONE);
+    }
+
+    static JobService service(JobBackend backend, JobHistory history) {
         return new JobService(PLANNER, backend, NO_PACKAGES,
-                new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()), JobHistory.NONE);
+                new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()), history);
     }
 
     private static JobRequest request(String name, Integer gpus) {
