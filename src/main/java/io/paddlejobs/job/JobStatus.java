@@ -32,6 +32,11 @@ public record JobStatus(
         Progress progress,
         boolean archived) {
 
+    /** The reason of a job that succeeded, on every backend. */
+    public static final String COMPLETED = "Completed";
+    /** The message of a job that succeeded, on every backend. */
+    public static final String COMPLETED_MESSAGE = "every trainer exited 0";
+
     public JobStatus {
         replicas = List.copyOf(replicas);
         attempts = attempts == null ? List.of() : List.copyOf(attempts);

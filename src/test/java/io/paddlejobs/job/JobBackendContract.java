@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.planning.RestartBackoff;
+import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.Role;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,6 +23,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,15 +41,27 @@ public abstract class JobBackendContract {
     protected static final Duration DEADLINE = Duration.ofSeconds(90);
 
     /**
+     * The wait before a failed job's next attempt, as each subclass wires its backend: short, but long
+     * enough that a cancel made once the job shows {@code Restarting} lands well inside it.
+     */
+    protected static final RestartBackoff BACKOFF = new RestartBackoff(Duration.ofSeconds(3), Duration.ofSeconds(3));
+
+    /**
      * What the replicas of a test's job do: with {@link Kind#TRAINER_EXITS} the trainer runs a
      * moment, then exits with {@code n} while the pserver runs until it is stopped; with
      * {@link Kind#KEEPS_RUNNING} every replica runs until it is stopped; with
      * {@link Kind#TRAINER_PRINTS} the trainer writes {@code line 1} to {@code line <n>}, one per
-     * line, then exits 0.
+     * line, then exits 0; with {@link Kind#TRAINER_FAILS_THE_FIRST_ATTEMPT} as {@link Kind#TRAINER_EXITS}
+     * with 1 in the first attempt and with 0 in later ones.
      */
     protected record Act(Kind kind, int n) {
 
-        public enum Kind { TRAINER_EXITS, KEEPS_RUNNING, TRAINER_PRINTS }
+        public enum Kind { TRAINER_EXITS, KEEPS_RUNNING, TRAINER_PRINTS, TRAINER_FAILS_THE_FIRST_ATTEMPT }
+
+        /** The trainer exits 1 in the job's first attempt ({@code PADDLE_JOB_RESTART_COUNT} 0), and 0 in every later one. */
+        static Act trainerFailsTheFirstAttempt() {
+            return new Act(Kind.TRAINER_FAILS_THE_FIRST_ATTEMPT, 1);
+        }
 
         static Act trainerExits(int code) {
             return new Act(Kind.TRAINER_EXITS, code);
@@ -142,6 +160,8 @@ public abstract class JobBackendContract {
 
         assertThat(done.status().trainers().succeeded()).isEqualTo(1);
         assertThat(done.status().finishedAt()).isNotNull();
+        assertThat(done.status().reason()).isEqualTo(JobStatus.COMPLETED);
+        assertThat(done.status().message()).isEqualTo(JobStatus.COMPLETED_MESSAGE);
         await().atMost(DEADLINE).untilAsserted(() -> assertThat(job("fine").status().replicas())
                 .filteredOn(r -> r.role() == Role.PSERVER).isNotEmpty()
                 .allSatisfy(r -> assertThat(r.state()).isEqualTo(ReplicaState.STOPPED)));
@@ -289,6 +309,82 @@ public abstract class JobBackendContract {
         assertThat(backend().list(namespace() + "-elsewhere")).isEmpty();
     }
 
+    /** A restart is the whole job made again, and the job is there to read all along: never a 404 in between. */
+    @Test
+    void aJobWhoseTrainerFailsOnceIsRestartedOnceAndSucceedsAndIsFoundThroughout() throws InterruptedException {
+        JobKey key = key("flaky");
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicInteger missing = new AtomicInteger();
+        submit(restarting(plan("flaky", Act.trainerFailsTheFirstAttempt()), 2, null));
+        // Reads as clients make them, every millisecond, from the submit to the end: how many found nothing.
+        Thread reader = new Thread(() -> {
+            while (!done.get()) {
+                if (backend().find(key).isEmpty()) {
+                    missing.incrementAndGet();
+                }
+                LockSupport.parkNanos(1_000_000);
+            }
+        }, "contract-reader");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            awaitPhase("flaky", JobPhase.SUCCEEDED);
+        } finally {
+            done.set(true);
+            reader.join();
+        }
+
+        JobStatus status = job("flaky").status();
+        assertThat(missing.get()).as("reads that found no job").isZero();
+        assertThat(status.restarts()).isEqualTo(1);
+        assertThat(status.attempts()).extracting(Attempt::number).containsExactly(0, 1);
+        assertThat(status.attempts().get(0).message()).contains("trainer-0").containsPattern("\\b1\\b");
+        assertThat(status.attempts().get(0).finishedAt()).isNotNull();
+        // The last attempt ended as the job did, in the job's own words.
+        assertThat(status.attempts().get(1).finishedAt()).isEqualTo(status.finishedAt());
+        assertThat(status.attempts().get(1).reason()).isEqualTo(status.reason());
+        await().atMost(DEADLINE).until(() -> !anyReplicaRunning(key));
+    }
+
+    @Test
+    void aJobWhoseTrainerAlwaysFailsFailsAfterExactlyItsRestartsSayingSo() {
+        submit(restarting(plan("hopeless", Act.trainerExits(3)), 2, null));
+
+        Job failed = awaitPhase("hopeless", JobPhase.FAILED);
+
+        assertThat(failed.status().restarts()).isEqualTo(2);
+        assertThat(failed.status().message()).startsWith("failed after 2 restarts: ").contains("trainer-0")
+                .containsPattern("\\b3\\b");
+        assertThat(failed.status().attempts()).extracting(Attempt::number).containsExactly(0, 1, 2);
+        await().atMost(DEADLINE).until(() -> !anyReplicaRunning(key("hopeless")));
+    }
+
+    @Test
+    void restartOnInfrastructureDoesNotRetryTheProgramsOwnExit() {
+        submit(restarting(plan("own-exit", Act.trainerExits(1)), 2, RestartOn.parse("infrastructure")));
+
+        Job failed = awaitPhase("own-exit", JobPhase.FAILED);
+
+        assertThat(failed.status().restarts()).isZero();
+        assertThat(failed.status().message()).doesNotStartWith("failed after").contains("trainer-0");
+    }
+
+    @Test
+    void aCancelDuringTheBackoffCancelsTheJobAndNoFurtherAttemptStarts() {
+        JobKey key = key("waiting");
+        submit(restarting(plan("waiting", Act.trainerExits(1)), 3, null));
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(50))
+                .until(() -> backend().find(key).map(j -> RestartDecision.RESTARTING.equals(j.status().reason()))
+                        .orElse(false));
+
+        assertThat(backend().cancel(key).orElseThrow().status().phase()).isEqualTo(JobPhase.CANCELLED);
+
+        // Past the backoff: still cancelled, with the one restart it had, and nothing of a next attempt runs.
+        await().during(BACKOFF.before(1).plusSeconds(2)).atMost(DEADLINE).until(() ->
+                job("waiting").status().phase() == JobPhase.CANCELLED && !anyReplicaRunning(key));
+        assertThat(job("waiting").status().restarts()).isEqualTo(1);
+    }
+
     @Test
     void findAndCancelOfAnUnknownKeyAreEmpty() {
         assertThat(backend().find(key("never-submitted"))).isEmpty();
@@ -300,6 +396,11 @@ public abstract class JobBackendContract {
         Job job = backend().submit(plan);
         submitted.add(new JobKey(plan.namespace(), plan.name()));
         return job;
+    }
+
+    /** The plan, its request asking for {@code maxRestarts} restarts on {@code on} ({@code null}: any failure). */
+    private static JobPlan restarting(JobPlan plan, int maxRestarts, RestartOn on) {
+        return plan.withSpec(JobRequests.Builder.from(plan.spec()).maxRestarts(maxRestarts).restartOn(on).build());
     }
 
     protected final JobKey key(String name) {

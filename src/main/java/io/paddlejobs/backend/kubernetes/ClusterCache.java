@@ -50,6 +50,7 @@ final class ClusterCache implements AutoCloseable {
 
     private final Map<String, Scope> scopes;
     private final JobChanges listeners = new JobChanges();
+    private final RestartStandIns standIns = new RestartStandIns();
 
     /** @param resyncMillis how often every job is offered to the listeners again, changed or not (0: never) */
     ClusterCache(KubernetesClient client, List<String> namespaces, long resyncMillis) {
@@ -106,12 +107,44 @@ final class ClusterCache implements AutoCloseable {
         return scopes.values().stream().flatMap(s -> s.all().stream()).allMatch(SharedIndexInformer::isWatching);
     }
 
+    /** Shows a failed trainer Job in its job's place while its restart makes the next one ({@link RestartStandIns}). */
+    void standInDuringRestart(Job failed) {
+        standIns.standIn(failed);
+    }
+
+    /** The job was deleted, or its restart was not made: nothing stands in for its trainer Job. */
+    void forgetStandIn(JobKey key) {
+        standIns.forget(key.namespace(), ObjectNames.trainerJob(key.name()));
+    }
+
+    /**
+     * Whether a restart of this service's making is replacing the job's trainer Job, and the next one has
+     * not reached the cache yet: a change made to the job now would be made to the failed one.
+     */
+    boolean restarting(JobKey key) {
+        Scope scope = scopeOf(key.namespace());
+        String trainers = storeKey(key.namespace(), ObjectNames.trainerJob(key.name()));
+        return scope != null && standIns.waitsForSuccessor(trainers, scope.jobs().getStore().getByKey(trainers));
+    }
+
+    /** The job as a reader sees it: during a restart of this service's making, its failed attempt stands in. */
     Optional<ObservedJob> find(JobKey key) {
+        return find(key, true);
+    }
+
+    /** The job as the informers hold it, to act on: a stand-in is no object to change. */
+    Optional<ObservedJob> findWithoutStandIns(JobKey key) {
+        return find(key, false);
+    }
+
+    private Optional<ObservedJob> find(JobKey key, boolean withStandIns) {
         Scope scope = scopeOf(key.namespace());
         if (scope == null) {
             return Optional.empty();
         }
-        Job job = scope.jobs().getStore().getByKey(storeKey(key.namespace(), ObjectNames.trainerJob(key.name())));
+        String trainers = storeKey(key.namespace(), ObjectNames.trainerJob(key.name()));
+        Job cached = scope.jobs().getStore().getByKey(trainers);
+        Job job = withStandIns ? standIns.orStandIn(trainers, cached) : cached;
         if (job == null && scope.jobSets() != null) {
             GenericKubernetesResource jobSet = scope.jobSets().getStore().getByKey(storeKey(key.namespace(), key.name()));
             return Optional.ofNullable(jobSet).map(js -> observe(scope, js));
@@ -131,6 +164,12 @@ final class ClusterCache implements AutoCloseable {
             if (labels.containsKey(JobLabels.NAME) && Role.TRAINER.label().equals(labels.get(JobLabels.ROLE))
                     && !JobSetView.isChild(job)) {
                 jobs.add(observe(scope, job));
+            }
+        }
+        for (String trainers : standIns.keysIn(namespace)) {
+            Job standIn = scope.jobs().getStore().getByKey(trainers) == null ? standIns.orStandIn(trainers, null) : null;
+            if (standIn != null) {
+                jobs.add(observe(scope, standIn));
             }
         }
         if (scope.jobSets() != null) {

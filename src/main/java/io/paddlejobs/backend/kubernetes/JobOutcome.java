@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
@@ -38,7 +39,7 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
         }
         JobCondition complete = JobStatusMapper.condition(job, "Complete");
         if (complete != null) {
-            return new JobOutcome(JobPhase.SUCCEEDED, null, null, job.getStatus().getCompletionTime() != null
+            return new JobOutcome(JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE, job.getStatus().getCompletionTime() != null
                     ? PodFields.instant(job.getStatus().getCompletionTime())
                     : PodFields.instant(complete.getLastTransitionTime()));
         }

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 final class KubernetesJobBackend implements JobBackend {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesJobBackend.class);
+    private static final int NOT_FOUND = 404;
     private final KubernetesProperties settings;
     private final Duration cacheWait;
     private final ClusterCache cache;
@@ -145,8 +146,39 @@ final class KubernetesJobBackend implements JobBackend {
         cache.addListener(listener);
     }
 
+    /**
+     * A cancel made while this service restarts the job goes to the next attempt's trainer Job, once it is
+     * made: the failed attempt's is on its way out (and may be gone when the cancel reaches it).
+     */
     @Override
     public Optional<Job> cancel(JobKey key) {
+        awaitRestartMade(key);
+        try {
+            return cancelAsCached(key);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == NOT_FOUND && awaitRestartMade(key)) {
+                try {
+                    return cancelAsCached(key);
+                } catch (KubernetesClientException again) {
+                    throw ApiErrors.translate(again, "cancel '" + key.name() + "'");
+                }
+            }
+            throw ApiErrors.translate(e, "cancel '" + key.name() + "'");
+        }
+    }
+
+    /** @return whether a restart was under way */
+    private boolean awaitRestartMade(JobKey key) {
+        boolean restarting = false;
+        long deadline = System.nanoTime() + cacheWait.toNanos();
+        while (cache.restarting(key) && System.nanoTime() < deadline) {
+            restarting = true;
+            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+        }
+        return restarting;
+    }
+
+    private Optional<Job> cancelAsCached(JobKey key) {
         Optional<ObservedJob> observed = cache.find(key);
         if (observed.isEmpty()) {
             return Optional.empty();
@@ -155,28 +187,25 @@ final class KubernetesJobBackend implements JobBackend {
         if (current.isEmpty() || current.get().status().phase().isFinished()) {
             return current;
         }
-        try {
-            if (observed.get().jobSet()) {
-                var cancelled = workloads.jobSets().cancel(key, clock.instant(), observed.get().queued());
-                return toJob(JobSetView.observe(cancelled, observed.get().trainerJob(), observed.get().pserverJob(),
-                        observed.get().pods()));
-            }
-            boolean queued = observed.get().queued();
-            var cancelled = workloads.cancelTrainers(key, clock.instant(), queued);
-            if (observed.get().pserverJob() != null) { // a collective job has none
-                workloads.stopPservers(key, queued);
-            }
-            // Answer from the patched Job: the informer may not have seen the change yet.
-            return toJob(new ObservedJob(cancelled, observed.get().pserverJob(), observed.get().pods()));
-        } catch (KubernetesClientException e) {
-            throw ApiErrors.translate(e, "cancel '" + key.name() + "'");
+        if (observed.get().jobSet()) {
+            var cancelled = workloads.jobSets().cancel(key, clock.instant(), observed.get().queued());
+            return toJob(JobSetView.observe(cancelled, observed.get().trainerJob(), observed.get().pserverJob(),
+                    observed.get().pods()));
         }
+        boolean queued = observed.get().queued();
+        var cancelled = workloads.cancelTrainers(key, clock.instant(), queued);
+        if (observed.get().pserverJob() != null) { // a collective job has none
+            workloads.stopPservers(key, queued);
+        }
+        // Answer from the patched Job: the informer may not have seen the change yet.
+        return toJob(new ObservedJob(cancelled, observed.get().pserverJob(), observed.get().pods()));
     }
 
     @Override
     public boolean delete(JobKey key) {
         try {
             boolean existed = workloads.delete(key) | (jobSets && workloads.jobSets().delete(key));
+            cache.forgetStandIn(key);
             plans.forget(key);
             events.forget(key);
             stalls.forget(key);

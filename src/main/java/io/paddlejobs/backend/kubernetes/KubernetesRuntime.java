@@ -42,7 +42,7 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
         TrainerLines lines = new TrainerLines(clock);
         KubernetesStalls stalls = new KubernetesStalls(lines);
         LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings,
-                new Restarts(client, settings, claims, code), backoff, stalls, clock);
+                new Restarts(client, cache, settings, claims, code), backoff, stalls, clock);
         cache.addListener(reconciler);
         // A job another replica created reaches the cache within about one request's time.
         Duration cacheWait = Duration.ofMillis(client.getConfiguration().getRequestTimeout());

@@ -105,7 +105,7 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
         if (closed) {
             return;
         }
-        var found = cache.find(key);
+        var found = cache.findWithoutStandIns(key);
         if (found.isEmpty()) {
             events.forget(key);
             return;

@@ -51,14 +51,17 @@ final class Restarts {
     private static final int NOT_FOUND = 404;
 
     private final KubernetesClient client;
+    private final ClusterCache cache;
     private final KubernetesProperties settings;
     private final KubernetesJobBackend.DataClaims claims;
     private final ShippedCode.Source code;
     private final JobCreator creator;
 
-    Restarts(KubernetesClient client, KubernetesProperties settings, KubernetesJobBackend.DataClaims claims,
-             ShippedCode.Source code) {
+    /** @param cache where the failed attempt stands in for the job while its next attempt is made */
+    Restarts(KubernetesClient client, ClusterCache cache, KubernetesProperties settings,
+             KubernetesJobBackend.DataClaims claims, ShippedCode.Source code) {
         this.client = client;
+        this.cache = cache;
         this.settings = settings;
         this.claims = claims;
         this.code = code;
@@ -152,20 +155,27 @@ final class Restarts {
         JobKey key = new JobKey(job.namespace(), job.name());
         Manifests manifests = manifests(plan, next);
         Job failed = job.trainerJob();
+        // Between the delete and the create below the job has no trainer Job: reads see the failed one meanwhile.
+        cache.standInDuringRestart(failed);
         try {
             var current = client.batch().v1().jobs().inNamespace(key.namespace()).withName(failed.getMetadata().getName())
                     .lockResourceVersion(failed.getMetadata().getResourceVersion());
             ((DeletableWithOptions) current).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
         } catch (KubernetesClientException e) {
+            cache.forgetStandIn(key);
             if (e.getCode() == CONFLICT || e.getCode() == NOT_FOUND) {
                 return false;
             }
             throw e;
         }
-        // Free the names now rather than when the garbage collector gets to them.
-        new Workloads(client).deleteOwned(key);
-        // Between the delete above and this create the job has no trainer Job: the one moment it is not listed.
-        client.resource(manifests.trainerJob()).create();
+        try {
+            // Free the names now rather than when the garbage collector gets to them.
+            new Workloads(client).deleteOwned(key);
+            client.resource(manifests.trainerJob()).create();
+        } catch (RuntimeException e) {
+            cache.forgetStandIn(key);
+            throw e;
+        }
         log.info("Job {}: {}", key, next.restartMessage());
         return true;
     }

@@ -254,7 +254,7 @@ final class LocalJob {
             return attemptFailed(r.failureReason(), r.failureMessage(), ExitCodes.cause(exitCode), exitCode, backoff);
         }
         if (replicas.everyTrainerSucceeded()) {
-            return new Outcome(finish(JobPhase.SUCCEEDED, "Completed", "every trainer exited 0"), null);
+            return new Outcome(finish(JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE), null);
         }
         publish();
         return Outcome.NOTHING;

@@ -91,10 +91,7 @@ final class SlurmRestarts {
         List<Attempt> attempts = new ArrayList<>(before.attempts());
         int last = attempts.size() - 1;
         if (last >= 0 && attempts.get(last).finishedAt() == null) {
-            // A success has no reason of its own on this backend; its attempt says why it ended, as on the others.
-            boolean succeeded = ended.phase() == JobPhase.SUCCEEDED && ended.reason() == null;
-            attempts.set(last, attempts.get(last).ended(at, succeeded ? "Completed" : ended.reason(),
-                    succeeded ? "every trainer exited 0" : ended.message()));
+            attempts.set(last, attempts.get(last).ended(at, ended.reason(), ended.message()));
         }
         Instant started = before.startedAt() != null ? before.startedAt() : ended.startedAt();
         return status(ended, ended.phase(), ended.reason(), ended.message(), started, ended.finishedAt(),

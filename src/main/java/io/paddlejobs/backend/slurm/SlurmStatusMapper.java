@@ -100,7 +100,8 @@ final class SlurmStatusMapper {
         return switch (state) {
             case "COMPLETED" -> failed.isPresent()
                     ? failedBy(job, failed.get(), started, finished, replicas)
-                    : status(job, JobPhase.SUCCEEDED, null, null, started, finished, replicas);
+                    : status(job, JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE, started, finished,
+                            replicas);
             case "CANCELLED" -> job.cancelRequested()
                     ? status(job, JobPhase.CANCELLED, "Cancelled", "cancelled on request", started, finished, replicas)
                     : status(job, JobPhase.FAILED, "CancelledInSlurm", "the job was cancelled outside the service"

@@ -40,7 +40,7 @@ class KubernetesJobBackendContractTest extends JobBackendContract {
     static void connect() {
         plane = RealCluster.plane();
         admin = plane.admin();
-        running = RealBackends.startSynced(plane, plane.adminToken());
+        running = RealBackends.startSynced(plane, plane.adminToken(), BACKOFF);
     }
 
     @AfterAll
@@ -72,6 +72,7 @@ class KubernetesJobBackendContractTest extends JobBackendContract {
             case TRAINER_EXITS -> FakeKubelet.trainersExitWith(act.n());
             // What is printed does not matter: the fake nodes have no kubelet to serve it.
             case TRAINER_PRINTS -> FakeKubelet.trainersExitWith(0);
+            case TRAINER_FAILS_THE_FIRST_ATTEMPT -> FakeKubelet.trainersFailTheFirstAttempt();
         };
         return Plans.plan(RealBackends.request(name, 1, "paddlepaddle/paddle:2.6.1", labels), ns);
     }

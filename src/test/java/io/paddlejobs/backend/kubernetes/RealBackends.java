@@ -41,13 +41,21 @@ final class RealBackends {
         return startSynced(plane, token, MockCluster.settings(List.of()));
     }
 
+    /** Started and synced, with this backoff before a failed job's next attempt. */
+    static MockCluster.Backend startSynced(ControlPlane plane, String token, RestartBackoff backoff) {
+        return synced(start(plane, token, MockCluster.settings(List.of()), backoff));
+    }
+
     static MockCluster.Backend startSynced(ControlPlane plane, String token, KubernetesProperties settings) {
         return startSynced(plane, token, MockCluster.connection(plane.masterUrl()), settings);
     }
 
     static MockCluster.Backend startSynced(ControlPlane plane, String token, KubernetesConnection connection,
                                            KubernetesProperties settings) {
-        MockCluster.Backend backend = start(plane, token, connection, settings);
+        return synced(start(plane, token, connection, settings));
+    }
+
+    private static MockCluster.Backend synced(MockCluster.Backend backend) {
         try {
             await().atMost(SYNC_DEADLINE).until(() -> backend.cache().synced());
             return backend;

@@ -105,7 +105,7 @@ class RealClusterRestartsTest {
         assertThat(status.attempts()).extracting(Attempt::number).containsExactly(0, 1);
         Attempt failed = status.attempts().get(0);
         assertThat(failed.message()).startsWith("trainer-0 failed: exited with code 1");
-        assertThat(status.attempts().get(1).reason()).isNull();
+        assertThat(status.attempts().get(1).reason()).isEqualTo(JobStatus.COMPLETED);
         assertThat(status.startedAt()).isEqualTo(failed.startedAt());
         assertThat(env(reads.trainerJob(once, "flaky"))).containsEntry(PaddleEnv.RESTART_COUNT, "1")
                 .containsEntry(PaddleEnv.CHECKPOINT_DIR, "/data/checkpoints/flaky");

@@ -21,7 +21,7 @@ class LocalJobBackendContractTest extends JobBackendContract {
 
     @BeforeEach
     void start() {
-        local = new LocalBackendFixture(dataRoot, 4);
+        local = new LocalBackendFixture(LocalBackendFixture.properties(dataRoot, "max-running-jobs", 4), BACKOFF);
     }
 
     @Override
@@ -47,6 +47,8 @@ class LocalJobBackendContractTest extends JobBackendContract {
             case TRAINER_EXITS -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then exit " + act.n() + "; fi; sleep 600 & wait";
             case TRAINER_PRINTS -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then for i in $(seq " + act.n()
                     + "); do echo line $i; done; exit 0; fi; sleep 600 & wait";
+            case TRAINER_FAILS_THE_FIRST_ATTEMPT -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then"
+                    + " [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ] && exit 1; exit 0; fi; sleep 600 & wait";
         };
         return local.plan(LocalBackendFixture.request(name, run + " # " + marker + "-" + name, 1, 1));
     }

@@ -12,7 +12,6 @@ import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.testing.Settings;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -53,7 +52,7 @@ class SlurmJobBackendContractTest extends JobBackendContract {
 
     @BeforeAll
     void start(@TempDir Path sharedDir) {
-        backend = backend(settings(sharedDir), new RestartBackoff(Duration.ofMillis(500), Duration.ofSeconds(2)));
+        backend = backend(settings(sharedDir), BACKOFF);
         planner = new JobPlanner(Settings.planningPolicy());
     }
 
@@ -93,6 +92,8 @@ class SlurmJobBackendContractTest extends JobBackendContract {
             case TRAINER_EXITS -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then exit " + act.n() + "; fi; sleep 600";
             case TRAINER_PRINTS -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then for i in $(seq " + act.n()
                     + "); do echo line $i; done; exit 0; fi; sleep 600";
+            case TRAINER_FAILS_THE_FIRST_ATTEMPT -> "if [ \"$TRAINING_ROLE\" = TRAINER ]; then"
+                    + " [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ] && exit 1; exit 0; fi; sleep 600";
         };
         JobRequest request = JobRequests.named(name, run).memory("256Mi").trainers(1).pservers(1).build();
         return planner.plan(request, namespace(), backend.site());
