@@ -14,7 +14,9 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -27,6 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link HistoryUnavailableException}.
  */
 final class JdbcJobHistory implements JobHistory {
+
+    /** How often a write is tried when concurrent writers of its rows keep getting there first. */
+    private static final int WRITE_TRIES = 5;
 
     private final JdbcClient db;
     private final TransactionTemplate transactions;
@@ -42,20 +47,19 @@ final class JdbcJobHistory implements JobHistory {
 
     @Override
     public void submitted(JobPlan plan) {
-        guarded(() -> transactions.execute(tx -> {
+        written(() -> {
             db.sql("delete from job_history where namespace = ? and name = ?").params(plan.namespace(), plan.name()).update();
             db.sql("insert into job_history (namespace, name, created_at, phase, plan_json) values (?, ?, ?, ?, ?)")
                     .params(plan.namespace(), plan.name(), clock.millis(), "Pending", json.writeValueAsString(plan))
                     .update();
-            return null;
-        }));
+        });
     }
 
     @Override
     public void record(Job job) {
         JobKey key = job.key();
         JobStatus status = job.status();
-        guarded(() -> transactions.execute(tx -> {
+        written(() -> {
             Optional<Last> last = db.sql("select t.phase, t.reason, t.message, t.seq from job_transitions t"
                             + " where t.namespace = ? and t.name = ? order by t.seq desc fetch first 1 rows only")
                     .params(key.namespace(), key.name())
@@ -81,20 +85,18 @@ final class JdbcJobHistory implements JobHistory {
                                 phase, clip(status.reason(), 200), clip(status.message(), 4000))
                         .update();
             }
-            return null;
-        }));
+        });
     }
 
     @Override
     public void keepLogTail(JobKey key, Role role, int index, String lines) {
         String replica = replica(role, index);
-        guarded(() -> transactions.execute(tx -> {
+        written(() -> {
             db.sql("delete from job_log_tails where namespace = ? and name = ? and replica = ?")
                     .params(key.namespace(), key.name(), replica).update();
             db.sql("insert into job_log_tails (namespace, name, replica, lines) values (?, ?, ?, ?)")
                     .params(key.namespace(), key.name(), replica, lines).update();
-            return null;
-        }));
+        });
     }
 
     @Override
@@ -172,6 +174,27 @@ final class JdbcJobHistory implements JobHistory {
 
     private static String replica(Role role, int index) {
         return role.name().toLowerCase(Locale.ROOT) + "-" + index;
+    }
+
+    /**
+     * Runs the statements in one transaction, again when a concurrent writer of the same rows got there
+     * first (another replica of the service, or this one's recorder beside a submit): the database refuses
+     * the second insert of a key, and the next try finds the first's row. Each write replaces what it
+     * writes, so the later one stands, as if they had taken turns.
+     */
+    private void written(Runnable statements) {
+        guarded(() -> {
+            for (int tries = 1; ; tries++) {
+                try {
+                    transactions.executeWithoutResult(tx -> statements.run());
+                    return null;
+                } catch (DuplicateKeyException | ConcurrencyFailureException raced) {
+                    if (tries == WRITE_TRIES) {
+                        throw raced;
+                    }
+                }
+            }
+        });
     }
 
     private static <T> T guarded(Supplier<T> call) {

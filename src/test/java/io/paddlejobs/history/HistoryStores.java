@@ -1,5 +1,6 @@
 package io.paddlejobs.history;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobPhase;
@@ -41,6 +42,15 @@ final class HistoryStores {
     };
 
     private HistoryStores() {
+    }
+
+    /** A pool on the database at this URL, as the service keeps one (Hikari, Spring Boot's default). */
+    static HikariDataSource pooled(String url, String user, String password) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(url);
+        pool.setUsername(user);
+        pool.setPassword(password);
+        return pool;
     }
 
     /** Applies the service's migrations to the database; @return how many were applied. */

@@ -3,6 +3,7 @@ package io.paddlejobs.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.paddlejobs.job.HistoryUnavailableException;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
@@ -14,14 +15,23 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import org.h2.jdbcx.JdbcDataSource;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
-/** The history on the embedded default, an H2 file migrated from empty as the service does at start. */
+/**
+ * The history on the embedded default, an H2 file migrated from empty as the service does at start;
+ * {@link PostgresJobHistoryTest} runs the same on PostgreSQL.
+ */
 class JdbcJobHistoryTest {
 
     private static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
@@ -29,14 +39,23 @@ class JdbcJobHistoryTest {
     @TempDir
     Path dir;
 
-    JdbcDataSource database;
+    HikariDataSource database;
     JdbcJobHistory history;
 
     @BeforeEach
     void emptyDatabase() {
-        database = new JdbcDataSource();
-        database.setURL("jdbc:h2:file:" + dir.resolve("jobs"));
+        database = emptyDatabase(dir);
         history = HistoryStores.history(database, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @AfterEach
+    void closeDatabase() {
+        database.close();
+    }
+
+    /** A new, empty database of the kind under test, behind a pool as the service has it. */
+    HikariDataSource emptyDatabase(Path dir) {
+        return HistoryStores.pooled("jdbc:h2:file:" + dir.resolve("jobs"), "", "");
     }
 
     @Test
@@ -97,6 +116,42 @@ class JdbcJobHistoryTest {
 
         assertThat(history.list("default")).extracting(job -> job.plan().name())
                 .containsExactlyInAnyOrder("newer", "running");
+    }
+
+    /**
+     * Two replicas of the service share one store: submits of one name from both at once (a client's
+     * retry reaching the other replica) each replace the job's row, and neither is refused by the other's.
+     */
+    @Test
+    void submitsAndRecordsOfOneJobFromTwoReplicasAtOnceAreNeitherRefused() throws Exception {
+        HistoryStores.migrate(database);
+        JdbcJobHistory other = HistoryStores.history(database, Clock.fixed(NOW, ZoneOffset.UTC));
+        JobPlan plan = HistoryStores.plan("default", "shared");
+        ExecutorService replicas = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 20; round++) {
+                CyclicBarrier together = new CyclicBarrier(2);
+                Job running = HistoryStores.job(plan, JobPhase.RUNNING, "Started" + round, NOW, null);
+                List<Future<Object>> writes = replicas.invokeAll(List.of(
+                        () -> atOnce(together, () -> history.submitted(plan), () -> history.record(running)),
+                        () -> atOnce(together, () -> other.submitted(plan), () -> other.record(running))));
+                for (Future<Object> write : writes) {
+                    write.get(); // throws what the write threw
+                }
+            }
+        } finally {
+            replicas.shutdown();
+        }
+
+        assertThat(other.find(new JobKey("default", "shared"))).hasValueSatisfying(
+                job -> assertThat(job.status().reason()).isEqualTo("Started19"));
+    }
+
+    private static Object atOnce(CyclicBarrier together, Runnable first, Runnable then) throws Exception {
+        together.await(10, TimeUnit.SECONDS);
+        first.run();
+        then.run();
+        return null;
     }
 
     @Test
