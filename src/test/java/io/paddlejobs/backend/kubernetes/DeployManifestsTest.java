@@ -26,12 +26,14 @@ class DeployManifestsTest {
 
     private static List<Map<String, Object>> objects;
     private static List<Map<String, Object>> clusterWide;
+    private static List<Map<String, Object>> withPostgres;
 
     @BeforeAll
     static void render() throws Exception {
         assumeTrue(onPath("kubectl"), "kubectl is not installed");
         objects = kustomize("deploy/");
         clusterWide = kustomize("deploy/cluster-wide");
+        withPostgres = kustomize("deploy/postgres");
     }
 
     @SuppressWarnings("unchecked")
@@ -168,6 +170,24 @@ class DeployManifestsTest {
         Deployment deployment = only("Deployment", Deployment.class);
         assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes()).filteredOn(v -> v.getConfigMap() != null)
                 .anySatisfy(v -> assertThat(v.getConfigMap().getName()).isEqualTo(config.getMetadata().getName()));
+    }
+
+    /** Both replicas share one history: the database comes from the operator's Secret, the rest is deploy/ unchanged. */
+    @Test
+    void thePostgresOverlayGivesTheServiceItsDatabaseFromASecretAndChangesNothingElse() {
+        Map<String, Object> deployment = withPostgres.stream().filter(o -> "Deployment".equals(o.get("kind")))
+                .findFirst().orElseThrow();
+        Container app = Serialization.unmarshal(Serialization.asJson(deployment), Deployment.class).getSpec()
+                .getTemplate().getSpec().getContainers().get(0);
+        assertThat(app.getEnv()).filteredOn(e -> e.getName().startsWith("SPRING_DATASOURCE_"))
+                .extracting(e -> e.getName() + "=" + e.getValueFrom().getSecretKeyRef().getName() + "/"
+                        + e.getValueFrom().getSecretKeyRef().getKey())
+                .containsExactly("SPRING_DATASOURCE_URL=paddle-jobs-history/url",
+                        "SPRING_DATASOURCE_USERNAME=paddle-jobs-history/username",
+                        "SPRING_DATASOURCE_PASSWORD=paddle-jobs-history/password");
+        Container plain = only("Deployment", Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(app.getEnv()).containsAll(plain.getEnv());
+        assertThat(withPostgres).hasSameSizeAs(objects);
     }
 
     private static List<String> verbs(List<PolicyRule> rules, String group, String resource) {
