@@ -103,7 +103,8 @@ def _logs(client: Client, args: argparse.Namespace) -> None:
 
 
 def _list(client: Client, args: argparse.Namespace) -> None:
-    jobs = client.list(phase=args.phase, label_selector=args.selector, limit=args.limit)
+    jobs = client.list(phase=args.phase, label_selector=args.selector, limit=args.limit, created_since=args.since,
+                       created_before=args.before)
     print("%-40s %-10s %-8s %-8s %-9s %s" % ("NAME", "PHASE", "PSERVERS", "TRAINERS", "PROGRESS", "CREATED"))
     for job in jobs:
         s = job.summary or {}
@@ -183,5 +184,7 @@ def _parser() -> argparse.ArgumentParser:
     listing.add_argument("--phase", choices=[phase.value for phase in JobPhase])
     listing.add_argument("--selector", "-l", help="labels: key=value[,key=value]")
     listing.add_argument("--limit", type=int)
+    listing.add_argument("--since", help="only jobs created at or after this time (RFC 3339: 2026-12-01T12:00:00Z)")
+    listing.add_argument("--before", help="only jobs created before this time (RFC 3339)")
     listing.set_defaults(run=_list)
     return parser

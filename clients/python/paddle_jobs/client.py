@@ -5,6 +5,7 @@ import os
 import urllib.error
 import urllib.parse
 import urllib.request
+from datetime import datetime, timezone
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
 
 from .contract import JobPhase, JobRequest
@@ -48,12 +49,16 @@ class Client:
         return Job(self, answer["name"], answer.get("namespace"), answer)
 
     def list(self, phase: Optional[str] = None, label_selector: Optional[str] = None, limit: Optional[int] = None,
-             namespace: Optional[str] = None) -> List["Job"]:
-        """Jobs, newest first (every page, or the first ``limit``), as Job handles with their summary."""
+             namespace: Optional[str] = None, created_since: Union[str, datetime, None] = None,
+             created_before: Union[str, datetime, None] = None) -> List["Job"]:
+        """Jobs, newest first (every page, or the first ``limit``), as Job handles with their summary; with
+        created_since/created_before (RFC 3339 text, or a datetime: naive ones are local time), only those
+        created at or after / before that time."""
         jobs = []  # type: List[Job]
         token = None
         while True:
             query = {"phase": phase, "label_selector": label_selector, "continue": token,
+                     "created_since": _rfc3339(created_since), "created_before": _rfc3339(created_before),
                      "limit": str(min(limit - len(jobs), 500)) if limit else None}
             page = self._json("GET", "/jobs", query=query, namespace=namespace)
             jobs.extend(Job(self, item["name"], item.get("namespace"), summary=item) for item in page["items"])
@@ -238,3 +243,10 @@ def _problem(error: urllib.error.HTTPError) -> ProblemError:
     except (ValueError, OSError):
         problem = {}
     return ProblemError(error.code, problem)
+
+
+def _rfc3339(at: Union[str, datetime, None]) -> Optional[str]:
+    """A time as the service's query parameters take it: text as given, a datetime in UTC."""
+    if at is None or isinstance(at, str):
+        return at
+    return at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

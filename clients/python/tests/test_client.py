@@ -1,6 +1,7 @@
 import io
 import tarfile
 import time
+from datetime import datetime, timezone
 
 import pytest
 
@@ -36,6 +37,24 @@ def test_a_job_runs_to_success_and_its_log_and_listing_show_it(client):
     with pytest.raises(paddle_jobs.ProblemError) as gone:
         job.status()
     assert gone.value.status == 404
+
+
+def test_a_listing_keeps_the_jobs_created_in_a_time_range(client):
+    early = client.submit(paddle_jobs.PaddleJob(job_name="py-early", entry_point="true"))
+    created = early.status()["created_at"]
+    client.submit(paddle_jobs.PaddleJob(job_name="py-late", entry_point="true"))
+
+    since = [j.name for j in client.list(created_since=created)]
+    before = [j.name for j in client.list(created_before=created)]
+    future = client.list(created_since=datetime(2999, 1, 1, tzinfo=timezone.utc))
+
+    assert {"py-early", "py-late"} <= set(since)
+    assert not {"py-early", "py-late"} & set(before)
+    assert future == []
+    with pytest.raises(paddle_jobs.ProblemError) as bad:
+        client.list(created_since="yesterday")
+    assert bad.value.status == 400
+    assert bad.value.fields == ["created_since"]
 
 
 def test_following_a_log_yields_lines_until_the_replica_ends(client):

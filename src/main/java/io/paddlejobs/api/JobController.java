@@ -5,7 +5,6 @@ import io.paddlejobs.api.openapi.RequestExamples;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPage;
-import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.job.JobService.Submission;
 import io.paddlejobs.job.JobService;
@@ -217,10 +216,15 @@ class JobController {
                              schema = @Schema(type = "string", pattern = "[A-Za-z0-9_-]*"))
                      @RequestParam(name = "continue", required = false) String continueToken,
                      // Read so that watch=null is refused rather than ignored; watch=true is JobWatchController's.
-                     @Parameter(hidden = true) @RequestParam(required = false) Boolean watch) {
-        JobQuery query = new JobQuery(namespace,
-                phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
-                InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), limit,
+                     @Parameter(hidden = true) @RequestParam(required = false) Boolean watch,
+                     // Last, so that clients generated with positional arguments keep theirs.
+                     @Parameter(description = "Only jobs created at or after this time: " + ListFilters.TIME_SYNTAX,
+                             schema = @Schema(type = "string", format = "date-time"))
+                     @RequestParam(name = "created_since", required = false) String createdSince,
+                     @Parameter(description = "Only jobs created before this time: " + ListFilters.TIME_SYNTAX,
+                             schema = @Schema(type = "string", format = "date-time"))
+                     @RequestParam(name = "created_before", required = false) String createdBefore) {
+        JobQuery query = ListFilters.parse(phase, labelSelector, createdSince, createdBefore).query(namespace, limit,
                 continueToken == null || continueToken.isEmpty() ? null : continueToken);
         JobPage page = jobs.list(query);
         return new JobListView(page.items().stream().map(job -> JobSummary.of(serialized.withProgress(job), statusUrls)).toList(),

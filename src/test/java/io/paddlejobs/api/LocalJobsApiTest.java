@@ -108,6 +108,12 @@ class LocalJobsApiTest extends ApiTest {
         assertThat(names("/jobs?namespace=listing")).containsExactly("l-three", "l-two", "l-one");
         assertThat(names("/jobs?namespace=listing&phase=Running")).containsExactly("l-two");
         assertThat(names("/jobs?namespace=listing&label_selector=team=a")).containsExactly("l-three", "l-one");
+        String middle = client.getJson("/jobs/l-two/status?namespace=listing").path("created_at").asString();
+        assertThat(names("/jobs?namespace=listing&created_since=" + middle)).containsExactly("l-three", "l-two");
+        assertThat(names("/jobs?namespace=listing&created_before=" + middle)).containsExactly("l-one");
+        assertThat(names("/jobs?namespace=listing&created_since=" + middle
+                + "&created_before=2999-01-01t00:00:00%2B05:00&label_selector=team=a")).containsExactly("l-three");
+        assertThat(names("/jobs?namespace=listing&created_since=2999-01-01T00:00:00Z&created_before=" + middle)).isEmpty();
 
         JsonNode first = json.readTree(client.get("/jobs?namespace=listing&limit=2").body());
         assertThat(first.get("items")).hasSize(2);

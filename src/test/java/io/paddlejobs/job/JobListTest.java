@@ -41,6 +41,19 @@ class JobListTest {
                 .extracting(job -> job.plan().name()).containsExactly("known", "unknown");
     }
 
+    @Test
+    void aTimeRangeKeepsJobsCreatedAtOrAfterItsStartAndBeforeItsEnd() {
+        created("before", T0.minusMillis(1));
+        created("at-start", T0);
+        created("inside", T0.plusSeconds(1));
+        created("at-end", T0.plusSeconds(2));
+        created("not-yet-known", null);
+
+        JobPage page = jobs.list(new JobQuery("team-a", null, Map.of(), T0, T0.plusSeconds(2), 10, null));
+
+        assertThat(page.items()).extracting(job -> job.plan().name()).containsExactly("inside", "at-start", "not-yet-known");
+    }
+
     private void created(String name, Instant at) {
         backend.createdAt(PLANNER.plan(JobRequests.named(name, "python train.py").build(), "team-a", backend.site()), at);
     }

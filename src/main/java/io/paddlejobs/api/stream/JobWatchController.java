@@ -1,11 +1,9 @@
 package io.paddlejobs.api.stream;
 
-import io.paddlejobs.api.InvalidParameterException;
-import io.paddlejobs.api.LabelSelector;
+import io.paddlejobs.api.ListFilters;
 import io.paddlejobs.api.ProblemAdvice;
 import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.api.StatusUrls;
-import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobQuery;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.InNamespace;
@@ -48,13 +46,13 @@ class JobWatchController {
     SseEmitter watch(@InNamespace(Action.LIST) String namespace,
                      @RequestParam(required = false) String phase,
                      @RequestParam(name = "label_selector", required = false) String labelSelector,
+                     @RequestParam(name = "created_since", required = false) String createdSince,
+                     @RequestParam(name = "created_before", required = false) String createdBefore,
                      @RequestParam(name = "timeout_seconds", required = false) @Min(1) @Max(86_400) Integer timeoutSeconds,
                      // A page size means nothing to a stream, but the contract has one set of parameters for the
                      // list and its stream: a limit the list refuses is refused here too, not silently ignored.
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
-        JobQuery query = new JobQuery(namespace,
-                phase == null ? null : InvalidParameterException.parse("phase", phase, JobPhase::parse),
-                InvalidParameterException.parse("label_selector", labelSelector, LabelSelector::parse), 1, null);
+        JobQuery query = ListFilters.parse(phase, labelSelector, createdSince, createdBefore).query(namespace, 1, null);
         return streams.open(access.userName(), "poll the list instead",
                 emitter -> new NamespaceStream(query, emitter, serialized, statusUrls.forLater(), timeoutSeconds));
     }
