@@ -27,6 +27,8 @@ BATCH = 16
 CHECKPOINTS = (os.path.join(os.environ["PADDLE_JOB_CHECKPOINT_DIR"], "paddle-ps")
                if os.environ.get("PADDLE_JOB_CHECKPOINT_DIR") else None)
 CHECKPOINT_NAME = re.compile(r"^pass-(\d+)$")  # what is being written is named pass-N.partial
+SAVED_IN = "saved-in-restart"  # in each checkpoint: the restart count of the attempt that saved it
+RESTART = int(os.environ.get("PADDLE_JOB_RESTART_COUNT", "0"))
 
 
 def build_model():
@@ -68,14 +70,26 @@ def report(step, loss):
     print("PADDLEJOBS_METRICS " + json.dumps({"step": step, "total_steps": PASSES, "loss": loss}), flush=True)
 
 
+def written_in(checkpoint):
+    """The restart count of the attempt that saved the checkpoint (-1 for one saved before it was recorded)."""
+    try:
+        with open(os.path.join(checkpoint, SAVED_IN)) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return -1
+
+
 def latest_checkpoint():
-    """The last pass saved whole and its directory, or (0, None)."""
+    """The last pass an earlier attempt saved whole and its directory, or (0, None). Trainers train
+    asynchronously: a trainer that starts late must not take up its own attempt's newer checkpoint
+    (trainer 0's) and skip the passes it has yet to train."""
     if CHECKPOINTS is None or not os.path.isdir(CHECKPOINTS):
         return 0, None
     saved = [int(m.group(1)) for m in map(CHECKPOINT_NAME.match, os.listdir(CHECKPOINTS)) if m]
-    if not saved:
+    earlier = [n for n in saved if written_in(os.path.join(CHECKPOINTS, f"pass-{n}")) < RESTART]
+    if not earlier:
         return 0, None
-    last = max(saved)
+    last = max(earlier)
     return last, os.path.join(CHECKPOINTS, f"pass-{last}")
 
 
@@ -91,6 +105,8 @@ def save_checkpoint(exe, finished_pass):
     partial = final + ".partial"
     shutil.rmtree(partial, ignore_errors=True)  # left by an attempt killed while it saved
     fleet.save_persistables(exe, partial)  # returns once every pserver has written its part
+    with open(os.path.join(partial, SAVED_IN), "w") as f:
+        f.write(str(RESTART))
     os.rename(partial, final)
     for name in os.listdir(CHECKPOINTS):
         if name != os.path.basename(final):
@@ -118,9 +134,8 @@ def train(x_var, y_var, loss):
     dataset.init(batch_size=BATCH, thread_num=1, use_var=[x_var, y_var], pipe_command="cat")
     dataset.set_filelist([data])
 
-    restart = os.environ.get("PADDLE_JOB_RESTART_COUNT", "0")
     print(f"trainer {trainer_id} of {fleet.worker_num()}: {PASSES} passes over {ROWS} rows"
-          f" from pass {resumed + 1} (restart {restart})", flush=True)
+          f" from pass {resumed + 1} (restart {RESTART})", flush=True)
     if checkpoint is None:
         report(0, mean_squared_error(x, y))  # step 0: the parameters as trainer 0 pushed them
     for step in range(resumed + 1, PASSES + 1):
