@@ -68,11 +68,12 @@ SEED_STYLE = textwrap.dedent("""
     from paddle_jobs import PaddleJob, dist_train
 
     def train():
-        print("trained as", os.environ["TRAINING_ROLE"])
+        # Flushed: a pserver is stopped once the trainers are done, and what it buffered would be lost.
+        print("trained as", os.environ["TRAINING_ROLE"], flush=True)
         try:
             paddle_jobs.Job(paddle_jobs.Client(), os.environ["PADDLE_JOB_NAME"]).wait()
         except paddle_jobs.PaddleJobsError as e:
-            print("waiting for itself:", e)
+            print("waiting for itself:", e, flush=True)
 
     job = dist_train(train, paddle_job=PaddleJob(job_name="seed-style", num_cpus=2, max_run_time="10m"))
     print("view job status at:", job.status_url())
