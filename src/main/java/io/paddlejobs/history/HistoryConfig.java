@@ -1,7 +1,6 @@
 package io.paddlejobs.history;
 
 import io.paddlejobs.job.JobBackend;
-import io.paddlejobs.job.JobHistory;
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -46,8 +45,9 @@ class HistoryConfig {
     }
 
     @Bean(destroyMethod = "close")
-    HistoryRecorder historyRecorder(JobBackend backend, JobHistory history, HistoryProperties properties) {
-        return new HistoryRecorder(backend, history, properties.logLines());
+    HistoryRecorder historyRecorder(JobBackend backend, JdbcJobHistory history, HistoryProperties properties) {
+        return new HistoryRecorder(backend, history, Math.toIntExact(properties.maxLogSize().toBytes()),
+                properties.retryEvery());
     }
 
     @Bean(destroyMethod = "close")

@@ -5,6 +5,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.springframework.util.unit.DataSize;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -15,16 +16,27 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param dir       where the embedded store's file is, when {@code spring.datasource.url} names no other
  *                  (application.yaml: {@code <paddlejobs.local.data-root>/history})
- * @param logLines  the last lines of each replica's log kept when the job finishes, served once the
- *                  backend forgot the job
+ * @param maxLogSize how much of each replica's log is kept when the job finishes, served once the
+ *                  backend forgot the job: all of a log up to this size, the end of a longer one
+ * @param retryEvery how soon a change the store could not take is written again
  * @param retention how long finished jobs are kept
  */
 @Validated
 @ConfigurationProperties("paddlejobs.history")
 public record HistoryProperties(
         @DefaultValue("data/history") @NotNull Path dir,
-        @DefaultValue("200") @Min(0) int logLines,
+        @DefaultValue("4MB") @NotNull DataSize maxLogSize,
+        @DefaultValue("5s") @NotNull Duration retryEvery,
         @DefaultValue @Valid @NotNull Retention retention) {
+
+    /** The most a replica's log may be kept at: it is read into memory whole before it is written. */
+    static final DataSize LARGEST_LOG = DataSize.ofGigabytes(1);
+
+    public HistoryProperties {
+        if (maxLogSize != null && maxLogSize.compareTo(LARGEST_LOG) > 0) {
+            throw new IllegalArgumentException("paddlejobs.history.max-log-size must be at most " + LARGEST_LOG);
+        }
+    }
 
     /**
      * Finished jobs beyond either limit are removed from the history, in the background.

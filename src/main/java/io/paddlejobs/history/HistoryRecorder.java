@@ -1,49 +1,59 @@
 package io.paddlejobs.history;
 
 import io.paddlejobs.job.ChangedKeys;
+import io.paddlejobs.job.HistoryUnavailableException;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobBackend;
-import io.paddlejobs.job.JobHistory;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaStatus;
-import java.io.ByteArrayOutputStream;
+import io.paddlejobs.metrics.MetricsArchive;
+import io.paddlejobs.metrics.MetricsSnapshot;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Writes each change every backend tells of ({@link JobBackend#onChange}) into the history, on a
- * thread of its own, and keeps the last lines of each replica's log once a job finished: what is
- * needed to answer for the job after the backend forgot it. A status equal to the last one written
- * is not written again (an informer's resync tells of many jobs that did not change).
+ * thread of its own, and keeps each replica's log once a job finished, and its metrics once the
+ * collector has them all: what is needed to answer for the job after the backend forgot it. A status equal to the last one written is not written again
+ * (an informer's resync tells of many jobs that did not change; a restarted service is told of
+ * every job, most of them recorded already). A write the store refused is tried again until it
+ * succeeds, so the history catches up after the store was away.
  */
-final class HistoryRecorder implements AutoCloseable {
+final class HistoryRecorder implements MetricsArchive, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(HistoryRecorder.class);
 
     private final JobBackend backend;
-    private final JobHistory history;
-    private final int logLines;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(task -> {
+    private final JdbcJobHistory history;
+    private final int maxLogBytes;
+    private final Duration retryEvery;
+    private final ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, task -> {
         Thread recorder = new Thread(task, "job-history");
         recorder.setDaemon(true);
         return recorder;
     });
-    // Only the recorder's thread touches it.
+    // Only the recorder's thread touches them.
     private final Map<JobKey, JobStatus> written = new HashMap<>();
+    private final Set<JobKey> toRetry = new HashSet<>();
 
-    HistoryRecorder(JobBackend backend, JobHistory history, int logLines) {
+    HistoryRecorder(JobBackend backend, JdbcJobHistory history, int maxLogBytes, Duration retryEvery) {
         this.backend = backend;
         this.history = history;
-        this.logLines = logLines;
+        this.maxLogBytes = maxLogBytes;
+        this.retryEvery = retryEvery;
+        // At close, the changes told so far are written; retries waiting for the store are not waited for.
+        thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         backend.onChange(new ChangedKeys(thread, keys -> keys.forEach(this::look)));
     }
 
@@ -57,11 +67,24 @@ final class HistoryRecorder implements AutoCloseable {
             return;
         }
         try {
+            if (!written.containsKey(key) && recordedAlready(job)) {
+                written.put(key, job.status());
+                return;
+            }
             history.record(job);
             if (job.status().phase().isFinished()) {
-                keepLogTails(job);
+                keepLogs(job);
             }
             written.put(key, job.status());
+        } catch (HistoryUnavailableException e) {
+            // Not marked written: written when the store is back, or with the job's next change.
+            warnUnavailable("job", key, e);
+            if (toRetry.add(key)) {
+                thread.schedule(() -> {
+                    toRetry.remove(key);
+                    look(key);
+                }, retryEvery.toMillis(), TimeUnit.MILLISECONDS);
+            }
         } catch (RuntimeException e) {
             // Not marked written: the next change of the job writes it again.
             log.warn("Could not write job {} of namespace {} into the history: {}", key.name(), key.namespace(),
@@ -69,13 +92,42 @@ final class HistoryRecorder implements AutoCloseable {
         }
     }
 
-    private void keepLogTails(Job job) {
+    @Override
+    public void keepMetrics(JobKey key, MetricsSnapshot metrics) {
+        thread.execute(() -> writeMetrics(key, metrics));
+    }
+
+    private void writeMetrics(JobKey key, MetricsSnapshot metrics) {
+        try {
+            history.keepMetrics(key, metrics);
+        } catch (HistoryUnavailableException e) {
+            warnUnavailable("the metrics of job", key, e);
+            thread.schedule(() -> writeMetrics(key, metrics), retryEvery.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public Optional<MetricsSnapshot> keptMetrics(JobKey key) {
+        return history.keptMetrics(key);
+    }
+
+    private void warnUnavailable(String what, JobKey key, HistoryUnavailableException e) {
+        log.warn("Could not write {} {} of namespace {} into the history, tried again every {} ms: {}", what, key.name(),
+                key.namespace(), retryEvery.toMillis(), e.getCause() != null ? e.getCause().toString() : e.toString());
+    }
+
+    /** Whether the history has the job as it stands (the service was restarted since it wrote it). */
+    private boolean recordedAlready(Job job) {
+        Optional<Job> recorded = history.find(job.key());
+        return recorded.isPresent() && recorded.get().status().equals(job.status().asArchived());
+    }
+
+    private void keepLogs(Job job) {
         for (ReplicaStatus replica : List.copyOf(job.status().replicas())) {
-            ByteArrayOutputStream tail = new ByteArrayOutputStream();
+            LogEnd kept = new LogEnd(maxLogBytes);
             try {
-                if (backend.writeLogs(job.key(), replica.role(), replica.index(), logLines, false, tail)) {
-                    history.keepLogTail(job.key(), replica.role(), replica.index(),
-                            tail.toString(StandardCharsets.UTF_8));
+                if (backend.writeLogs(job.key(), replica.role(), replica.index(), null, false, kept)) {
+                    history.keepLog(job.key(), replica.role(), replica.index(), kept.text());
                 }
             } catch (IOException e) {
                 log.warn("Could not read the log of {} of job {} to keep it: {}", replica.id(), job.key().name(),

@@ -45,9 +45,9 @@ final class HistoryRetention implements AutoCloseable {
         int removed = 0;
         for (List<Object[]> jobs : List.of(expired, beyondCount)) {
             for (Object[] job : jobs) {
-                db.sql("delete from job_transitions where namespace = ? and name = ?").params(job).update();
-                db.sql("delete from job_log_tails where namespace = ? and name = ?").params(job).update();
-                removed += db.sql("delete from job_history where namespace = ? and name = ?").params(job).update();
+                if (JdbcJobHistory.forget(db, (String) job[0], (String) job[1])) {
+                    removed++;
+                }
             }
         }
         return removed;

@@ -2,19 +2,23 @@ package io.paddlejobs.job;
 
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * What the service keeps of every job after its backend forgot it (a Kubernetes TTL, Slurm's
  * {@code MinJobAge}, a delete on the backend alone): its plan, its status transitions, its last
- * status and the last lines of each replica's log. Each write is on disk when the call returns,
+ * status and each replica's log. Each write is on disk when the call returns,
  * so what the service acknowledged (a submit's answer, a status told to a stream) survives a kill.
  * A store that cannot be reached throws {@link HistoryUnavailableException}.
  */
 public interface JobHistory {
 
-    /** A job about to be submitted: written before the backend starts anything of it. */
+    /**
+     * A job about to be submitted: written before the backend starts anything of it. Whatever was
+     * kept of an earlier job of the same name goes.
+     */
     void submitted(JobPlan plan);
 
     /**
@@ -23,17 +27,28 @@ public interface JobHistory {
      */
     void record(Job job);
 
-    /** The last lines of one replica's log, kept to be served once the backend forgot the job. */
-    void keepLogTail(JobKey key, Role role, int index, String lines);
+    /** One replica's log (its end, where it is longer than the store keeps), served once the backend forgot the job. */
+    void keepLog(JobKey key, Role role, int index, String log);
 
     /** The job as last recorded, its status marked archived. */
     Optional<Job> find(JobKey key);
 
-    /** The namespace's recorded jobs, in no particular order, each marked archived. */
-    List<Job> list(String namespace);
+    /**
+     * The recorded jobs of the query's namespace created before {@code below} (any time when null), in
+     * the list's order, each marked archived, as far as the query's phase and time range pick them
+     * (its labels are for the caller to check). At least {@code count} of them unless fewer are left,
+     * and every job of the last creation time returned, so that the next batch starts at
+     * {@link Batch#next()}: a list pages through the history without reading all of it.
+     */
+    Batch listed(JobQuery query, Instant below, int count);
 
-    /** The kept tail of one replica's log, if any was kept. */
-    Optional<String> logTail(JobKey key, Role role, int index);
+    /** @param next where the next batch starts ({@code below}); null when there are no more */
+    record Batch(List<Job> jobs, Instant next) {
+        public static final Batch NONE = new Batch(List.of(), null);
+    }
+
+    /** The kept log of one replica, if any was kept. */
+    Optional<String> keptLog(JobKey key, Role role, int index);
 
     /** Removes everything kept of the job. @return whether anything was kept */
     boolean delete(JobKey key);
@@ -52,7 +67,7 @@ public interface JobHistory {
         }
 
         @Override
-        public void keepLogTail(JobKey key, Role role, int index, String lines) {
+        public void keepLog(JobKey key, Role role, int index, String log) {
         }
 
         @Override
@@ -61,12 +76,12 @@ public interface JobHistory {
         }
 
         @Override
-        public List<Job> list(String namespace) {
-            return List.of();
+        public Batch listed(JobQuery query, Instant below, int count) {
+            return Batch.NONE;
         }
 
         @Override
-        public Optional<String> logTail(JobKey key, Role role, int index) {
+        public Optional<String> keptLog(JobKey key, Role role, int index) {
             return Optional.empty();
         }
 

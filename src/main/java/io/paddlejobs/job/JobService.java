@@ -6,6 +6,8 @@ import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,9 @@ public class JobService {
     private final CodePackages packages;
     private final PlanSize planSize;
     private final NamespaceUsage usage;
+    /** How many of the history's jobs a list reads at a time, at most. */
+    private static final int HISTORY_BATCH = 200;
+
     private final JobHistory history;
     private final List<Consumer<JobKey>> listeners = new CopyOnWriteArrayList<>();
     /**
@@ -134,35 +139,44 @@ public class JobService {
                         Collectors.mapping(job -> job.plan().name(), Collectors.toList())));
     }
 
+    /**
+     * A page of the namespace's live jobs and, for each the backend no longer has, what the history
+     * kept: one entry per job, in the list's order. The history is read in batches from where the
+     * page starts, only as far as the page needs.
+     */
     public JobPage list(JobQuery query) {
-        List<Job> matching = withArchived(backend.list(query.namespace()), query.namespace()).stream()
-                .filter(query::matches).sorted(ListPosition.ORDER).toList();
-        int start = 0;
-        if (query.continueToken() != null) {
-            ListPosition after = ListPosition.decode(query.continueToken());
-            start = matching.size();
-            for (int i = 0; i < matching.size(); i++) {
-                if (after.isBefore(matching.get(i))) {
-                    start = i;
-                    break;
-                }
-            }
+        ListPosition after = query.continueToken() == null ? null : ListPosition.decode(query.continueToken());
+        List<Job> live = backend.list(query.namespace());
+        Set<JobKey> liveKeys = live.stream().map(Job::key).collect(Collectors.toSet());
+        // One more than the page, to tell whether another page follows.
+        int wanted = query.limit() == Integer.MAX_VALUE ? query.limit() : query.limit() + 1;
+        List<Job> candidates = new ArrayList<>(live.stream().filter(job -> inPage(query, after, job)).toList());
+        candidates.addAll(archived(query, after, liveKeys, wanted));
+        List<Job> matching = candidates.stream().sorted(ListPosition.ORDER).limit(wanted).toList();
+        if (matching.size() <= query.limit()) {
+            return new JobPage(matching, null);
         }
-        int end = Math.min(matching.size(), start + query.limit());
-        List<Job> page = matching.subList(start, end);
-        String next = end < matching.size() ? ListPosition.of(page.get(page.size() - 1)).encode() : null;
-        return new JobPage(List.copyOf(page), next);
+        List<Job> page = matching.subList(0, query.limit());
+        return new JobPage(List.copyOf(page), ListPosition.of(page.get(page.size() - 1)).encode());
     }
 
-    /** The live jobs and, for each the backend no longer has, what the history kept: one entry per job. */
-    private List<Job> withArchived(List<Job> live, String namespace) {
-        List<Job> archived = history.list(namespace);
-        if (archived.isEmpty()) {
-            return live;
-        }
-        Set<JobKey> liveKeys = live.stream().map(Job::key).collect(Collectors.toSet());
-        return Stream.concat(live.stream(),
-                archived.stream().filter(job -> !liveKeys.contains(job.key()))).toList();
+    /** The first {@code wanted} jobs after the position that only the history has. */
+    private List<Job> archived(JobQuery query, ListPosition after, Set<JobKey> liveKeys, int wanted) {
+        List<Job> found = new ArrayList<>();
+        // A batch starts at the position's time, inclusive: jobs of that time named after it follow it.
+        Instant below = after == null ? null : after.createdAt().plusNanos(1);
+        int batch = Math.min(wanted, HISTORY_BATCH);
+        do {
+            JobHistory.Batch read = history.listed(query, below, batch);
+            read.jobs().stream().filter(job -> !liveKeys.contains(job.key()) && inPage(query, after, job))
+                    .forEach(found::add);
+            below = read.next();
+        } while (below != null && found.size() < wanted);
+        return found;
+    }
+
+    private static boolean inPage(JobQuery query, ListPosition after, Job job) {
+        return query.matches(job) && (after == null || after.isBefore(job));
     }
 
     /** The request with a generated name when it has none, so that the name is known before it is submitted. */
@@ -207,7 +221,7 @@ public class JobService {
     public void writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
         if (backend.find(key).isEmpty()) {
-            Optional<String> kept = history.logTail(key, role, index);
+            Optional<String> kept = history.keptLog(key, role, index);
             if (kept.isPresent()) {
                 out.write(LogTails.last(kept.get(), tail).getBytes(StandardCharsets.UTF_8));
                 return;

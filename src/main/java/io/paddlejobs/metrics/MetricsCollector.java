@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 /**
@@ -26,13 +28,18 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
  * service has not followed, from the first time its metrics are asked for. A trainer that has not
  * started (a job queued behind others, a pod being scheduled) holds no thread: its follower starts
  * at the first change that shows it started. Points are kept in memory within
- * {@link MetricsProperties}; a job's go when it is deleted.
+ * {@link MetricsProperties}; a job's go when it is deleted. Once every trainer of a finished job
+ * ended, its metrics go to the {@link MetricsArchive}, which answers for the job once the backend
+ * forgot it; a job that finished while the service was away is read once to be archived.
  */
 public final class MetricsCollector implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(MetricsCollector.class);
 
     private final JobBackend jobs;
     private final MetricsProperties limits;
     private final Clock clock;
+    private final MetricsArchive archive;
 
     private final SimpleAsyncTaskExecutor followers = new SimpleAsyncTaskExecutor("metrics-");
     private final ExecutorService changes = Executors.newSingleThreadExecutor(task -> {
@@ -44,13 +51,19 @@ public final class MetricsCollector implements AutoCloseable {
     private final Map<JobKey, Watched> watched = new LinkedHashMap<>(16, 0.75f, true);
 
     /** @param waiting followers whose trainer had not started when last looked at */
-    private record Watched(JobMetrics metrics, AtomicInteger following, Queue<TrainerFollower> waiting) {
+    private record Watched(JobKey key, JobMetrics metrics, AtomicInteger following, Queue<TrainerFollower> waiting) {
     }
 
+    /** A collector that archives nothing (tests of the collector alone). */
     public MetricsCollector(JobBackend jobs, MetricsProperties limits, Clock clock) {
+        this(jobs, limits, clock, MetricsArchive.NONE);
+    }
+
+    public MetricsCollector(JobBackend jobs, MetricsProperties limits, Clock clock, MetricsArchive archive) {
         this.jobs = jobs;
         this.limits = limits;
         this.clock = clock;
+        this.archive = archive;
         // A follower mostly waits on a log: cheap as a virtual thread where the JDK has them.
         followers.setVirtualThreads(Runtime.version().feature() >= 21);
         followers.setDaemon(true);
@@ -60,6 +73,9 @@ public final class MetricsCollector implements AutoCloseable {
 
     /** What the job reported after {@code since} (0: everything kept). */
     public MetricsSnapshot read(Job job, long since) {
+        if (job.status().archived()) {
+            return archive.keptMetrics(job.key()).map(kept -> kept.after(since)).orElse(MetricsSnapshot.NOTHING);
+        }
         MetricsSnapshot read = metricsOf(job).metrics().since(since);
         return job.status().phase().isFinished() ? read.settled() : read;
     }
@@ -87,7 +103,7 @@ public final class MetricsCollector implements AutoCloseable {
         synchronized (watched) {
             known = watched.get(key);
         }
-        if (now.isPresent() && !now.get().status().phase().isFinished()) {
+        if (now.isPresent() && (!now.get().status().phase().isFinished() || known == null && notArchived(key))) {
             known = metricsOf(now.get());
         }
         if (known != null) {
@@ -105,7 +121,7 @@ public final class MetricsCollector implements AutoCloseable {
                 return existing;
             }
             trainers = Math.min(job.plan().trainers().count(), limits.trainersFollowed());
-            started = new Watched(new JobMetrics(limits, job.status().createdAt()), new AtomicInteger(trainers),
+            started = new Watched(key, new JobMetrics(limits, job.status().createdAt()), new AtomicInteger(trainers),
                     new ConcurrentLinkedQueue<>());
             watched.put(key, started);
             dropFinishedBeyondLimit();
@@ -128,10 +144,31 @@ public final class MetricsCollector implements AutoCloseable {
                     try {
                         follower.run();
                     } finally {
-                        job.following().decrementAndGet();
+                        if (job.following().decrementAndGet() == 0) {
+                            archiveIfFinished(job);
+                        }
                     }
                 });
             }
+        }
+    }
+
+    private boolean notArchived(JobKey key) {
+        return archive != MetricsArchive.NONE && archive.keptMetrics(key).isEmpty();
+    }
+
+    /** Every trainer's follower ended: when that is because the job finished, its metrics are final. */
+    private void archiveIfFinished(Watched job) {
+        Optional<Job> now = jobs.find(job.key());
+        if (now.isEmpty() || !now.get().status().phase().isFinished()
+                || !Objects.equals(now.get().status().createdAt(), job.metrics().jobCreatedAt())) {
+            return;
+        }
+        try {
+            archive.keepMetrics(job.key(), job.metrics().since(0).settled());
+        } catch (RuntimeException e) {
+            log.warn("Could not keep the metrics of job {} of namespace {} in the history: {}", job.key().name(),
+                    job.key().namespace(), e.toString());
         }
     }
 

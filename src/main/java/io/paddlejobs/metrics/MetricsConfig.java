@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 class MetricsConfig {
 
     @Bean
-    MetricsCollector metricsCollector(JobBackend jobs, MetricsProperties limits) {
-        return new MetricsCollector(jobs, limits, Clock.systemUTC());
+    MetricsCollector metricsCollector(JobBackend jobs, MetricsProperties limits, MetricsArchive archive) {
+        return new MetricsCollector(jobs, limits, Clock.systemUTC(), archive);
     }
 }

@@ -15,6 +15,14 @@ import java.util.Map;
 public record MetricsSnapshot(long cursor, long ignoredLines, Map<String, Map<String, List<MetricPoint>>> metrics,
                               Progress progress) {
 
+    /** Before any trainer reported. */
+    public static final MetricsSnapshot NOTHING = new MetricsSnapshot(0, 0, Map.of(), null);
+
+    /** A kept snapshot read with a cursor: nothing new for the cursor it ended at, else all of it. */
+    MetricsSnapshot after(long since) {
+        return since == cursor && since > 0 ? new MetricsSnapshot(cursor, ignoredLines, Map.of(), progress) : this;
+    }
+
     MetricsSnapshot settled() {
         return progress == null ? this : new MetricsSnapshot(cursor, ignoredLines, metrics, progress.settled());
     }

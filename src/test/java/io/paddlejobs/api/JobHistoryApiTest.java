@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobHistory;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.metrics.MetricsArchive;
 import io.paddlejobs.planning.Role;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -16,7 +17,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A job its backend forgot stays readable from the embedded history (the H2 file under the data
- * root): status, log tail, listing, and a delete that removes it from the history too.
+ * root): status, log, metrics, listing, and a delete that removes it from the history too.
  */
 class JobHistoryApiTest extends ApiTest {
 
@@ -28,13 +29,16 @@ class JobHistoryApiTest extends ApiTest {
     @Autowired
     JobHistory history;
 
+    @Autowired
+    MetricsArchive archive;
+
     @Test
     void aFinishedJobTheBackendForgotIsServedFromTheHistoryMarkedArchived() {
         client.submit(LocalJobsApiTest.body("remembered", "echo first; echo second"));
         client.awaitPhase("remembered", "Succeeded", WITHIN);
         JobKey key = new JobKey("default", "remembered");
         // The recorder writes on its own thread: the tail is kept once it wrote the finished job.
-        await().atMost(WITHIN).until(() -> history.logTail(key, Role.TRAINER, 0).isPresent());
+        await().atMost(WITHIN).until(() -> history.keptLog(key, Role.TRAINER, 0).isPresent());
         assertThat(client.status("remembered").path("archived").asBoolean()).isFalse();
 
         assertThat(backend.delete(key)).isTrue();
@@ -53,6 +57,31 @@ class JobHistoryApiTest extends ApiTest {
         HttpResponse<String> gone = client.get("/jobs/remembered/status");
         assertThat(gone.statusCode()).isEqualTo(404);
         assertThat(history.find(key)).isEmpty();
+    }
+
+    /** 600 lines, more than the last lines the history once kept: the whole log comes back, and the metrics. */
+    @Test
+    void theWholeLogAndTheMetricsOfAJobTheBackendForgotAreServedFromTheHistory() {
+        client.submit(LocalJobsApiTest.body("measured-history", "for s in $(seq 1 300); do echo pass $s;"
+                + " echo PADDLEJOBS_METRICS '{\\\"step\\\": '$s', \\\"loss\\\": 0.'$s'}'; done"));
+        client.awaitPhase("measured-history", "Succeeded", WITHIN);
+        JobKey key = new JobKey("default", "measured-history");
+        await().atMost(WITHIN).until(() -> history.keptLog(key, Role.TRAINER, 0).isPresent()
+                && client.getJson("/jobs/measured-history/metrics").path("cursor").asLong() == 300);
+        // Kept once every trainer's output was read to its end; the history gets it on its own thread.
+        await().atMost(WITHIN).until(() -> archive.keptMetrics(key).isPresent());
+        JsonNode live = client.getJson("/jobs/measured-history/metrics");
+
+        assertThat(backend.delete(key)).isTrue();
+
+        String log = client.logs("measured-history", "role=trainer&index=0");
+        assertThat(log.lines()).hasSize(600).startsWith("pass 1").endsWith("PADDLEJOBS_METRICS {\"step\": 300, \"loss\": 0.300}");
+        JsonNode archived = client.getJson("/jobs/measured-history/metrics");
+        assertThat(archived.path("metrics")).isEqualTo(live.path("metrics"));
+        assertThat(archived.path("metrics").path("loss").path("trainer-0").size()).isEqualTo(300);
+        assertThat(archived.path("progress").path("step").asLong()).isEqualTo(300);
+        assertThat(client.getJson("/jobs/measured-history/metrics?since=" + archived.path("cursor").asLong())
+                .path("metrics").size()).isZero();
     }
 
     @Test

@@ -71,7 +71,7 @@ class PostgresHistoryApplicationTest {
         client.submit(LocalJobsApiTest.body("kept-in-postgres", "echo first; echo second"));
         client.awaitPhase("kept-in-postgres", "Succeeded", WITHIN);
         JobKey key = new JobKey("default", "kept-in-postgres");
-        await().atMost(WITHIN).until(() -> history.logTail(key, Role.TRAINER, 0).isPresent());
+        await().atMost(WITHIN).until(() -> history.keptLog(key, Role.TRAINER, 0).isPresent());
 
         assertThat(backend.delete(key)).isTrue();
 

@@ -3,6 +3,7 @@ package io.paddlejobs.history;
 import com.zaxxer.hikari.HikariDataSource;
 import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobHistory;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.RoleCounts;
@@ -12,6 +13,7 @@ import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import io.paddlejobs.testing.Settings;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -24,7 +26,7 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A history store on a real database, migrated as the service migrates it, and jobs to keep in it. */
-final class HistoryStores {
+public final class HistoryStores {
 
     static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .addModule(new PlanningJsonModule()).build();
@@ -56,6 +58,18 @@ final class HistoryStores {
     /** Applies the service's migrations to the database; @return how many were applied. */
     static int migrate(DataSource database) {
         return Flyway.configure().dataSource(database).load().migrate().migrationsExecuted;
+    }
+
+    /** The service's history on an embedded H2 file in the directory, migrated; closed with the pool it returns. */
+    public static HikariDataSource embedded(Path dir) {
+        HikariDataSource pool = pooled("jdbc:h2:file:" + dir.resolve("jobs"), "", "");
+        migrate(pool);
+        return pool;
+    }
+
+    /** The service's history on the database, as the job service sees it. */
+    public static JobHistory jobHistory(DataSource database) {
+        return history(database, Clock.systemUTC());
     }
 
     static JdbcJobHistory history(DataSource database, Clock clock) {

@@ -7,7 +7,12 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.paddlejobs.job.HistoryUnavailableException;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobHistory;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobQuery;
+import io.paddlejobs.job.Progress;
+import io.paddlejobs.metrics.MetricPoint;
+import io.paddlejobs.metrics.MetricsSnapshot;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 import java.nio.file.Path;
@@ -15,12 +20,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,7 +69,7 @@ class JdbcJobHistoryTest {
 
     @Test
     void migrationsFromAnEmptyDatabaseCreateTheTablesOnceAndAgainApplyNothing() {
-        assertThat(HistoryStores.migrate(database)).isEqualTo(1);
+        assertThat(HistoryStores.migrate(database)).isEqualTo(2);
         assertThat(HistoryStores.migrate(database)).isZero();
         assertThat(JdbcClient.create(database).sql("select count(*) from job_history").query(Integer.class).single())
                 .isZero();
@@ -81,8 +90,8 @@ class JdbcJobHistoryTest {
         assertThat(read.status().archived()).isTrue();
         assertThat(history.transitions(read.key())).extracting(JdbcJobHistory.Transition::reason)
                 .containsExactly("Started", "Completed");
-        assertThat(history.list("team-a")).extracting(Job::key).containsExactly(read.key());
-        assertThat(history.list("team-b")).isEmpty();
+        assertThat(listed("team-a")).extracting(Job::key).containsExactly(read.key());
+        assertThat(listed("team-b")).isEmpty();
     }
 
     @Test
@@ -90,13 +99,13 @@ class JdbcJobHistoryTest {
         HistoryStores.migrate(database);
         JobPlan plan = HistoryStores.plan("default", "logged");
         history.record(HistoryStores.job(plan, JobPhase.FAILED, "TrainerFailed", NOW, NOW));
-        history.keepLogTail(new JobKey("default", "logged"), Role.TRAINER, 0, "loss 0.5\nboom\n");
+        history.keepLog(new JobKey("default", "logged"), Role.TRAINER, 0, "loss 0.5\nboom\n");
 
-        assertThat(history.logTail(new JobKey("default", "logged"), Role.TRAINER, 0)).hasValue("loss 0.5\nboom\n");
-        assertThat(history.logTail(new JobKey("default", "logged"), Role.PSERVER, 0)).isEmpty();
+        assertThat(history.keptLog(new JobKey("default", "logged"), Role.TRAINER, 0)).hasValue("loss 0.5\nboom\n");
+        assertThat(history.keptLog(new JobKey("default", "logged"), Role.PSERVER, 0)).isEmpty();
         assertThat(history.delete(new JobKey("default", "logged"))).isTrue();
         assertThat(history.find(new JobKey("default", "logged"))).isEmpty();
-        assertThat(history.logTail(new JobKey("default", "logged"), Role.TRAINER, 0)).isEmpty();
+        assertThat(history.keptLog(new JobKey("default", "logged"), Role.TRAINER, 0)).isEmpty();
         assertThat(history.delete(new JobKey("default", "logged"))).isFalse();
     }
 
@@ -114,7 +123,7 @@ class JdbcJobHistoryTest {
             retention.enforce();
         }
 
-        assertThat(history.list("default")).extracting(job -> job.plan().name())
+        assertThat(listed("default")).extracting(job -> job.plan().name())
                 .containsExactlyInAnyOrder("newer", "running");
     }
 
@@ -162,6 +171,106 @@ class JdbcJobHistoryTest {
         assertThatThrownBy(() -> unreachable.submitted(HistoryStores.plan("default", "lost")))
                 .isInstanceOfSatisfying(HistoryUnavailableException.class,
                         e -> assertThat(e.getStatusCode().value()).isEqualTo(503));
+    }
+
+    @Test
+    void aDatabaseOfTheFirstSchemaKeepsItsJobsTheirLogsAndTheirOrderThroughTheMigration() {
+        assertThat(Flyway.configure().dataSource(database).target("1").load().migrate().migrationsExecuted).isEqualTo(1);
+        JdbcClient db = JdbcClient.create(database);
+        JobPlan older = HistoryStores.plan("default", "older");
+        JobPlan newer = HistoryStores.plan("default", "newer");
+        for (JobPlan plan : List.of(older, newer)) {
+            Instant created = plan == older ? NOW.minusSeconds(60) : NOW;
+            db.sql("insert into job_history (namespace, name, created_at, finished_at, phase, plan_json, status_json)"
+                            + " values (?, ?, ?, ?, ?, ?, ?)")
+                    .params("default", plan.name(), created.toEpochMilli(), created.toEpochMilli(), "SUCCEEDED",
+                            HistoryStores.JSON.writeValueAsString(plan), HistoryStores.JSON.writeValueAsString(
+                                    HistoryStores.job(plan, JobPhase.SUCCEEDED, "Completed", created, created).status()))
+                    .update();
+        }
+        db.sql("insert into job_log_tails (namespace, name, replica, lines) values ('default', 'older', 'trainer-0', ?)")
+                .param("loss 0.1\n").update();
+
+        assertThat(HistoryStores.migrate(database)).isEqualTo(1);
+
+        assertThat(listed("default")).extracting(job -> job.plan().name()).containsExactly("newer", "older");
+        assertThat(history.keptLog(new JobKey("default", "older"), Role.TRAINER, 0)).hasValue("loss 0.1\n");
+        assertThat(history.find(new JobKey("default", "older")).orElseThrow().status().phase())
+                .isEqualTo(JobPhase.SUCCEEDED);
+    }
+
+    /** Batches of 2 through 9 jobs, 4 of them created in the same instant: the list's order, each job once. */
+    @Test
+    void batchesOfTheListComeInItsOrderWithEachJobOnceThroughJobsOfOneCreationTime() {
+        HistoryStores.migrate(database);
+        List<Job> recorded = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            Instant created = i < 4 ? NOW : NOW.minusMillis(i).plusNanos(i);
+            JobPhase phase = i % 3 == 0 ? JobPhase.FAILED : JobPhase.SUCCEEDED;
+            Job job = HistoryStores.job(HistoryStores.plan("default", "job-" + (char) ('a' + (i * 5) % 9)), phase,
+                    phase.name(), created, created);
+            history.record(job);
+            recorded.add(job);
+        }
+        JobQuery everything = new JobQuery("default", null, Map.of(), 1000, null);
+        List<String> inOrder = recorded.stream().sorted(Comparator.comparing((Job job) -> job.status().createdAt())
+                .reversed().thenComparing(job -> job.plan().name())).map(job -> job.plan().name()).toList();
+
+        assertThat(names(batches(everything, 2))).containsExactlyElementsOf(inOrder);
+        assertThat(names(batches(everything, 1))).containsExactlyElementsOf(inOrder);
+
+        JobQuery failedSince = new JobQuery("default", JobPhase.FAILED, Map.of(), NOW.minusMillis(5), null, 1000, null);
+        assertThat(names(batches(failedSince, 1))).containsExactlyElementsOf(recorded.stream()
+                .filter(failedSince::matches).sorted(Comparator.comparing((Job job) -> job.status().createdAt())
+                        .reversed().thenComparing(job -> job.plan().name())).map(job -> job.plan().name()).toList());
+        JobQuery beyondNanos = new JobQuery("default", null, Map.of(), Instant.parse("1000-01-01T00:00:00Z"),
+                Instant.parse("2999-01-01T00:00:00Z"), 1000, null);
+        assertThat(names(batches(beyondNanos, 4))).containsExactlyElementsOf(inOrder);
+        JobQuery before = new JobQuery("default", null, Map.of(), null, NOW, 1000, null);
+        assertThat(names(batches(before, 3))).hasSize(5).doesNotContainAnyElementsOf(inOrder.subList(0, 4));
+    }
+
+    @Test
+    void keptMetricsReadBackAndGoWithTheJobAndWithAJobSubmittedAgainUnderItsName() {
+        HistoryStores.migrate(database);
+        JobPlan plan = HistoryStores.plan("default", "measured");
+        JobKey key = new JobKey("default", "measured");
+        history.record(HistoryStores.job(plan, JobPhase.SUCCEEDED, "Completed", NOW, NOW));
+        MetricsSnapshot metrics = new MetricsSnapshot(2, 1, Map.of("loss", Map.of("trainer-0", List.of(
+                new MetricPoint(1, 0.5, NOW), new MetricPoint(2, 0.25, NOW.plusSeconds(1))))),
+                new Progress(2, 2L, 1.0, null, null, "trainer-0"));
+        history.keepMetrics(key, metrics);
+        history.keepLog(key, Role.TRAINER, 0, "loss 0.25\n");
+
+        assertThat(history.keptMetrics(key)).hasValue(metrics);
+
+        history.submitted(plan);
+        assertThat(history.keptMetrics(key)).isEmpty();
+        assertThat(history.keptLog(key, Role.TRAINER, 0)).isEmpty();
+        history.keepMetrics(key, metrics);
+        assertThat(history.delete(key)).isTrue();
+        assertThat(history.keptMetrics(key)).isEmpty();
+    }
+
+    private List<Job> listed(String namespace) {
+        return batches(new JobQuery(namespace, null, Map.of(), 1000, null), 1000);
+    }
+
+    /** Every batch of the query from the start, as the job service reads them. */
+    private List<Job> batches(JobQuery query, int count) {
+        List<Job> all = new ArrayList<>();
+        Instant below = null;
+        do {
+            JobHistory.Batch batch = history.listed(query, below, count);
+            assertThat(batch.jobs().size()).isGreaterThanOrEqualTo(batch.next() == null ? 0 : count);
+            all.addAll(batch.jobs());
+            below = batch.next();
+        } while (below != null);
+        return all;
+    }
+
+    private static List<String> names(List<Job> jobs) {
+        return jobs.stream().map(job -> job.plan().name()).toList();
     }
 
     private void record(String name, JobPhase phase, Instant finishedAt) {

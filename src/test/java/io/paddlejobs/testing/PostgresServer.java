@@ -41,38 +41,75 @@ public final class PostgresServer implements BeforeAllCallback, ExtensionContext
     private static final AtomicInteger DATABASES = new AtomicInteger();
     private static PostgresServer running;
 
+    private final Path bin;
     private final Path dir;
     private final int port;
-    private final Process server;
+    private Process server;
 
     /** For JUnit's {@code @ExtendWith}: the server itself is made once, in {@link #beforeAll}. */
     public PostgresServer() {
+        this.bin = null;
         this.dir = null;
         this.port = 0;
-        this.server = null;
     }
 
-    private PostgresServer(Path dir, int port, Process server) {
+    private PostgresServer(Path bin, Path dir, int port) {
+        this.bin = bin;
         this.dir = dir;
         this.port = port;
-        this.server = server;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         synchronized (PostgresServer.class) {
             if (running == null) {
-                Path bin = binaries().orElse(null);
-                if (bin == null) {
-                    String why = "PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin; see .ci/prepare-postgres)";
-                    if (Boolean.getBoolean("postgres.required")) {
-                        fail(why + "; -Dpostgres.required=true makes that a failure");
-                    }
-                    Assumptions.abort(why);
-                }
-                running = start(bin);
+                running = start(requiredBinaries());
                 context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(PostgresServer.class, running);
             }
+        }
+    }
+
+    /**
+     * A server of the caller's own, beside the run's, to {@link #stop} and {@link #startAgain} (a store
+     * that is away for a while); the caller closes it. Skips or fails without PostgreSQL as the extension does.
+     */
+    public static PostgresServer startOwn() {
+        return start(requiredBinaries());
+    }
+
+    private static Path requiredBinaries() {
+        Path bin = binaries().orElse(null);
+        if (bin == null) {
+            String why = "PostgreSQL is not installed (no initdb under /usr/lib/postgresql/*/bin; see .ci/prepare-postgres)";
+            if (Boolean.getBoolean("postgres.required")) {
+                fail(why + "; -Dpostgres.required=true makes that a failure");
+            }
+            Assumptions.abort(why);
+        }
+        return bin;
+    }
+
+    /** Stops the server at once (PostgreSQL's fast shutdown: open connections are cut), keeping its data. */
+    public void stop() {
+        try {
+            run(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "fast", "-w", "stop");
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("postgres did not stop within 30 s");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Starts the stopped server again, on its port, with its data. */
+    public void startAgain() {
+        try {
+            launch();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -129,26 +166,32 @@ public final class PostgresServer implements BeforeAllCallback, ExtensionContext
             Path data = dir.resolve("data");
             run(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", SUPERUSER, "--auth=trust",
                     "--no-sync", "-E", "UTF8");
-            int port = freePort();
-            // fsync off: the cluster is thrown away; the service's own writes commit as on any server.
-            Process server = new ProcessBuilder(asOwner(List.of(bin.resolve("postgres").toString(), "-D", data.toString(),
-                    "-h", "127.0.0.1", "-p", Integer.toString(port), "-k", dir.toString(), "-c", "fsync=off")))
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("server.log").toFile()).start();
-            PostgresServer started = new PostgresServer(dir, port, server);
-            await().atMost(START_DEADLINE).pollInterval(Duration.ofMillis(100)).until(() -> {
-                if (!server.isAlive()) {
-                    throw new IllegalStateException("postgres exited: " + Files.readString(dir.resolve("server.log")));
-                }
-                try (Connection ignored = started.connect("postgres")) {
-                    return true;
-                } catch (SQLException notYet) {
-                    return false;
-                }
-            });
+            PostgresServer started = new PostgresServer(bin, dir, freePort());
+            started.launch();
             return started;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private void launch() throws IOException {
+        // fsync off: the cluster is thrown away; the service's own writes commit as on any server.
+        Process launched = new ProcessBuilder(asOwner(List.of(bin.resolve("postgres").toString(), "-D",
+                dir.resolve("data").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-k", dir.toString(),
+                "-c", "fsync=off")))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile()))
+                .start();
+        server = launched;
+        await().atMost(START_DEADLINE).pollInterval(Duration.ofMillis(100)).until(() -> {
+            if (!launched.isAlive()) {
+                throw new IllegalStateException("postgres exited: " + Files.readString(dir.resolve("server.log")));
+            }
+            try (Connection ignored = connect("postgres")) {
+                return true;
+            } catch (SQLException notYet) {
+                return false;
+            }
+        });
     }
 
     private static void run(String... command) throws IOException {
@@ -184,13 +227,13 @@ public final class PostgresServer implements BeforeAllCallback, ExtensionContext
     /** At the end of the test run: the server stops, and its cluster is removed. */
     @Override
     public void close() {
-        server.destroy();
-        try {
-            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+        // Fast shutdown, as stop: a smart one (SIGTERM) would wait for pools the tests left open.
+        if (server.isAlive()) {
+            try {
+                stop();
+            } catch (RuntimeException e) {
                 server.destroyForcibly();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
