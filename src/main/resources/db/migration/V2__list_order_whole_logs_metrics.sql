@@ -7,7 +7,7 @@ alter table job_history add column created_ns bigint;
 update job_history set created_ns = created_at * 1000000;
 alter table job_history alter column created_ns set not null;
 drop index job_history_newest;
-create index job_history_listed on job_history (namespace, created_ns);
+create index job_history_listed on job_history (namespace, created_ns desc);
 
 -- A replica's log as kept when its job finished: all of it up to paddlejobs.history.max-log-size, its
 -- end beyond that.

@@ -9,8 +9,9 @@ import java.util.Optional;
 /**
  * What the service keeps of every job after its backend forgot it (a Kubernetes TTL, Slurm's
  * {@code MinJobAge}, a delete on the backend alone): its plan, its status transitions, its last
- * status and each replica's log. Each write is on disk when the call returns,
- * so what the service acknowledged (a submit's answer, a status told to a stream) survives a kill.
+ * status, each replica's log and its metrics. Each write is on disk when the call returns, so a
+ * submit the service answered survives a kill; status changes are written as the backend tells of
+ * them, just after (see docs/operations/history.md, "What a kill loses").
  * A store that cannot be reached throws {@link HistoryUnavailableException}.
  */
 public interface JobHistory {
