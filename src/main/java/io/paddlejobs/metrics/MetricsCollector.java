@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,6 +51,9 @@ public final class MetricsCollector implements AutoCloseable {
     });
     // Access order: the eldest is the least recently read, the first to go when too many are kept.
     private final Map<JobKey, Watched> watched = new LinkedHashMap<>(16, 0.75f, true);
+    // Finished jobs whose metrics the archive has: an informer's resync tells of them again and again,
+    // and each would otherwise cost a read of the archive. Forgotten with the job.
+    private final Set<JobKey> archived = ConcurrentHashMap.newKeySet();
 
     /** @param waiting followers whose trainer had not started when last looked at */
     private record Watched(JobKey key, JobMetrics metrics, AtomicInteger following, Queue<TrainerFollower> waiting) {
@@ -99,6 +104,9 @@ public final class MetricsCollector implements AutoCloseable {
 
     private void changed(JobKey key) {
         Optional<Job> now = jobs.find(key);
+        if (now.isEmpty() || !now.get().status().phase().isFinished()) {
+            archived.remove(key); // gone, or a new job under the name
+        }
         Watched known;
         synchronized (watched) {
             known = watched.get(key);
@@ -154,7 +162,14 @@ public final class MetricsCollector implements AutoCloseable {
     }
 
     private boolean notArchived(JobKey key) {
-        return archive != MetricsArchive.NONE && archive.keptMetrics(key).isEmpty();
+        if (archive == MetricsArchive.NONE || archived.contains(key)) {
+            return false;
+        }
+        if (archive.keptMetrics(key).isPresent()) {
+            archived.add(key);
+            return false;
+        }
+        return true;
     }
 
     /** Every trainer's follower ended: when that is because the job finished, its metrics are final. */
