@@ -193,6 +193,32 @@ final class SlurmCluster implements BeforeAllCallback {
             return Long.parseLong(Files.readString(dir.resolve("run/slurmd-" + node + ".pid")).strip());
         }
 
+        /**
+         * Kills what is left on the nodes of a Slurm job whose node daemon was killed under it: each of its
+         * slurmstepds (named {@code slurmstepd: [<job>.<step>]}) with every descendant, and waits until
+         * all of them are gone. The batch step's script writes the job's records into the shared
+         * directory once its steps end, so without this it can write while JUnit removes that directory.
+         */
+        void killLeftoversOf(String slurmJobId) {
+            List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
+                    .filter(p -> commandLine(p).startsWith("slurmstepd: [" + slurmJobId + "."))
+                    .flatMap(step -> java.util.stream.Stream.concat(java.util.stream.Stream.of(step), step.descendants()))
+                    .toList();
+            System.out.printf("[slurm-test] killing %d leftover processes of job %s%n", leftovers.size(), slurmJobId);
+            leftovers.forEach(ProcessHandle::destroyForcibly);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> leftovers.stream().noneMatch(ProcessHandle::isAlive));
+        }
+
+        /** A process's command line as the process itself shows it (a slurmstepd rewrites its own). */
+        private static String commandLine(ProcessHandle process) {
+            try {
+                return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).replace('\0', ' ');
+            } catch (IOException | RuntimeException e) {
+                return ""; // gone, or not ours to read
+            }
+        }
+
         /** Starts a fake node's slurmd again and waits until Slurm counts the node back in. */
         void restartSlurmd(String node) {
             command(binDir().isEmpty() ? "/usr/sbin/slurmd" : "slurmd", "-f", slurmConf(), "-N", node);

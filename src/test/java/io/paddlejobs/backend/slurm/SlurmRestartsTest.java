@@ -162,8 +162,9 @@ class SlurmRestartsTest {
         try (SlurmJobBackend backend = backend(SHORT)) {
             submit(backend, "node-lost", "max_restarts=1 restart_on=infrastructure", COUNT_START
                     + "if [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ]; then exec sleep 3402; fi");
-            await().atMost(DEADLINE).until(() -> starts("node-lost").size() == 1);
+            await().atMost(DEADLINE).until(() -> starts("node-lost").size() == 1 && pidOf("sleep 3402") > 0);
             String node = starts("node-lost").get(0).split(" ")[1];
+            String firstBatchJob = environment(pidOf("sleep 3402")).get("SLURM_JOB_ID");
 
             new ProcessBuilder("kill", "-9", Long.toString(cluster.slurmdPid(node))).inheritIO().start().waitFor();
             try {
@@ -176,11 +177,8 @@ class SlurmRestartsTest {
                 assertThat(starts("node-lost").get(1)).startsWith("1 ").doesNotEndWith(" " + node);
             } finally {
                 cluster.restartSlurmd(node);
-                // The first attempt's replica was orphaned with its node daemon.
-                long orphan = pidOf("sleep 3402");
-                if (orphan > 0) {
-                    ProcessHandle.of(orphan).ifPresent(ProcessHandle::destroyForcibly);
-                }
+                // The first attempt's steps were orphaned with their node daemon.
+                cluster.killLeftoversOf(firstBatchJob);
             }
         }
     }
@@ -311,6 +309,18 @@ class SlurmRestartsTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         backend.writeLogs(key(name), Role.TRAINER, 0, null, false, out);
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A process's environment, as it was when it started. */
+    private static Map<String, String> environment(long pid) throws IOException {
+        Map<String, String> environment = new java.util.HashMap<>();
+        for (String pair : Files.readString(Path.of("/proc", Long.toString(pid), "environ")).split("\0")) {
+            int equals = pair.indexOf('=');
+            if (equals > 0) {
+                environment.put(pair.substring(0, equals), pair.substring(equals + 1));
+            }
+        }
+        return environment;
     }
 
     /** The process whose command line ends with {@code command} (its program by its full path); 0 when there is none. */
