@@ -129,7 +129,11 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                 if (backend.writeLogs(job.key(), replica.role(), replica.index(), null, false, kept)) {
                     history.keepLog(job.key(), replica.role(), replica.index(), kept.text());
                 }
-            } catch (IOException e) {
+            } catch (HistoryUnavailableException e) {
+                throw e; // the store's fault: tried again with the job
+            } catch (IOException | RuntimeException e) {
+                // The backend's: a node that is gone cannot serve its pods' logs, now or later. The job
+                // is written without this one, rather than read again at each of its changes.
                 log.warn("Could not read the log of {} of job {} to keep it: {}", replica.id(), job.key().name(),
                         e.toString());
             }

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * Reads one trainer's output through the backend's own log stream ({@code follow}), so it works
  * alike on every backend: on the local one it is the replica's log file, on Kubernetes the pod's
  * log. It reads from the start (a restarted service gets back what a job reported), follows
- * until the trainer ends, and tries again while there is no log yet (a pod not started) or its job
- * waits to be started again (the next attempt's points continue the series).
+ * until the trainer ends, and waits (asking the backend's state, not its logs) while the trainer has
+ * not started or its job waits to be started again (the next attempt's points continue the series).
  */
 final class TrainerFollower implements Runnable {
 
@@ -57,6 +57,12 @@ final class TrainerFollower implements Runnable {
                     whenJobGone.run();
                     return;
                 }
+                if (state.get() == ReplicaState.PENDING) {
+                    // Nothing to read before it runs; on Kubernetes each try would cost the API server a
+                    // log request, for every waiting trainer of every job. Its state is read from memory.
+                    Thread.sleep(retryInterval.toMillis());
+                    continue;
+                }
                 boolean ended = hasEnded(state.get());
                 LineSink sink = new LineSink(line -> target.read(replica, line, now()), target::ignoreLine);
                 if (!jobs.writeLogs(key, Role.TRAINER, index, null, !ended, sink)) {
@@ -69,15 +75,10 @@ final class TrainerFollower implements Runnable {
                     return;
                 }
                 if (hasEnded(after.get())) {
-                    if (state.get() == ReplicaState.PENDING) {
-                        // Read while pending (between attempts), the follow stopped at once, and the
-                        // next attempt has run and ended meanwhile: one more read takes what it wrote.
-                        continue;
-                    }
                     sink.finish(); // read while running: the follow read to the end
                     return;
                 }
-                // The log is not there yet (a pod being scheduled), or its stream broke: read it again.
+                // The log is not there yet (a container still starting), or its stream broke: read it again.
                 // Points already taken come again with the same steps, and are not added twice.
                 Thread.sleep(retryInterval.toMillis());
             }

@@ -1,16 +1,23 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.ContainerResource;
-import io.fabric8.kubernetes.client.dsl.LogWatch;
-import io.fabric8.kubernetes.client.dsl.Loggable;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.URLUtils;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A replica's log, read from the API server (the kubelet keeps it). The pod is found in the
@@ -18,6 +25,9 @@ import java.io.OutputStream;
  * of a trainer's whole log passes on is noted as its sign of life ({@link TrainerLines}).
  */
 final class LogStreams {
+
+    private static final int BAD_REQUEST = 400;
+    private static final int NOT_FOUND = 404;
 
     private final KubernetesClient client;
     private final TrainerLines lines;
@@ -35,29 +45,66 @@ final class LogStreams {
         if (podName == null) {
             return;
         }
-        ContainerResource container = client.pods().inNamespace(job.namespace()).withName(podName)
-                .inContainer(PodParts.MAIN_CONTAINER);
-        Loggable log = tail != null ? container.tailingLines(tail) : container;
         if (role == Role.TRAINER && tail == null) {
             out = lines.noting(new JobKey(job.namespace(), job.name()), index, podName, out);
         }
-        try {
-            if (follow) {
-                // Closing the watch when the caller goes away (a failed write) ends the stream upstream too.
-                try (LogWatch watch = log.watchLog()) {
-                    watch.getOutput().transferTo(out);
-                }
-            } else {
-                try (InputStream in = log.getLogInputStream()) {
-                    in.transferTo(out);
-                }
-            }
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404 || e.getCode() == 400) {
+        try (InputStream in = open(job.namespace(), podName, tail, follow, Replica.idOf(role, index))) {
+            if (in == null) {
                 return; // gone, or not started yet: no log to show
             }
-            throw ApiErrors.translate(e, "read the log of " + Replica.idOf(role, index));
+            // Closing the stream when the caller goes away (a failed write) ends the follow upstream too.
+            in.transferTo(out);
         }
         out.flush();
+    }
+
+    /**
+     * The log as the API server serves it, asked for in one request. fabric8's own log reads first
+     * wait for the pod to be ready, which is a list (and a watch) of pods per read: on a cluster of
+     * thousands of trainers each followed for its metrics, more than the log itself.
+     *
+     * @return the log, or {@code null} when the pod or its container has none (gone, or not started)
+     */
+    private InputStream open(String namespace, String podName, Integer tail, boolean follow, String replica)
+            throws IOException {
+        String query = "?pretty=false&container=" + PodParts.MAIN_CONTAINER + (tail != null ? "&tailLines=" + tail : "")
+                + (follow ? "&follow=true" : "");
+        HttpClient http = client.getHttpClient();
+        HttpRequest request = http.newHttpRequestBuilder()
+                .uri(URLUtils.join(client.getMasterUrl().toString(), "api", "v1", "namespaces", namespace, "pods", podName,
+                        "log") + query)
+                .forStreaming().build();
+        HttpResponse<InputStream> response;
+        try {
+            response = http.sendAsync(request, InputStream.class)
+                    .get(client.getConfiguration().getRequestTimeout(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while asking for the log of " + replica);
+        } catch (ExecutionException | TimeoutException e) {
+            throw ApiErrors.translate(new KubernetesClientException("no answer: " + e.getMessage(), e), "read the log of " + replica);
+        }
+        if (response.isSuccessful()) {
+            return response.body();
+        }
+        String answer;
+        try (InputStream body = response.body()) {
+            answer = body == null ? "" : new String(body.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        if (response.code() == NOT_FOUND || response.code() == BAD_REQUEST) {
+            return null;
+        }
+        Status status = statusIn(answer);
+        String message = status != null && status.getMessage() != null ? status.getMessage() : answer;
+        throw ApiErrors.translate(new KubernetesClientException(message, response.code(), status), "read the log of " + replica);
+    }
+
+    /** The API server's own account of a refusal, when its answer is one. */
+    private Status statusIn(String answer) {
+        try {
+            return client.getKubernetesSerialization().unmarshal(answer, Status.class);
+        } catch (RuntimeException notAStatus) {
+            return null;
+        }
     }
 }
