@@ -77,14 +77,16 @@ final class SlurmCluster implements BeforeAllCallback {
     }
 
     /** A whole service of its own (not the test's context) on this cluster, for tests that stop and start it again. */
-    static ConfigurableApplicationContext startService(Path sharedDir) {
-        return new SpringApplicationBuilder(PaddleJobsApplication.class).run(
+    static ConfigurableApplicationContext startService(Path sharedDir, String... moreArguments) {
+        List<String> arguments = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--paddlejobs.backend=slurm",
                 "--paddlejobs.slurm.shared-dir=" + sharedDir,
                 "--paddlejobs.slurm.slurm-conf=" + current().slurmConf(),
                 "--paddlejobs.slurm.bin-dir=" + current().binDir(),
-                "--paddlejobs.slurm.poll-interval=250ms");
+                "--paddlejobs.slurm.poll-interval=250ms"));
+        arguments.addAll(List.of(moreArguments));
+        return new SpringApplicationBuilder(PaddleJobsApplication.class).run(arguments.toArray(String[]::new));
     }
 
     static boolean required() {
