@@ -81,7 +81,8 @@ class JobRequest(TypedDict, total=False):
     ports_num_for_sparse: int
 
     #: The priority class to wait under (kubernetes backend with Kueue: a WorkloadPriorityClass, the
-    #: kueue.x-k8s.io/priority-class label); the queue's default when omitted
+    #: kueue.x-k8s.io/priority-class label; with Volcano: the PodGroup's PriorityClass); the queue's
+    #: default when omitted
     priority: str
 
     #: CPUs per pserver (advanced)
@@ -102,7 +103,8 @@ class JobRequest(TypedDict, total=False):
     qos: str
 
     #: The scheduling queue to wait in (kubernetes backend: a Kueue LocalQueue of the job's
-    #: namespace, the kueue.x-k8s.io/queue-name label); defaults to the namespace's queue in
+    #: namespace, the kueue.x-k8s.io/queue-name label; with the service's scheduler volcano, the
+    #: Volcano queue of the job's PodGroup); defaults to the namespace's queue in
     #: paddlejobs.kubernetes.queues; the other backends ignore it
     queue: str
 

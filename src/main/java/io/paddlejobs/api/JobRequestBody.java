@@ -82,13 +82,14 @@ public record JobRequestBody(
         String stallTimeout,
 
         @Schema(description = "The scheduling queue to wait in (kubernetes backend: a Kueue LocalQueue of the job's"
-                + " namespace, the kueue.x-k8s.io/queue-name label); defaults to the namespace's queue in"
-                + " paddlejobs.kubernetes.queues; the other backends ignore it", example = "gpu-team")
+                + " namespace, the kueue.x-k8s.io/queue-name label; with the service's scheduler volcano, the Volcano"
+                + " queue of the job's PodGroup); defaults to the namespace's queue in paddlejobs.kubernetes.queues;"
+                + " the other backends ignore it", example = "gpu-team")
         @Size(min = 1, max = 63) @Pattern(regexp = DnsLabels.NAMESPACE, message = DnsLabels.DNS_LABEL_MESSAGE)
         String queue,
         @Schema(description = "The priority class to wait under (kubernetes backend with Kueue: a"
-                + " WorkloadPriorityClass, the kueue.x-k8s.io/priority-class label); the queue's default when"
-                + " omitted", example = "high")
+                + " WorkloadPriorityClass, the kueue.x-k8s.io/priority-class label; with Volcano: the PodGroup's"
+                + " PriorityClass); the queue's default when omitted", example = "high")
         @Size(min = 1, max = 63) @Pattern(regexp = DnsLabels.NAMESPACE, message = DnsLabels.DNS_LABEL_MESSAGE)
         String priority,
         @Schema(description = "The Slurm account the job is charged to (slurm backend: sbatch --account), one the"

@@ -66,7 +66,7 @@ final class KueueControllers {
     private void startAll(ControlPlane plane, Path dir) throws IOException {
         KubernetesClient admin = plane.admin();
         ClusterFiles files = plane.files();
-        installCrds(admin, dir.resolve("crds"));
+        Crds.install(admin, dir.resolve("crds"));
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("kueue-system").endMetadata().build())
                 .serverSideApply();
         Path certs = Files.createDirectories(files.dir().resolve("webhook-certs"));
@@ -141,27 +141,6 @@ final class KueueControllers {
             admin.resource(KueueQueues.object("ResourceFlavor", "probe", null, Map.of())).dryRun().create();
             return true;
         });
-    }
-
-    private static void installCrds(KubernetesClient admin, Path crds) throws IOException {
-        List<CustomResourceDefinition> installed = new ArrayList<>();
-        try (var files = Files.list(crds)) {
-            for (Path file : files.sorted().toList()) {
-                try (InputStream in = Files.newInputStream(file)) {
-                    for (HasMetadata object : admin.load(in).items()) {
-                        installed.add(admin.apiextensions().v1().customResourceDefinitions()
-                                .resource((CustomResourceDefinition) object).serverSideApply());
-                    }
-                }
-            }
-        }
-        for (CustomResourceDefinition crd : installed) {
-            admin.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName())
-                    .waitUntilCondition(c -> c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-                            && c.getStatus().getConditions().stream()
-                            .anyMatch(cond -> "Established".equals(cond.getType()) && "True".equals(cond.getStatus())),
-                            1, java.util.concurrent.TimeUnit.MINUTES);
-        }
     }
 
     /** Kueue serves several versions of its kinds and converts between them itself. */

@@ -25,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Events carry none of our labels, so they are not watched: they are read (one list of the
  * namespace's events) only for a job that is pending for no reason its pods give, at most once
  * per {@link #MIN_INTERVAL} per job, and kept here, where status reads find them. A job Kueue
- * holds in its queue is explained by its Workloads first ({@link QueueWaits}).
+ * holds in its queue is explained by its Workloads first ({@link QueueWaits}), a job Volcano has not placed
+ * by its PodGroup ({@link PodGroupWaits}).
  */
 final class ClusterEvents {
 
@@ -36,12 +37,14 @@ final class ClusterEvents {
 
     private final KubernetesClient client;
     private final QueueWaits queueWaits;
+    private final PodGroupWaits podGroupWaits;
     private final Clock clock;
     private final Map<JobKey, Seen> seen = new ConcurrentHashMap<>();
 
     ClusterEvents(KubernetesClient client, Clock clock) {
         this.client = client;
         this.queueWaits = new QueueWaits(client);
+        this.podGroupWaits = new PodGroupWaits(client);
         this.clock = clock;
     }
 
@@ -60,7 +63,7 @@ final class ClusterEvents {
         }
         ObservedJob.Explanation explanation;
         try {
-            explanation = job.queued() ? queueWaits.of(job) : null;
+            explanation = job.queued() ? queueWaits.of(job) : job.gang() ? podGroupWaits.of(job) : null;
             if (explanation == null) {
                 explanation = latestWarning(job);
             }

@@ -37,13 +37,17 @@ import org.springframework.validation.annotation.Validated;
  * @param runAsUser               the user id replicas run as; "restricted" pods may not run as
  *                                root, and most training images would default to root
  * @param namespaces              the namespaces to serve; empty for every namespace
- * @param queues                  the Kueue LocalQueue of each namespace's jobs that name no
- *                                {@code queue} themselves (namespace: queue); a job with a queue is
- *                                left to Kueue to admit, and its Jobs are never suspended by the service
+ * @param queues                  the queue of each namespace's jobs that name no {@code queue} themselves
+ *                                (namespace: queue): a Kueue LocalQueue (a job with a queue is left to Kueue
+ *                                to admit, and its Jobs are never suspended by the service), or with
+ *                                {@code scheduler: volcano} a Volcano queue
  * @param workload                what runs a job: {@code jobs} (a headless Service and two Indexed Jobs; any
  *                                cluster), {@code jobset} (one JobSet; JobSet's controller must be installed),
  *                                or {@code auto} (a JobSet where the cluster serves JobSet's API, else Jobs;
  *                                decided once, when the service starts)
+ * @param scheduler               who places the pods: {@code default} (the cluster's scheduler, one pod at a time),
+ *                                or {@code volcano} (Volcano's scheduler places each job's pods all at once, as one
+ *                                PodGroup; needs Volcano installed, and the {@code jobs} workload)
  */
 @Validated
 @ConfigurationProperties("paddlejobs.kubernetes")
@@ -60,15 +64,26 @@ public record KubernetesProperties(
         @DefaultValue("1000") @Min(1) long runAsUser,
         @DefaultValue List<String> namespaces,
         @DefaultValue Map<String, String> queues,
-        @DefaultValue("jobs") Workload workload) {
+        @DefaultValue("jobs") Workload workload,
+        @DefaultValue("default") Scheduler scheduler) {
 
     /** What runs a job's replicas ({@code paddlejobs.kubernetes.workload}). */
     enum Workload { JOBS, JOBSET, AUTO }
+
+    /** Who places a job's pods ({@code paddlejobs.kubernetes.scheduler}). */
+    enum Scheduler { DEFAULT, VOLCANO }
 
     public KubernetesProperties {
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
         queues = queues == null ? Map.of() : Map.copyOf(queues);
         workload = workload == null ? Workload.JOBS : workload;
+        scheduler = scheduler == null ? Scheduler.DEFAULT : scheduler;
+        if (scheduler == Scheduler.VOLCANO && workload == Workload.JOBSET) {
+            // A JobSet creates the trainers only once the pservers are ready, and a gang of pservers alone is never placed.
+            throw new IllegalArgumentException("paddlejobs.kubernetes.scheduler volcano needs paddlejobs.kubernetes.workload "
+                    + "jobs (or auto, which then runs Jobs): JobSet would hold the trainers back until the pservers run, "
+                    + "and Volcano places none of a job's pods until all of them exist");
+        }
         if (shmSize != null) {
             // At start-up, not at the first submit: a bad quantity names the property that holds it.
             try {

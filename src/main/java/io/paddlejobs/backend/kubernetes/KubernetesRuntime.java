@@ -33,7 +33,8 @@ record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleR
      */
     static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, ShippedCode.Source code,
                                    JobPlanner planner, RestartBackoff backoff, Clock clock) {
-        boolean jobSets = JobSets.chosen(client, settings.workload());
+        // Under Volcano a job is always two Jobs: a JobSet holds its trainers back, and a gang waits for all (KubernetesProperties).
+        boolean jobSets = !VolcanoGroups.chosen(settings) && JobSets.chosen(client, settings.workload());
         ClusterCache cache = new ClusterCache(client, settings.namespaces(), settings.resync().toMillis(), jobSets);
         PlanRecovery plans = new PlanRecovery(planner);
         ClusterEvents events = new ClusterEvents(client, clock);

@@ -25,8 +25,14 @@ final class KueueLabels {
     private KueueLabels() {
     }
 
-    /** The LocalQueue the job waits in, or {@code null} when Kueue is not to manage it. */
+    /**
+     * The LocalQueue the job waits in, or {@code null} when Kueue is not to manage it (always, when Volcano
+     * schedules the service's jobs: the queue is then Volcano's, {@link VolcanoGroups}).
+     */
     static String queue(JobPlan plan, KubernetesProperties settings) {
+        if (VolcanoGroups.chosen(settings)) {
+            return null;
+        }
         String asked = plan.spec().placement().queue();
         return asked != null ? asked : settings.queues().get(plan.namespace());
     }

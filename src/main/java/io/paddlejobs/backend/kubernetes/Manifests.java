@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -17,11 +18,12 @@ import java.util.Map;
 
 /**
  * A job's objects, in the order they are created: the trainer Job first, because it owns the
- * others, then the Service and the pserver Job.
+ * others, then the Service, the pserver Job and the PodGroup.
  *
  * @param pserverJob {@code null} for a job without pservers
+ * @param podGroup   the job's Volcano PodGroup ({@link VolcanoGroups}), {@code null} unless Volcano schedules it
  */
-record Manifests(Job trainerJob, Service service, Job pserverJob) {
+record Manifests(Job trainerJob, Service service, Job pserverJob, GenericKubernetesResource podGroup) {
 
     static Manifests desired(JobPlan plan, KubernetesProperties settings) {
         return desired(plan, settings, DataClaim.assumed(settings.dataClaim()));
@@ -34,13 +36,15 @@ record Manifests(Job trainerJob, Service service, Job pserverJob) {
     /** @param code the job's package as its pods fetch it, {@code null} when it has none */
     static Manifests desired(JobPlan plan, KubernetesProperties settings, DataClaim claim, ShippedCode code) {
         return new Manifests(TrainerJobManifest.desired(plan, settings, claim, code), HeadlessServiceManifest.desired(plan),
-                plan.pservers().count() > 0 ? PserverJobManifest.desired(plan, settings, claim, code) : null);
+                plan.pservers().count() > 0 ? PserverJobManifest.desired(plan, settings, claim, code) : null,
+                VolcanoGroups.chosen(settings) ? VolcanoGroups.desired(plan, settings) : null);
     }
 
     /**
      * The objects of a later attempt of a job that restarts: the same plan, {@code PADDLE_JOB_RESTART_COUNT}
      * the attempt's number, every pod labelled with it, and the trainer Job created suspended, carrying the
-     * restart state, until the backoff has passed and its pservers are ready (under Kueue, until Kueue admits it).
+     * restart state, until the backoff has passed and its pservers are ready (under Kueue, until Kueue admits it;
+     * under Volcano, until the backoff has passed: the gang is placed all at once).
      */
     static Manifests forAttempt(JobPlan plan, KubernetesProperties settings, DataClaim claim, ShippedCode code,
                                 AttemptState state) {
@@ -57,7 +61,7 @@ record Manifests(Job trainerJob, Service service, Job pserverJob) {
             trainers.getSpec().setSuspend(true); // under Kueue, Kueue owns it
         }
         return new Manifests(trainers, desired.service(),
-                desired.pserverJob() == null ? null : marked(desired.pserverJob(), number));
+                desired.pserverJob() == null ? null : marked(desired.pserverJob(), number), desired.podGroup());
     }
 
     private static Job marked(Job job, String attempt) {
@@ -76,6 +80,9 @@ record Manifests(Job trainerJob, Service service, Job pserverJob) {
         List<HasMetadata> objects = new ArrayList<>(List.of(trainerJob, service));
         if (pserverJob != null) {
             objects.add(pserverJob);
+        }
+        if (podGroup != null) {
+            objects.add(podGroup);
         }
         return objects;
     }

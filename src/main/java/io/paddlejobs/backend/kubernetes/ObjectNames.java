@@ -26,6 +26,11 @@ final class ObjectNames {
         return job + "-trainer";
     }
 
+    /** The Volcano PodGroup of a gang-scheduled job ({@link VolcanoGroups}). */
+    static String podGroup(String job) {
+        return job;
+    }
+
     /** The object that runs a role's replicas. */
     static String workload(String job, Role role) {
         return switch (role) {

@@ -75,6 +75,16 @@ record ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods, Explanation e
         return JobSetView.isChild(trainerJob);
     }
 
+    /**
+     * Whether Volcano places the job's pods as one gang ({@link VolcanoGroups}): as the job was created, whatever the
+     * service's setting is now. Its trainers are never held back for the pservers, which are placed with them.
+     */
+    boolean gang() {
+        var template = trainerJob.getSpec() == null ? null : trainerJob.getSpec().getTemplate();
+        return template != null && template.getSpec() != null
+                && VolcanoGroups.SCHEDULER_NAME.equals(template.getSpec().getSchedulerName());
+    }
+
     /** Whether Kueue manages the job, and so owns the suspension of its Jobs. */
     boolean queued() {
         return queue() != null;

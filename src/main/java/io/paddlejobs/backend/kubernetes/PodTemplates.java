@@ -33,6 +33,9 @@ final class PodTemplates {
             steps.add(new SharedMemoryStep(Memory.parse(settings.shmSize()), plan.trainers().perReplica().memory()));
             steps.add(new WaitForPserversStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));
         }
+        if (VolcanoGroups.chosen(settings)) {
+            steps.add(new GangSchedulingStep(ObjectNames.podGroup(plan.name())));
+        }
         steps.add(new RestrictedSecurityStep(settings.runAsUser()));
         return PodStep.build(steps).toTemplate();
     }

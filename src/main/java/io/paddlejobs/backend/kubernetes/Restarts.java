@@ -170,7 +170,11 @@ final class Restarts {
         }
         try {
             // Free the names now rather than when the garbage collector gets to them.
-            new Workloads(client).deleteOwned(key);
+            Workloads workloads = new Workloads(client);
+            workloads.deleteOwned(key);
+            if (job.gang()) {
+                workloads.deletePodGroup(key);
+            }
             client.resource(manifests.trainerJob()).create();
         } catch (RuntimeException e) {
             cache.forgetStandIn(key);
@@ -217,8 +221,10 @@ final class Restarts {
         JobKey key = new JobKey(job.namespace(), job.name());
         Manifests manifests = manifests(plan, job.attempts());
         creator.createOwnedBy(job.trainerJob(), manifests.owned());
-        // Under Kueue the trainers are Kueue's to release; with pservers, the reconciler releases them once they are ready.
-        String release = plan.pservers().count() > 0 || job.queued() ? "" : ",\"spec\":{\"suspend\":false}";
+        // Under Kueue the trainers are Kueue's to release; with pservers, the reconciler releases them once they are
+        // ready, except in a Volcano gang, whose pservers are placed only with the trainers.
+        boolean releaseNow = job.gang() || plan.pservers().count() == 0 && !job.queued();
+        String release = releaseNow ? ",\"spec\":{\"suspend\":false}" : "";
         client.batch().v1().jobs().inNamespace(key.namespace()).withName(job.trainerJob().getMetadata().getName())
                 .patch(MERGE, "{\"metadata\":{\"annotations\":{\"" + JobLabels.RESTART_AT_ANNOTATION + "\":null,\""
                         + JobLabels.RESTART_MESSAGE_ANNOTATION + "\":null}}" + release + "}");

@@ -17,7 +17,8 @@ import java.util.Map;
  * ready ({@link JobLifecycle}). Its {@code activeDeadlineSeconds} (the request's
  * {@code max_run_time}) counts from that release, as the Job controller starts the clock then.
  * A job in a Kueue queue ({@link KueueLabels}) is not created suspended: Kueue suspends it until it
- * admits it, and its trainers wait for the pservers in their init container.
+ * admits it, and its trainers wait for the pservers in their init container; nor is a job Volcano
+ * gang-schedules ({@link VolcanoGroups}), whose pods are placed all at once.
  */
 final class TrainerJobManifest {
 
@@ -39,7 +40,8 @@ final class TrainerJobManifest {
                     .withCompletions(trainers)
                     .withParallelism(trainers)
                     .withBackoffLimit(0)
-                    .withSuspend(plan.pservers().count() > 0 && KueueLabels.queue(plan, settings) == null ? true : null)
+                    .withSuspend(plan.pservers().count() > 0 && KueueLabels.queue(plan, settings) == null
+                            && !VolcanoGroups.chosen(settings) ? true : null)
                     .withActiveDeadlineSeconds(MaxRunTime.seconds(plan))
                     .withTtlSecondsAfterFinished(settings.ttlSecondsAfterFinished())
                     .withTemplate(PodTemplates.of(plan, Role.TRAINER, settings, claim, code))

@@ -124,6 +124,15 @@ final class Workloads {
         return existed;
     }
 
+    /**
+     * Removes the job's Volcano PodGroup now rather than when the garbage collector gets to it, so that a restart's
+     * next attempt can make its own under the same name.
+     */
+    void deletePodGroup(JobKey key) {
+        deleteIfOurs(client.genericKubernetesResources(VolcanoGroups.API_VERSION, VolcanoGroups.KIND)
+                .inNamespace(key.namespace()).withName(ObjectNames.podGroup(key.name())), key);
+    }
+
     private static <T extends HasMetadata> boolean deleteIfOurs(Resource<T> resource, JobKey key) {
         T existing = resource.get();
         if (existing == null || !key.equals(ClusterCache.jobKey(existing))

@@ -43,7 +43,12 @@ final class RealBackends {
 
     /** Started and synced, with this backoff before a failed job's next attempt. */
     static MockCluster.Backend startSynced(ControlPlane plane, String token, RestartBackoff backoff) {
-        return synced(start(plane, token, MockCluster.settings(List.of()), backoff));
+        return startSynced(plane, token, MockCluster.settings(List.of()), backoff);
+    }
+
+    static MockCluster.Backend startSynced(ControlPlane plane, String token, KubernetesProperties settings,
+                                           RestartBackoff backoff) {
+        return synced(start(plane, token, settings, backoff));
     }
 
     static MockCluster.Backend startSynced(ControlPlane plane, String token, KubernetesProperties settings) {

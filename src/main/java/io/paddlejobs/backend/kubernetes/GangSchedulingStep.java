@@ -1,0 +1,18 @@
+package io.paddlejobs.backend.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+
+/**
+ * Hands a replica's pod to Volcano's scheduler as a member of its job's PodGroup ({@link VolcanoGroups}):
+ * the default scheduler places pods one at a time, which is what lets two jobs each hold half of the GPUs.
+ */
+record GangSchedulingStep(String podGroup) implements PodStep {
+
+    @Override
+    public PodParts apply(PodParts pod) {
+        return pod.withMetadata(new ObjectMetaBuilder(pod.metadata())
+                        .addToAnnotations(VolcanoGroups.GROUP_ANNOTATION, podGroup).build())
+                .withSpec(new PodSpecBuilder(pod.spec()).withSchedulerName(VolcanoGroups.SCHEDULER_NAME).build());
+    }
+}
