@@ -100,6 +100,14 @@ public interface JobBackend {
         return Optional.empty();
     }
 
+    /**
+     * Admission against a namespace's quota that holds across several replicas of the service, where they share
+     * this backend's store; empty where each replica counts the jobs it has seen ({@link SharedUsage}).
+     */
+    default Optional<SharedUsage> sharedUsage() {
+        return Optional.empty();
+    }
+
     /** The objects a submit would create, for a dry run; backends that create none return an empty list. */
     default List<Map<String, Object>> manifests(JobPlan plan) {
         return List.of();

@@ -16,13 +16,10 @@ import java.util.function.Supplier;
  * that finished, was cancelled or deleted is forgotten then; since a finished job never runs
  * again, the names kept are all that can be unfinished, and a count costs a look-up per
  * unfinished job. Jobs created behind the service's back (another replica of it, kubectl) are
- * seen only from the next restart.
+ * seen only from the next restart, unless the backend shares its usage ({@link SharedUsage}): then
+ * the count and the claim are the backend's, made in the store every replica shares.
  */
 final class NamespaceUsage {
-
-    /** What a namespace's pending and running jobs hold. */
-    record Usage(int unfinishedJobs, long gpusInUse) {
-    }
 
     private static final class Tracked {
         // Counting and creating under one lock, so that two submits racing for the last free place
@@ -50,17 +47,31 @@ final class NamespaceUsage {
         }
         tracked.lock.lock();
         try {
-            Usage usage = usage(plan.namespace(), tracked);
-            if (quota.maxUnfinishedJobs() > 0 && usage.unfinishedJobs() >= quota.maxUnfinishedJobs()) {
-                throw QuotaExceededException.unfinishedJobs(plan.namespace(), quota.maxUnfinishedJobs());
+            Optional<SharedUsage> shared = backend.sharedUsage();
+            if (shared.isEmpty()) {
+                requireFits(plan, quota, usage(plan.namespace(), tracked));
+                return counted(tracked, create.get());
             }
-            int asked = plan.totals().gpu();
-            if (quota.maxGpusInUse() > 0 && asked > 0 && usage.gpusInUse() + asked > quota.maxGpusInUse()) {
-                throw QuotaExceededException.gpusInUse(plan.namespace(), quota.maxGpusInUse(), usage.gpusInUse(), asked);
+            // Within this replica submits still take turns, so that its own claims never race each other.
+            shared.get().claim(plan, usage -> requireFits(plan, quota, usage));
+            try {
+                return create.get();
+            } catch (RuntimeException e) {
+                shared.get().release(new JobKey(plan.namespace(), plan.name()));
+                throw e;
             }
-            return counted(tracked, create.get());
         } finally {
             tracked.lock.unlock();
+        }
+    }
+
+    private static void requireFits(JobPlan plan, Quota quota, QuotaUsage usage) {
+        if (quota.maxUnfinishedJobs() > 0 && usage.unfinishedJobs() >= quota.maxUnfinishedJobs()) {
+            throw QuotaExceededException.unfinishedJobs(plan.namespace(), quota.maxUnfinishedJobs());
+        }
+        int asked = plan.totals().gpu();
+        if (quota.maxGpusInUse() > 0 && asked > 0 && usage.gpusInUse() + asked > quota.maxGpusInUse()) {
+            throw QuotaExceededException.gpusInUse(plan.namespace(), quota.maxGpusInUse(), usage.gpusInUse(), asked);
         }
     }
 
@@ -82,7 +93,7 @@ final class NamespaceUsage {
         return submission;
     }
 
-    private Usage usage(String namespace, Tracked tracked) {
+    private QuotaUsage usage(String namespace, Tracked tracked) {
         if (!tracked.seeded) {
             backend.list(namespace).stream().filter(NamespaceUsage::unfinished)
                     .forEach(found -> tracked.names.add(found.plan().name()));
@@ -99,7 +110,7 @@ final class NamespaceUsage {
             jobs++;
             gpus += found.get().plan().totals().gpu();
         }
-        return new Usage(jobs, gpus);
+        return new QuotaUsage(jobs, gpus);
     }
 
     private static boolean unfinished(Job job) {

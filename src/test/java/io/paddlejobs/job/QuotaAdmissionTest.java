@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * that finishes, is cancelled or deleted frees its share; a restarted service counts the jobs its
  * backend recovered; concurrent submits never take a namespace past its quota.
  */
-class QuotaAdmissionTest {
+public class QuotaAdmissionTest {
 
     private static final String NS = "team-a";
     private static final JobPlanner PLANNER = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
@@ -153,7 +153,7 @@ class QuotaAdmissionTest {
         assertThat(held.stream().mapToInt(job -> job.plan().totals().gpu()).sum()).isLessThanOrEqualTo(6);
     }
 
-    static JobService service(JobBackend backend) {
+    public static JobService service(JobBackend backend) {
         return service(backend, JobHistory.NONE);
     }
 

@@ -52,6 +52,21 @@ class PackageStoreTest {
         assertThat(store.exists("team-a", "sha256:../../etc")).isFalse();
     }
 
+    /** Two replicas of the service on one shared folder (deploy/'s advice): either serves what the other stored. */
+    @Test
+    void aPackageOneReplicaStoredIsServedByAnotherOnTheSameFolder(@TempDir Path unpacked) throws Exception {
+        PackageStore first = store(DataSize.ofMegabytes(1));
+        PackageStore second = store(DataSize.ofMegabytes(1));
+        byte[] bytes = new Archives().file("train.py", "print('shared')\n").bytes();
+
+        var stored = first.store("team-a", new ByteArrayInputStream(bytes));
+
+        assertThat(second.exists("team-a", stored.id())).isTrue();
+        assertThat(second.store("team-a", new ByteArrayInputStream(bytes)).created()).as("one copy").isFalse();
+        second.unpackInto("team-a", stored.id(), unpacked);
+        assertThat(unpacked.resolve("train.py")).hasContent("print('shared')");
+    }
+
     @Test
     void belowTheDiskFloorAnUploadIs507AndNothingIsKept() throws Exception {
         PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir,

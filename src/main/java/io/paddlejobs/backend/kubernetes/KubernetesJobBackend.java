@@ -5,6 +5,7 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.SharedUsage;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.RestartBackoff;
@@ -37,6 +38,7 @@ final class KubernetesJobBackend implements JobBackend {
     private final ClusterCache cache;
     private final JobCreator creator;
     private final Workloads workloads;
+    private final SharedUsage sharedUsage;
     private final PlanRecovery plans;
     private final LogStreams logs;
     private final ClusterEvents events;
@@ -75,6 +77,7 @@ final class KubernetesJobBackend implements JobBackend {
         this.backoff = backoff;
         this.stalls = stalls;
         this.clock = clock;
+        this.sharedUsage = new QuotaLedger(workloads.client(), this::list, clock);
         cache.addListener(key -> {
             if (cache.find(key).isEmpty()) {
                 plans.forget(key);
@@ -225,6 +228,12 @@ final class KubernetesJobBackend implements JobBackend {
         }
         logs.write(observed.get(), role, index, tail, follow, out);
         return true;
+    }
+
+    /** Every replica of the service counts a namespace's jobs from the cluster, and claims places in it ({@link QuotaLedger}). */
+    @Override
+    public Optional<SharedUsage> sharedUsage() {
+        return Optional.of(sharedUsage);
     }
 
     @Override

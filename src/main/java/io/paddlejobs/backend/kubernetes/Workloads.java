@@ -43,6 +43,11 @@ final class Workloads {
         this.jobSets = new JobSets(client);
     }
 
+    /** The client the changes are made through. */
+    KubernetesClient client() {
+        return client;
+    }
+
     /** The same changes, for a job that runs as a JobSet. */
     JobSets jobSets() {
         return jobSets;

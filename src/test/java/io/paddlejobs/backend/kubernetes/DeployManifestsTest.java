@@ -111,6 +111,9 @@ class DeployManifestsTest {
         assertThat(verbs(rules, "", "pods/log")).containsExactly("get");
         assertThat(verbs(rules, "", "persistentvolumeclaims")).containsExactly("get");
         assertThat(verbs(rules, "", "events")).containsExactly("list");
+        assertThat(verbs(rules, "", "configmaps")).as("the quota ledger").containsExactlyInAnyOrder("get", "create", "update");
+        assertThat(rules).filteredOn(rule -> rule.getResources().contains("configmaps") && !rule.getVerbs().contains("create"))
+                .allSatisfy(rule -> assertThat(rule.getResourceNames()).containsExactly(QuotaLedger.NAME));
         assertThat(verbs(rules, "jobset.x-k8s.io", "jobsets")).containsExactlyInAnyOrder(
                 "get", "list", "watch", "create", "delete", "patch");
         assertThat(verbs(rules, "kueue.x-k8s.io", "workloads")).as("read, and deactivated to stop a queued JobSet")
