@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
@@ -123,6 +125,42 @@ class KueueRealClusterTest {
             assertThat(trainerJob("plain").getMetadata().getLabels()).doesNotContainKey(KueueLabels.QUEUE_NAME);
             assertThat(workloads()).as("Kueue leaves it alone").isEmpty();
         }
+    }
+
+    @Test
+    void aQueuedJobIsRemovedItsTtlAfterItEndedWithItsWorkloads() {
+        var shortLived = MockCluster.settings(List.of(ns), "queues." + ns, QUEUE, "resync", "2s", "ttl-seconds-after-finished", "2");
+        try (var service = RealBackends.startSynced(plane, plane.adminToken(), shortLived)) {
+            service.jobs().submit(Plans.plan(RealBackends.gpuRequest("brief", 2, Map.of()), ns));
+            await().atMost(DEADLINE).until(() -> service.jobs().find(new JobKey(ns, "brief"))
+                    .map(j -> j.status().phase() == JobPhase.SUCCEEDED).orElse(false) || trainerJobOrNull("brief") == null);
+            assertThat(workloads()).as("Kueue admitted it").isNotEmpty();
+
+            await("the TTL controller removed it, Kueue's Workloads with it").atMost(DEADLINE).until(() ->
+                    trainerJobOrNull("brief") == null && pods("brief").isEmpty() && workloads().isEmpty());
+            await().atMost(DEADLINE).until(() -> service.jobs().find(new JobKey(ns, "brief")).isEmpty());
+        }
+    }
+
+    @Test
+    void anAdmittedJobWhosePodsAResourceQuotaRefusesSaysSoInTheApiServersWords() {
+        admin.resourceQuotas().inNamespace(ns).resource(new ResourceQuotaBuilder().withNewMetadata().withName("one-pod")
+                .endMetadata().withNewSpec().addToHard("pods", new Quantity("1")).endSpec().build()).create();
+        await().atMost(DEADLINE).until(() -> {
+            var quota = admin.resourceQuotas().inNamespace(ns).withName("one-pod").get();
+            return quota.getStatus() != null && quota.getStatus().getHard() != null;
+        });
+
+        backend.submit(Plans.plan(RealBackends.request("refused", 2, "paddlepaddle/paddle:2.6.1",
+                FakeKubelet.trainersKeepRunning()), ns));
+
+        await().atMost(DEADLINE).until(() -> status("refused").map(j -> j.status().message() != null
+                && j.status().message().contains("exceeded quota")).orElse(false));
+        Job refused = status("refused").orElseThrow();
+        assertThat(refused.status().phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(refused.status().message()).contains("one-pod");
+        assertThat(workloads()).as("Kueue admitted both Jobs; the API server refused the pods").allSatisfy(workload ->
+                assertThat(QueueWaits.waiting(workload)).isNull());
     }
 
     private int liveTrainers() {
