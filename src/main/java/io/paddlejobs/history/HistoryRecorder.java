@@ -73,7 +73,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
             }
             history.record(job);
             if (job.status().phase().isFinished()) {
-                keepLogs(job);
+                keepLogs(job, written.get(key));
             }
             written.put(key, job.status());
         } catch (HistoryUnavailableException e) {
@@ -122,8 +122,17 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
         return recorded.isPresent() && recorded.get().status().equals(job.status().asArchived());
     }
 
-    private void keepLogs(Job job) {
+    /**
+     * Keeps each replica's log, but not again for a replica whose status is what it was when the finished job was
+     * last written: a finished job changes several times more as the cluster stops and removes its replicas
+     * (pods end, are deleted), and reading every log at each change cost an API request per replica each time.
+     */
+    private void keepLogs(Job job, JobStatus before) {
+        List<ReplicaStatus> keptBefore = before != null && before.phase().isFinished() ? before.replicas() : List.of();
         for (ReplicaStatus replica : List.copyOf(job.status().replicas())) {
+            if (keptBefore.contains(replica)) {
+                continue;
+            }
             LogEnd kept = new LogEnd(maxLogBytes);
             try {
                 if (backend.writeLogs(job.key(), replica.role(), replica.index(), null, false, kept)) {

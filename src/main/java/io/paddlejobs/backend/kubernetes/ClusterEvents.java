@@ -31,6 +31,11 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ClusterEvents {
 
     static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
+    /**
+     * How long a job may be pending, its pods on their way, before the cluster is asked why: most jobs' pods start
+     * within it, and then no one pays for the question (on a busy cluster, a list of thousands of events per job).
+     */
+    static final Duration SETTLE = Duration.ofSeconds(5);
 
     private record Seen(Instant at, ObservedJob.Explanation explanation) {
     }
@@ -46,6 +51,15 @@ final class ClusterEvents {
         this.queueWaits = new QueueWaits(client);
         this.podGroupWaits = new PodGroupWaits(client);
         this.clock = clock;
+    }
+
+    /** How much longer a job created then is too young to ask the cluster about; zero or less once it may be asked. */
+    static Duration tooYoungToAsk(Instant createdAt, Instant now) {
+        if (createdAt == null) {
+            return Duration.ZERO;
+        }
+        Duration left = Duration.between(now, createdAt.plus(SETTLE));
+        return left.compareTo(SETTLE) > 0 ? SETTLE : left; // an API server whose clock runs ahead delays it no longer
     }
 
     /** The last explanation read for the job, or {@code null}. */

@@ -102,7 +102,8 @@ final class JobLifecycle {
                     || JobStatusMapper.condition(job.trainerJob(), "Failed") != null;
             boolean trainerFailed = status.replicas().stream()
                     .anyMatch(r -> r.role() == Role.TRAINER && r.state() == ReplicaState.FAILED);
-            if (!endedByController && !trainerFailed) {
+            boolean trainersSucceeded = status.phase() == JobPhase.SUCCEEDED;
+            if (!endedByController && !trainerFailed && !trainersSucceeded) {
                 // A pserver failed: the trainer Job would run on; record why, and stop it.
                 actions.add(new Fail(status.reason(), status.message()));
             } else if (!job.pserversSuspended()) {

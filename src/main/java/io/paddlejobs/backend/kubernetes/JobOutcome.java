@@ -44,6 +44,11 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
                     : PodFields.instant(complete.getLastTransitionTime()));
         }
         JobCondition failed = JobStatusMapper.condition(job, "Failed");
+        if (failed == null && everyTrainerSucceeded(replicas)) {
+            // What the Job controller will call Complete: said now, not when it gets to it (on a busy cluster, tens of
+            // seconds later), so that the pservers are stopped and watchers told as soon as the training is over.
+            return new JobOutcome(JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE, latestFinish(replicas));
+        }
         PodStates.Observed failedTrainer = first(replicas, Role.TRAINER);
         if (failed != null || failedTrainer != null) {
             Instant at = failed != null && failed.getLastTransitionTime() != null
@@ -101,6 +106,12 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
             return this;
         }
         return new JobOutcome(phase, explanation.reason(), explanation.object() + ": " + explanation.message(), finished);
+    }
+
+    /** Whether every trainer's pod of the current attempt exited 0. */
+    static boolean everyTrainerSucceeded(List<PodStates.Observed> replicas) {
+        List<PodStates.Observed> trainers = replicas.stream().filter(r -> r.status().role() == Role.TRAINER).toList();
+        return !trainers.isEmpty() && trainers.stream().allMatch(r -> r.status().state() == ReplicaState.SUCCEEDED);
     }
 
     private static PodStates.Observed first(List<PodStates.Observed> replicas, Role role) {

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * changed while no replica of this service ran. Any number of replicas may do this at once:
  * every action is idempotent.
  *
- * <p>A job pending for a reason its pods do not give is looked at again after
+ * <p>A job pending for a reason its pods do not give is asked about once it is {@link ClusterEvents#SETTLE} old
+ * (most jobs' pods start sooner, and the question is a list of the namespace's events), then again after
  * {@link ClusterEvents#MIN_INTERVAL}: the warning that explains it (a quota refusal) is written
  * after the first look, and often changes nothing the informers see. A running job with a
  * {@code stall_timeout} is looked at again every {@link io.paddlejobs.backend.StallWatch#interval()}:
@@ -114,14 +115,19 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
             ObservedJob job = found.get();
             JobPlan plan = plans.planOf(job.trainerJob());
             JobStatus status = JobStatusMapper.map(plan, job);
+            Instant now = clock.instant();
             if (unexplainedPending(status)) {
-                job = job.explainedBy(events.refresh(key, job));
-                status = JobStatusMapper.map(plan, job);
-                if (unexplainedPending(status)) {
-                    lookAgainLater(key, ClusterEvents.MIN_INTERVAL);
+                Duration young = ClusterEvents.tooYoungToAsk(status.createdAt(), now);
+                if (!young.isNegative() && !young.isZero()) {
+                    lookAgainLater(key, young);
+                } else {
+                    job = job.explainedBy(events.refresh(key, job));
+                    status = JobStatusMapper.map(plan, job);
+                    if (unexplainedPending(status)) {
+                        lookAgainLater(key, ClusterEvents.MIN_INTERVAL);
+                    }
                 }
             }
-            Instant now = clock.instant();
             Optional<String> silence = stalls.silence(plan, job, status, now);
             if (stalls.changed(key, silence.isPresent())) {
                 cache.told(key); // the status shows the warning, or no longer does

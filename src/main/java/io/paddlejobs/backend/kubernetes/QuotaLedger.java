@@ -78,8 +78,9 @@ final class QuotaLedger implements SharedUsage {
                 return;
             }
         }
-        throw ApiErrors.translate(new KubernetesClientException("the quota ledger " + NAME + " kept changing under "
-                + TRIES + " tries", CONFLICT, null), "admit '" + plan.name() + "'");
+        // Other replicas took every try's place first: busy, not refused (503, try again).
+        throw new ClusterUnavailableException("admit '" + plan.name() + "'", new KubernetesClientException(
+                "the quota ledger " + NAME + " changed under each of " + TRIES + " tries"));
     }
 
     @Override
