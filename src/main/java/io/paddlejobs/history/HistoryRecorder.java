@@ -6,6 +6,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.metrics.MetricsArchive;
 import io.paddlejobs.metrics.MetricsSnapshot;
@@ -123,14 +124,15 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     }
 
     /**
-     * Keeps each replica's log, but not again for a replica whose status is what it was when the finished job was
-     * last written: a finished job changes several times more as the cluster stops and removes its replicas
-     * (pods end, are deleted), and reading every log at each change cost an API request per replica each time.
+     * Keeps the log of each replica that has settled (ended, or been stopped), once: a finished job changes several
+     * times more as the cluster stops and removes its replicas, and reading every log at each change cost an API
+     * request per replica each time. A replica still running when the job finished (its pservers, being stopped)
+     * is read when it has stopped, with all it wrote.
      */
     private void keepLogs(Job job, JobStatus before) {
         List<ReplicaStatus> keptBefore = before != null && before.phase().isFinished() ? before.replicas() : List.of();
         for (ReplicaStatus replica : List.copyOf(job.status().replicas())) {
-            if (keptBefore.contains(replica)) {
+            if (!settled(replica) || keptBefore.contains(replica)) {
                 continue;
             }
             LogEnd kept = new LogEnd(maxLogBytes);
@@ -147,6 +149,10 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                         e.toString());
             }
         }
+    }
+
+    private static boolean settled(ReplicaStatus replica) {
+        return replica.state() != ReplicaState.RUNNING && replica.state() != ReplicaState.PENDING;
     }
 
     @Override

@@ -2,15 +2,13 @@ package io.paddlejobs.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import io.paddlejobs.testing.MovableClock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class SubmissionRateTest {
 
-    final MutableClock clock = new MutableClock();
+    final MovableClock clock = new MovableClock();
     final SubmissionRate rate = new SubmissionRate(clock);
 
     @Test
@@ -49,28 +47,5 @@ class SubmissionRateTest {
         assertThat(rate.take("alice", 2)).isEmpty();
         assertThat(rate.take("alice", 2)).isEmpty();
         assertThat(rate.take("alice", 2)).isPresent();
-    }
-
-    static final class MutableClock extends Clock {
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }

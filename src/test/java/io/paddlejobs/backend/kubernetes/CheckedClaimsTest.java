@@ -3,17 +3,15 @@ package io.paddlejobs.backend.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
+import io.paddlejobs.testing.MovableClock;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class CheckedClaimsTest {
 
-    private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-01T10:00:00Z"));
+    private final MovableClock now = new MovableClock(Instant.parse("2026-12-01T10:00:00Z"));
     private final AtomicInteger lookups = new AtomicInteger();
     private final AtomicReference<DataClaim> found = new AtomicReference<>(new DataClaim("paddle-data", false));
 
@@ -24,22 +22,7 @@ class CheckedClaimsTest {
             throw DataClaimUnusableException.missing(namespace, "paddle-data");
         }
         return claim;
-    }, new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-    });
+    }, now);
 
     @Test
     void aUsableClaimIsLookedUpOncePerNamespaceForAWhile() {
@@ -54,7 +37,7 @@ class CheckedClaimsTest {
     void aClaimIsLookedUpAgainOnceTheWhileHasPassed() {
         claims.check("a");
         found.set(new DataClaim("paddle-data", true));
-        now.set(now.get().plus(CheckedClaims.FOR));
+        now.advance(CheckedClaims.FOR);
 
         assertThat(claims.check("a").readOnly()).isTrue();
         assertThat(lookups).hasValue(2);

@@ -6,9 +6,8 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.QuotaUsage;
 import io.paddlejobs.planning.JobPlan;
-import java.time.Clock;
+import io.paddlejobs.testing.MovableClock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,24 +20,9 @@ class QuotaLedgerTest {
     private static final Instant T0 = Instant.parse("2026-12-05T06:00:00Z");
 
     private final MockCluster cluster = new MockCluster();
-    private final AtomicReference<Instant> now = new AtomicReference<>(T0);
+    private final MovableClock now = new MovableClock(T0);
     private final List<Job> cached = new ArrayList<>();
-    private final QuotaLedger ledger = new QuotaLedger(cluster.admin, namespace -> cached, new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-    });
+    private final QuotaLedger ledger = new QuotaLedger(cluster.admin, namespace -> cached, now);
 
     @AfterEach
     void stop() {

@@ -257,8 +257,12 @@ class RealClusterScaleBenchmark {
     private Void watchSucceeded() throws Exception {
         var response = http.send(HttpRequest.newBuilder(URI.create(url("/jobs?watch=true&phase=Succeeded&namespace=" + ns)))
                 .header("Accept", "text/event-stream").build(), HttpResponse.BodyHandlers.ofLines());
+        String[] event = {""};
         response.body().forEach(line -> {
-            if (line.startsWith("data:")) {
+            if (line.startsWith("event:")) {
+                event[0] = line.substring("event:".length()).strip();
+            } else if (line.startsWith("data:") && event[0].equals("job")) {
+                // Only a job line says Succeeded: "deleted" also names every job that does not (yet) match the filter.
                 Matcher name = NAME.matcher(line);
                 if (name.find()) {
                     succeededSeen.putIfAbsent(name.group(1), System.nanoTime());

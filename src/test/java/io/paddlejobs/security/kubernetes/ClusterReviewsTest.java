@@ -9,14 +9,11 @@ import io.paddlejobs.security.Action;
 import io.paddlejobs.security.SecurityProperties;
 import io.paddlejobs.security.Tenant;
 import io.paddlejobs.testing.Settings;
+import io.paddlejobs.testing.MovableClock;
 import java.net.ServerSocket;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -189,29 +186,5 @@ class ClusterReviewsTest {
 
         assertThat(tokens.authenticate("alice-token")).isEmpty();
         assertThat(authorizer.mayUse(alice, "team-a", Action.READ)).isFalse();
-    }
-
-    /** A clock that moves only when told: cache expiry without waiting. */
-    static final class MovableClock extends Clock {
-        private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-
-        void advance(Duration duration) {
-            now.updateAndGet(instant -> instant.plus(duration));
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-
-        @Override
-        public ZoneOffset getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 }
