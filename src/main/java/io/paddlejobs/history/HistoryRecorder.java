@@ -130,9 +130,13 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
      * is read when it has stopped, with all it wrote.
      */
     private void keepLogs(Job job, JobStatus before) {
-        List<ReplicaStatus> keptBefore = before != null && before.phase().isFinished() ? before.replicas() : List.of();
+        // A settled replica's state does not change again, though its message or times may (its pod removed).
+        Set<String> keptBefore = new HashSet<>();
+        if (before != null && before.phase().isFinished()) {
+            before.replicas().stream().filter(HistoryRecorder::settled).forEach(r -> keptBefore.add(r.id() + "/" + r.state()));
+        }
         for (ReplicaStatus replica : List.copyOf(job.status().replicas())) {
-            if (!settled(replica) || keptBefore.contains(replica)) {
+            if (!settled(replica) || keptBefore.contains(replica.id() + "/" + replica.state())) {
                 continue;
             }
             LogEnd kept = new LogEnd(maxLogBytes);
