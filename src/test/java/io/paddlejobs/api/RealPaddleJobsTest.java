@@ -198,8 +198,10 @@ class RealPaddleJobsTest {
         assertThat(firstPass).as("resumed after a checkpoint, not from the start").isGreaterThan(1);
         List<Double> afterRestart = PaddleExamples.losses(log.substring(resumed.end()));
         assertThat(afterRestart).as("losses after the restart:%n%s", log).isNotEmpty();
+        // A fresh start's first loss is the uninterrupted run's first; a resumed one is far below it, by how much
+        // varies with what the other trainer pushed meanwhile (asynchronous SGD: seen from 1/30 to 1/5 of it).
         assertThat(afterRestart.get(0)).as("the pservers started from the checkpoint's parameters, not fresh ones")
-                .isLessThan(uninterrupted.get(0) / 10);
+                .isLessThan(uninterrupted.get(0) / 2);
         assertThat(afterRestart.get(afterRestart.size() - 1)).as("final loss beside the uninterrupted run's %s", uninterrupted)
                 .isCloseTo(uninterrupted.get(uninterrupted.size() - 1), org.assertj.core.data.Offset.offset(PS_LOSS_TOLERANCE));
         System.out.printf("paddle-e2e ps restart: trainer-0 killed -> next attempt's trainers running in %d ms"
