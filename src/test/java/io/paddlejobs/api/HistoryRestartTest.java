@@ -72,7 +72,10 @@ class HistoryRestartTest {
 
         Map<String, List<String>> transitions = transitions(root.resolve("history/jobs"));
         assertThat(transitions.get("across")).containsOnlyOnce("FAILED ServiceRestarted");
-        assertThat(phases(transitions.get("across"))).containsSubsequence("RUNNING", "FAILED");
+        // Running reached the store only if the recorder wrote it in the milliseconds before the kill -9, as
+        // docs/operations/history.md says ("What a kill loses"); the change since the restart always does.
+        assertThat(phases(transitions.get("across"))).startsWith("PENDING").endsWith("FAILED")
+                .isSubsetOf("PENDING", "RUNNING", "FAILED");
         assertThat(phases(transitions.get("kept"))).containsOnlyOnce("SUCCEEDED");
         transitions.values().forEach(changes -> {
             for (int i = 1; i < changes.size(); i++) {
