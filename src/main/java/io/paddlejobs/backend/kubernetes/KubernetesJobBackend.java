@@ -5,6 +5,7 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.SharedUsage;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
@@ -170,15 +171,28 @@ final class KubernetesJobBackend implements JobBackend {
         }
     }
 
-    /** @return whether a restart was under way */
+    /**
+     * Waits while the job shows {@code Restarting} but the reconciler has yet to make the restart (a failed attempt
+     * reads as restarting at once), and while the restart is being made; the cancel then ends the next attempt, and
+     * the job keeps the restart it showed.
+     *
+     * @return whether a restart was under way
+     */
     private boolean awaitRestartMade(JobKey key) {
         boolean restarting = false;
         long deadline = System.nanoTime() + cacheWait.toNanos();
-        while (cache.restarting(key) && System.nanoTime() < deadline) {
+        while ((cache.restarting(key) || restartDue(key)) && System.nanoTime() < deadline) {
             restarting = true;
             java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
         }
         return restarting;
+    }
+
+    /** Whether the job's failed attempt reads as restarting while its trainer Job carries no restart yet. */
+    private boolean restartDue(JobKey key) {
+        Optional<ObservedJob> observed = cache.find(key);
+        return observed.isPresent() && !observed.get().jobSet() && !observed.get().attempts().waiting()
+                && toJob(observed.get()).map(job -> RestartDecision.RESTARTING.equals(job.status().reason())).orElse(false);
     }
 
     private Optional<Job> cancelAsCached(JobKey key) {
