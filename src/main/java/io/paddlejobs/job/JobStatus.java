@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param reason        a one-word cause ({@code Queued}, {@code TrainerFailed}, {@code Unschedulable})
  * @param message       the cause in words a user can act on
- * @param queuePosition 1 for the next job to start, while it waits for a free slot; else {@code null}
+ * @param queuePosition 1 for the next job to start, while it waits for a free slot (local) or in a Kueue queue
+ *                      whose visibility API is served (kubernetes: its place in the ClusterQueue); else {@code null}
  * @param restarts      how many times the whole job was started again after a failure
  * @param attempts      each run of the job's replicas, oldest first, when it may restart; else empty
  * @param progress      how far the training is, from the trainers' reports; {@code null} when none reported.

@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -15,10 +17,15 @@ import java.util.UUID;
  * directory per run: bearer tokens (a static token file: the simplest authenticator that still
  * goes through authorization), the service-account signing key, kubeconfigs and kwok's stages.
  * The API server makes its own serving certificate and CA in {@link #certDir()}, valid for
- * 127.0.0.1; everything else trusts that CA.
+ * 127.0.0.1; everything else trusts that CA. The one pair it cannot make itself is the front proxy's
+ * (a CA and the client certificate it presents to aggregated API servers, such as Kueue's
+ * visibility API): {@code openssl} makes those, valid for a day.
  */
 record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, String schedulerToken,
                     String kwokToken) {
+
+    /** The name in the front proxy's client certificate, the one the API server's aggregated servers accept. */
+    static final String FRONT_PROXY_CLIENT = "front-proxy-client";
 
     static ClusterFiles create(Path dir) throws IOException {
         ClusterFiles files = new ClusterFiles(dir, token(), token(), token(), token());
@@ -30,6 +37,7 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
                 files.schedulerToken + ",system:kube-scheduler,scheduler,system:masters",
                 files.kwokToken + ",kwok,kwok,system:masters") + "\n");
         files.writeSigningKey();
+        files.writeFrontProxyCertificates();
         try (InputStream stages = ClusterFiles.class.getResourceAsStream("kwok-stages.yaml")) {
             Files.write(files.stages(), stages.readAllBytes());
         }
@@ -57,6 +65,19 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
         return certDir().resolve("apiserver.crt");
     }
 
+    /** The CA that aggregated API servers trust for the identity the API server forwards in its headers. */
+    Path frontProxyCa() {
+        return certDir().resolve("front-proxy-ca.crt");
+    }
+
+    Path frontProxyClientCert() {
+        return certDir().resolve("front-proxy-client.crt");
+    }
+
+    Path frontProxyClientKey() {
+        return certDir().resolve("front-proxy-client.key");
+    }
+
     Path stages() {
         return dir.resolve("kwok-stages.yaml");
     }
@@ -82,6 +103,34 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
         }
         Files.writeString(serviceAccountKey(), pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
         Files.writeString(serviceAccountPublicKey(), pem("PUBLIC KEY", pair.getPublic().getEncoded()));
+    }
+
+    private void writeFrontProxyCertificates() throws IOException {
+        Path caKey = certDir().resolve("front-proxy-ca.key");
+        Path request = certDir().resolve("front-proxy-client.csr");
+        Path extensions = Files.writeString(certDir().resolve("front-proxy-client.ext"), "extendedKeyUsage=clientAuth\n");
+        String curve = "ec_paramgen_curve:prime256v1";
+        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", curve, "-nodes", "-days", "1", "-subj", "/CN=front-proxy-ca",
+                "-keyout", caKey.toString(), "-out", frontProxyCa().toString());
+        openssl("req", "-newkey", "ec", "-pkeyopt", curve, "-nodes", "-subj", "/CN=" + FRONT_PROXY_CLIENT,
+                "-keyout", frontProxyClientKey().toString(), "-out", request.toString());
+        openssl("x509", "-req", "-in", request.toString(), "-CA", frontProxyCa().toString(), "-CAkey", caKey.toString(),
+                "-CAcreateserial", "-days", "1", "-extfile", extensions.toString(), "-out", frontProxyClientCert().toString());
+    }
+
+    private void openssl(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("openssl"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        try {
+            String output = new String(process.getInputStream().readAllBytes());
+            if (process.waitFor() != 0) {
+                throw new IOException(String.join(" ", command) + " failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted making the front proxy's certificates", e);
+        }
     }
 
     private static String pem(String type, byte[] der) {

@@ -98,6 +98,12 @@ public final class ControlPlane {
                 "--service-account-key-file=" + files.serviceAccountPublicKey(),
                 "--service-account-signing-key-file=" + files.serviceAccountKey(),
                 "--service-cluster-ip-range=10.96.0.0/24",
+                // The front proxy: how it tells aggregated API servers (Kueue's visibility API) who is asking.
+                "--proxy-client-cert-file=" + files.frontProxyClientCert(), "--proxy-client-key-file=" + files.frontProxyClientKey(),
+                "--requestheader-client-ca-file=" + files.frontProxyCa(),
+                "--requestheader-allowed-names=" + ClusterFiles.FRONT_PROXY_CLIENT,
+                "--requestheader-username-headers=X-Remote-User", "--requestheader-group-headers=X-Remote-Group",
+                "--requestheader-extra-headers-prefix=X-Remote-Extra-",
                 // It taints new nodes not-ready, and only the node-lifecycle controller, which needs kubelet
                 // heartbeats, would lift it; kwok's nodes are ready the moment it has seen them.
                 "--disable-admission-plugins=TaintNodesByCondition",

@@ -2,9 +2,12 @@ package io.paddlejobs.cluster;
 
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.APIService;
+import io.fabric8.kubernetes.api.model.APIServiceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.MutatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
@@ -37,13 +40,18 @@ import java.util.function.Predicate;
  * {@code https://127.0.0.1:<port><path>}: no certificate of our own making, no Service, no
  * cert-manager, and the controllers' in-cluster certificate rotation is off.
  *
- * <p>Kueue's visibility API (an aggregated API server of its own) is off: nothing here reads a
- * queue position. Kueue manages the integrations {@code batch/job} and {@code jobset.x-k8s.io/jobset}, and only
+ * <p>Kueue's visibility API (an aggregated API server of its own, which tells queue positions) is
+ * served on 127.0.0.1 too and registered with the API server as Kueue's own manifests do (an
+ * APIService, not verifying the server's certificate), through a Service of type ExternalName
+ * naming {@code localhost}: the API server refuses 127.0.0.1 as a Service's endpoint, but resolves
+ * an ExternalName itself. It trusts the API server's front proxy certificate ({@link ClusterFiles}).
+ * Kueue manages the integrations {@code batch/job} and {@code jobset.x-k8s.io/jobset}, and only
  * objects with a queue name (its default); the webhooks of the integrations it does not run are not
  * installed, as they would refuse every object they are called for.
  */
 final class KueueControllers {
 
+    private static final String VISIBILITY_GROUP = "visibility.kueue.x-k8s.io";
     private static final Duration START_DEADLINE = Duration.ofMinutes(3);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -99,6 +107,7 @@ final class KueueControllers {
 
         int kueueWebhook = ControlPlane.freeLoopbackPort();
         int kueueHealth = ControlPlane.freeLoopbackPort();
+        int visibilityPort = ControlPlane.freeLoopbackPort();
         Path kueueConfig = files.dir().resolve("kueue-config.yaml");
         Files.writeString(kueueConfig, """
                 apiVersion: config.kueue.x-k8s.io/v1beta2
@@ -116,19 +125,23 @@ final class KueueControllers {
                   host: 127.0.0.1
                   port: %d
                   certDir: %s
-                featureGates:
-                  VisibilityOnDemand: false
+                visibilityServer:
+                  bindAddress: 127.0.0.1
+                  bindPort: %d
                 integrations:
                   frameworks:
                   - batch/job
                   - jobset.x-k8s.io/jobset
-                """.formatted(kueueHealth, kueueWebhook, certs));
+                """.formatted(kueueHealth, kueueWebhook, certs, visibilityPort));
         // Without its own certificate management Kueue reads its metrics certificate from a fixed
-        // path, /etc/kueue/metrics/certs: bubblewrap shows it ours there, in a mount namespace of
-        // its own, leaving the machine's /etc alone (network and everything else are shared).
-        processes.add(LocalProcess.start("kueue", List.of("bwrap", "--die-with-parent", "--dev-bind", "/", "/",
-                "--tmpfs", "/etc/kueue", "--ro-bind", certs.toString(), "/etc/kueue/metrics/certs", "--",
-                dir.resolve("bin/kueue").toString(), "--kubeconfig=" + kubeconfig, "--config=" + kueueConfig), files.dir()));
+        // path, /etc/kueue/metrics/certs, and its visibility server's from /visibility: bubblewrap shows
+        // it ours there, in a mount namespace of its own (network and everything else are shared).
+        List<String> command = new ArrayList<>(List.of("bwrap", "--die-with-parent"));
+        command.addAll(SandboxRoot.hostEntries());
+        command.addAll(List.of("--tmpfs", "/etc/kueue", "--ro-bind", certs.toString(), "/etc/kueue/metrics/certs",
+                "--ro-bind", certs.toString(), "/visibility", "--",
+                dir.resolve("bin/kueue").toString(), "--kubeconfig=" + kubeconfig, "--config=" + kueueConfig));
+        processes.add(LocalProcess.start("kueue", command, files.dir()));
 
         awaitReady(() -> ok("http://127.0.0.1:" + jobsetHealth + "/readyz") && ok("http://127.0.0.1:" + kueueHealth + "/readyz"));
         convertThrough(admin, "kueue.x-k8s.io", url(kueueWebhook, "/convert"), caBundle);
@@ -141,6 +154,24 @@ final class KueueControllers {
             admin.resource(KueueQueues.object("ResourceFlavor", "probe", null, Map.of())).dryRun().create();
             return true;
         });
+        registerVisibilityApi(admin, visibilityPort);
+    }
+
+    private void registerVisibilityApi(KubernetesClient admin, int port) {
+        admin.services().inNamespace("kueue-system").resource(new ServiceBuilder().withNewMetadata()
+                .withName("visibility-server").endMetadata().withNewSpec().withType("ExternalName")
+                .withExternalName("localhost").endSpec().build()).serverSideApply();
+        for (String version : List.of("v1beta1", "v1beta2")) {
+            admin.resource(new APIServiceBuilder().withNewMetadata().withName(version + "." + VISIBILITY_GROUP).endMetadata()
+                    .withNewSpec().withGroup(VISIBILITY_GROUP).withVersion(version).withGroupPriorityMinimum(100)
+                    .withVersionPriority(100).withInsecureSkipTLSVerify(true)
+                    .withNewService().withNamespace("kueue-system").withName("visibility-server").withPort(port).endService()
+                    .endSpec().build()).serverSideApply();
+        }
+        awaitReady(() -> admin.resources(APIService.class).list().getItems().stream()
+                .filter(api -> VISIBILITY_GROUP.equals(api.getSpec().getGroup()))
+                .allMatch(api -> api.getStatus() != null && api.getStatus().getConditions() != null && api.getStatus()
+                        .getConditions().stream().anyMatch(c -> "Available".equals(c.getType()) && "True".equals(c.getStatus()))));
     }
 
     /** Kueue serves several versions of its kinds and converts between them itself. */

@@ -25,22 +25,22 @@ public final class ServiceAccounts {
 
     private static final Path DEPLOY = Path.of("deploy", "base");
 
-    private static boolean deployed;
+    /** The API servers (by URL) deploy/'s objects were applied to: each test cluster once. */
+    private static final java.util.Set<String> DEPLOYED_TO = new java.util.HashSet<>();
 
     private ServiceAccounts() {
     }
 
     /**
-     * Applies deploy/'s Namespace, ServiceAccount and RBAC (once per run) and returns a token of
+     * Applies deploy/'s Namespace, ServiceAccount and RBAC (once per run and cluster) and returns a token of
      * that account for the API server. It may not touch workloads anywhere until {@link #serve} grants it
      * a namespace.
      */
     public static synchronized String deployedServiceToken(KubernetesClient admin) {
-        if (!deployed) {
+        if (DEPLOYED_TO.add(admin.getMasterUrl().toString())) {
             for (String file : List.of("namespace.yaml", "service-account.yaml", "rbac.yaml")) {
                 apply(admin, DEPLOY.resolve(file), null);
             }
-            deployed = true;
         }
         return token(admin, SERVICE_NAMESPACE, SERVICE_ACCOUNT);
     }

@@ -48,7 +48,7 @@ final class ClusterEvents {
 
     ClusterEvents(KubernetesClient client, Clock clock) {
         this.client = client;
-        this.queueWaits = new QueueWaits(client);
+        this.queueWaits = new QueueWaits(client, new QueuePositions(client, clock));
         this.podGroupWaits = new PodGroupWaits(client);
         this.clock = clock;
     }

@@ -18,8 +18,15 @@ import java.util.Objects;
  * waiting out the backoff before its next attempt ({@code Running}, reason {@code Restarting}); completed; failed by the Job controller (a trainer failed, or {@code max_run_time} passed); a
  * pserver failed (before the service has recorded it); else running once every trainer runs,
  * pending until then, with the first replica that waits saying why.
+ *
+ * @param queuePosition where a job waiting in a queue stands in it (1: the next to start); {@code null} when
+ *                      it waits in none, or its place is not known
  */
-record JobOutcome(JobPhase phase, String reason, String message, Instant finished) {
+record JobOutcome(JobPhase phase, String reason, String message, Instant finished, Integer queuePosition) {
+
+    JobOutcome(JobPhase phase, String reason, String message, Instant finished) {
+        this(phase, reason, message, finished, null);
+    }
 
     /** Why the Job controller fails a Job whose pods did not fail: one was deleted, or went with its node. */
     static final String LOST = "a replica's pod was deleted, or lost with its node, before it ended";
@@ -105,7 +112,8 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
         if (explanation == null || phase != JobPhase.PENDING || reason != null && !PodStates.UNEXPLAINED.contains(reason)) {
             return this;
         }
-        return new JobOutcome(phase, explanation.reason(), explanation.object() + ": " + explanation.message(), finished);
+        return new JobOutcome(phase, explanation.reason(), explanation.object() + ": " + explanation.message(), finished,
+                explanation.queuePosition());
     }
 
     /** Whether every trainer's pod of the current attempt exited 0. */

@@ -60,7 +60,8 @@ final class JobStatusMapper {
             created = state.createdAt() != null ? state.createdAt() : created;
             started = state.ended().get(0).startedAt() != null ? state.ended().get(0).startedAt() : started;
         }
-        return new JobStatus(outcome.phase(), outcome.reason(), outcome.message(), created, started, outcome.finished(), null,
+        return new JobStatus(outcome.phase(), outcome.reason(), outcome.message(), created, started, outcome.finished(),
+                outcome.queuePosition(),
                 RoleCounts.of(plan.pservers().count(), statuses.stream().filter(r -> r.role() == Role.PSERVER).toList()),
                 RoleCounts.of(plan.trainers().count(), statuses.stream().filter(r -> r.role() == Role.TRAINER).toList()),
                 statuses, state.number(), attempts);

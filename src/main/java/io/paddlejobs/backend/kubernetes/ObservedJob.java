@@ -16,8 +16,16 @@ import java.util.Map;
  */
 record ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods, Explanation explanation) {
 
-    /** A warning the cluster wrote about one of the job's objects (an Event). */
-    record Explanation(String reason, String object, String message) {
+    /**
+     * A warning the cluster wrote about one of the job's objects (an Event), or what its queue says of it.
+     *
+     * @param queuePosition its place in its queue, 1 for the next to start; {@code null} when not known
+     */
+    record Explanation(String reason, String object, String message, Integer queuePosition) {
+
+        Explanation(String reason, String object, String message) {
+            this(reason, object, message, null);
+        }
     }
 
     ObservedJob {

@@ -10,36 +10,62 @@ import java.util.Map;
  * Why a job waits in its Kueue queue, in Kueue's own words: the {@code QuotaReserved} condition of
  * the Workload Kueue made for each of its Jobs ("couldn't assign flavors to pod set main:
  * insufficient unused quota for nvidia.com/gpu in flavor default, 2 more needed"), with the
- * ClusterQueue its LocalQueue feeds. Read (never watched: Workloads carry none of our labels) only
- * for a job whose Jobs Kueue still holds, as often as {@link ClusterEvents} reads events.
+ * ClusterQueue its LocalQueue feeds, and, where Kueue's visibility API is served, its place in line
+ * ({@link QueuePositions}). Read (never watched: Workloads carry none of our labels) only for a job
+ * whose Jobs Kueue still holds, as often as {@link ClusterEvents} reads events.
  */
 final class QueueWaits {
 
     static final String API_VERSION = "kueue.x-k8s.io/v1beta2";
 
     private final KubernetesClient client;
+    private final QueuePositions positions;
 
-    QueueWaits(KubernetesClient client) {
+    QueueWaits(KubernetesClient client, QueuePositions positions) {
         this.client = client;
+        this.positions = positions;
     }
 
-    /** @return {@code null} when none of the job's Workloads is waiting, or Kueue made none yet */
+    /**
+     * @return {@code null} when none of the job's Workloads is waiting, or Kueue made none yet. A job of two
+     *     Workloads (pservers and trainers) starts when both are admitted: its place is the later one's.
+     */
     ObservedJob.Explanation of(ObservedJob job) {
         List<String> uids = new ArrayList<>(List.of(job.trainerJob().getMetadata().getUid()));
         if (job.pserverJob() != null) {
             uids.add(job.pserverJob().getMetadata().getUid());
         }
+        String firstWaiting = null;
+        String why = null;
+        QueuePositions.Position last = null;
         for (String uid : uids) {
             for (GenericKubernetesResource workload : client.genericKubernetesResources(API_VERSION, "Workload")
                     .inNamespace(job.namespace()).withLabel(KueueLabels.JOB_UID, uid).list().getItems()) {
-                String why = waiting(workload);
-                if (why != null) {
-                    return new ObservedJob.Explanation(PodStates.QUEUED, "Workload " + workload.getMetadata().getName(),
-                            "waiting in queue " + job.queue() + clusterQueue(job) + ": " + why);
+                String waiting = waiting(workload);
+                if (waiting == null) {
+                    continue;
+                }
+                if (firstWaiting == null) {
+                    firstWaiting = workload.getMetadata().getName();
+                    why = waiting;
+                }
+                QueuePositions.Position position = positions.of(job.namespace(), job.queue(), workload.getMetadata().getName());
+                if (position != null && (last == null || position.inClusterQueue() > last.inClusterQueue())) {
+                    last = position;
                 }
             }
         }
-        return null;
+        if (firstWaiting == null) {
+            return null;
+        }
+        return new ObservedJob.Explanation(PodStates.QUEUED, "Workload " + firstWaiting, "waiting in queue " + job.queue()
+                + clusterQueue(job) + place(last) + ": " + why, last == null ? null : last.inClusterQueue());
+    }
+
+    /** ", number 2 in line (3 in its ClusterQueue)", or nothing when the place is not known. */
+    static String place(QueuePositions.Position position) {
+        return position == null ? "" : ", number " + position.inLocalQueue() + " in line (" + position.inClusterQueue()
+                + " in its ClusterQueue)";
     }
 
     /** The message of a Workload that holds no quota yet, or {@code null} when it has been admitted. */

@@ -119,6 +119,8 @@ class DeployManifestsTest {
         assertThat(verbs(rules, "kueue.x-k8s.io", "workloads")).as("read, and deactivated to stop a queued JobSet")
                 .containsExactlyInAnyOrder("get", "list", "patch");
         assertThat(verbs(rules, "kueue.x-k8s.io", "localqueues")).as("read only").containsExactlyInAnyOrder("get", "list");
+        assertThat(verbs(rules, "visibility.kueue.x-k8s.io", "localqueues/pendingworkloads")).as("queue positions")
+                .containsExactly("get");
         assertThat(verbs(rules, "scheduling.volcano.sh", "podgroups")).containsExactlyInAnyOrder("get", "create", "delete");
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getApiGroups()).contains("apps"));
         assertThat(rules).noneSatisfy(rule -> assertThat(rule.getResources()).contains("*"));

@@ -12,6 +12,7 @@ import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.KueueCluster;
 import io.paddlejobs.cluster.KueueQueues;
+import io.paddlejobs.cluster.ServiceAccounts;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Jobs in a Kueue queue on a real control plane with the real Kueue controller (and JobSet's,
- * whose CRD is served), and fake nodes with 8 GPUs in all: a ClusterQueue of 6 GPUs decides.
+ * whose CRD is served), and fake nodes with 8 GPUs in all: a ClusterQueue of 6 GPUs decides. The
+ * service runs as deploy/'s service account, so its RBAC is judged too.
  */
 @Tag("cluster")
 @ExtendWith(KueueCluster.class)
@@ -50,7 +52,8 @@ class KueueRealClusterTest {
     void queue() {
         ns = RealBackends.namespace(plane, "kueue");
         KueueQueues.create(admin, "cq-" + ns, Map.of("cpu", "64", "memory", "256Gi", "nvidia.com/gpu", "6"), ns, QUEUE);
-        running = RealBackends.startSynced(plane, plane.adminToken(),
+        ServiceAccounts.serve(admin, ns);
+        running = RealBackends.startSynced(plane, ServiceAccounts.deployedServiceToken(admin),
                 MockCluster.settings(List.of(ns), "queues." + ns, QUEUE, "resync", "2s"));
         backend = running.jobs();
     }
@@ -61,7 +64,7 @@ class KueueRealClusterTest {
     }
 
     @Test
-    void twoFourGpuJobsInASixGpuQueueRunOneAfterTheOtherAndTheSecondSaysWhyItWaits() {
+    void twoFourGpuJobsInASixGpuQueueRunOneAfterTheOtherAndTheSecondSaysWhyItWaitsAndWhereItStands() {
         Instant submitted = Instant.now();
         backend.submit(Plans.plan(RealBackends.gpuRequest("first", 4, FakeKubelet.trainersKeepRunning()), ns));
         await().atMost(DEADLINE).until(() -> phase("first") == JobPhase.RUNNING);
@@ -80,6 +83,16 @@ class KueueRealClusterTest {
         assertThat(waiting.status().message()).contains("waiting in queue " + QUEUE, "ClusterQueue cq-" + ns);
         assertThat(pods("second", Role.TRAINER)).as("no partial start: the second job's trainers hold nothing").isEmpty();
         assertThat(trainerJob("second").getSpec().getSuspend()).as("Kueue holds it").isTrue();
+
+        // Kueue's visibility API tells each waiting job its place, oldest first; a third one waits behind.
+        backend.submit(Plans.plan(RealBackends.gpuRequest("third", 4, Map.of()), ns));
+        await().atMost(DEADLINE).until(() -> position("second") != null && position("third") != null);
+        assertThat(position("second")).isEqualTo(1);
+        assertThat(position("third")).isEqualTo(2);
+        assertThat(status("third").orElseThrow().status().message())
+                .contains("waiting in queue " + QUEUE + " (ClusterQueue cq-" + ns + "), number 2 in line (2 in its ClusterQueue)");
+        assertThat(backend.delete(new JobKey(ns, "third"))).isTrue();
+        await().atMost(DEADLINE).until(() -> status("third").isEmpty());
 
         FakeKubelet.exit(admin, pods("first", Role.TRAINER).get(0), 0);
         await().atMost(DEADLINE).until(() -> {
@@ -192,6 +205,10 @@ class KueueRealClusterTest {
 
     private Optional<Job> status(String job) {
         return backend.find(new JobKey(ns, job));
+    }
+
+    private Integer position(String job) {
+        return status(job).map(j -> j.status().queuePosition()).orElse(null);
     }
 
     private JobPhase phase(String job) {
