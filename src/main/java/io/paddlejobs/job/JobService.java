@@ -139,6 +139,11 @@ public class JobService {
                         Collectors.mapping(job -> job.plan().name(), Collectors.toList())));
     }
 
+    /** The namespace's jobs its backend holds, from memory; none of those only the history has. */
+    public List<Job> live(String namespace) {
+        return backend.list(namespace);
+    }
+
     /**
      * A page of the namespace's live jobs and, for each the backend no longer has, what the history
      * kept: one entry per job, in the list's order. The history is read in batches from where the

@@ -64,9 +64,23 @@ class JobWatchApiTest extends ApiTest {
         assertThat(lines).extracting(line -> line.get("phase").asString()).endsWith("Succeeded");
         assertThat(lines.get(0).get("status_url").asString())
                 .isEqualTo(client.baseUrl() + "/jobs/ours/status?namespace=watched");
-        // theirs does not match, so it is only ever said to be out of the watch
-        assertThat(events).filteredOn(e -> e.name().equals("deleted"))
-                .allSatisfy(e -> assertThat(e.json(json).get("name").asString()).isEqualTo("theirs"));
+        assertThat(events).as("theirs never matched, so it never stopped matching").noneMatch(e -> e.name().equals("deleted"));
+    }
+
+    @Test
+    void aJobThatMatchedWhenTheWatchBeganIsSaidToBeOutOnceWhenItStopsMatching() throws Exception {
+        client.submit("""
+                {"name": "listed", "entry_point": "sleep 600"}""", "phases");
+        client.awaitPhase("listed", "phases", "Running", Duration.ofSeconds(30));
+        var stream = open("/jobs?watch=true&namespace=phases&phase=Running&timeout_seconds=4");
+
+        assertThat(client.send("POST", "/jobs/listed/cancel?namespace=phases", null).statusCode()).isEqualTo(200);
+
+        List<Event> events = events(stream.body());
+        assertThat(events).filteredOn(e -> e.name().equals("deleted")).extracting(e -> e.json(json).get("name").asString())
+                .as("what the client listed as Running, cancelled").containsExactly("listed");
+        assertThat(events.get(events.size() - 2).name()).as("said last, before the end").isEqualTo("deleted");
+        client.delete("/jobs/listed?namespace=phases");
     }
 
     @Test

@@ -5,12 +5,15 @@ import io.paddlejobs.api.ProblemAdvice;
 import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.api.StatusUrls;
 import io.paddlejobs.job.JobQuery;
+import io.paddlejobs.job.JobService;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -34,9 +37,12 @@ class JobWatchController {
     private final EventStreams streams;
     private final SerializedJobs serialized;
     private final StatusUrls statusUrls;
+    private final JobService jobs;
 
-    JobWatchController(NamespaceAccess access, EventStreams streams, SerializedJobs serialized, StatusUrls statusUrls) {
+    JobWatchController(NamespaceAccess access, EventStreams streams, SerializedJobs serialized, StatusUrls statusUrls,
+                       JobService jobs) {
         this.access = access;
+        this.jobs = jobs;
         this.streams = streams;
         this.serialized = serialized;
         this.statusUrls = statusUrls;
@@ -53,7 +59,10 @@ class JobWatchController {
                      // list and its stream: a limit the list refuses is refused here too, not silently ignored.
                      @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
         JobQuery query = ListFilters.parse(phase, labelSelector, createdSince, createdBefore).query(namespace, 1, null);
+        // Taken before the response starts: a client that lists once its watch is open misses no job stopping to match.
+        Set<String> matchingNow = jobs.live(namespace).stream().filter(query::matches).map(job -> job.key().name())
+                .collect(Collectors.toSet());
         return streams.open(access.userName(), "poll the list instead",
-                emitter -> new NamespaceStream(query, emitter, serialized, statusUrls.forLater(), timeoutSeconds));
+                emitter -> new NamespaceStream(query, matchingNow, emitter, serialized, statusUrls.forLater(), timeoutSeconds));
     }
 }

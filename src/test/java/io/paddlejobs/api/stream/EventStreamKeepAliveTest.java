@@ -27,7 +27,7 @@ class EventStreamKeepAliveTest {
     @Test
     void aQuietWatchSendsAKeepAliveCommentEveryFifteenSecondsThenItsEndWhenItsTimeIsUp() {
         var emitter = new Recording();
-        var stream = new NamespaceStream(new JobQuery("quiet", null, Map.of(), 1, null), emitter, null, key -> "",
+        var stream = new NamespaceStream(new JobQuery("quiet", null, Map.of(), 1, null), java.util.Set.of(), emitter, null, key -> "",
                 40);
 
         for (int second = 1; second <= 29; second++) {
