@@ -1,5 +1,10 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.job.JobHistory;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobService;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.testing.ServiceClient;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +20,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -27,14 +33,25 @@ import org.springframework.test.context.DynamicPropertySource;
  * Slurm (sbatch and scontrol, as the default client makes them; slurmrestd with a JWT), and the
  * test cluster's start and stop times, in one run on the test cluster. Printed, not asserted. Not
  * part of {@code ./mvnw verify}; run it with
- * {@code ./mvnw test -Dtest=SlurmBenchmark -DexcludedGroups=none -Dslurm.required=true}.
+ * {@code ./mvnw test -Dtest=SlurmBenchmark -DexcludedGroups=none -Dslurm.required=true}
+ * ({@code -Dbench.rounds=N}, 20 by default; {@code -Dbench.client=rest} for the service's REST client).
+ *
+ * <p>Beside the submit it times, in the same rounds, what a submit through the service cannot do
+ * without: the HTTP request itself (the same body as a dry run: read, checked, planned, answered,
+ * nothing written), the job's files on the shared directory (which the batch script runs) and its
+ * row in the job history (written before anything runs). Those three and {@code sbatch} are the
+ * floor the service's submit is held against.
  */
 @Tag("benchmark")
 @ExtendWith(SlurmCluster.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class SlurmBenchmark {
 
-    private static final int ROUNDS = 20;
+    private static final int ROUNDS = Integer.getInteger("bench.rounds", 20);
+    private static final int WARM_UP = 200;
+    private static final String NAMESPACE = "default";
+    /** {@code -Dbench.client=rest}: the service submits through slurmrestd, and its floor has slurmrestd's submit. */
+    private static final boolean REST = "rest".equals(System.getProperty("bench.client"));
     private static final int CYCLES = 5;
 
     @TempDir
@@ -47,10 +64,19 @@ class SlurmBenchmark {
         registry.add("paddlejobs.slurm.slurm-conf", () -> SlurmCluster.current().slurmConf());
         registry.add("paddlejobs.slurm.bin-dir", () -> SlurmCluster.current().binDir());
         registry.add("logging.level.root", () -> "WARN");
+        if (REST) {
+            SlurmCluster.serveRest(registry);
+        }
     }
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    JobService jobService;
+
+    @Autowired
+    JobHistory history;
 
     @Test
     void measure() throws Exception {
@@ -67,17 +93,43 @@ class SlurmBenchmark {
                 List.of(new BatchJob.Component(1, 1, 256, 0), new BatchJob.Component(1, 1, 256, 0)), 0, 0, SlurmChoices.DEFAULTS,
                 "true\n");
 
+        // The JIT compilers would otherwise take the two cores' time from the first hundreds of requests.
+        for (int i = 0; i < WARM_UP; i++) {
+            api.send("POST", "/jobs?dry_run=true", SlurmJobsApiTest.job("warm-" + i, "true"));
+            api.send("GET", "/jobs?namespace=" + NAMESPACE, null);
+        }
+        for (int i = 0; i < WARM_UP / 20; i++) {
+            api.send("POST", "/jobs", SlurmJobsApiTest.job("warm-" + i, "true"));
+            cli.submit(direct);
+        }
         List<Long> service = new ArrayList<>();
         List<Long> sbatch = new ArrayList<>();
         List<Long> restSubmit = new ArrayList<>();
+        List<Long> dryRun = new ArrayList<>();
+        List<Long> jobFiles = new ArrayList<>();
+        List<Long> historyRow = new ArrayList<>();
         long[] ids = new long[1];
         for (int i = 0; i < ROUNDS; i++) {
             int n = i;
             service.add(nanos(() -> api.send("POST", "/jobs", SlurmJobsApiTest.job("bench-" + n, "true"))));
             sbatch.add(nanos(() -> ids[0] = cli.submit(direct)));
             restSubmit.add(nanos(() -> rest.submit(direct)));
+            dryRun.add(nanos(() -> api.send("POST", "/jobs?dry_run=true", SlurmJobsApiTest.job("floor-" + n, "true"))));
+            JobPlan plan = jobService.dryRun(JobRequests.spec("name=floor-" + n + " num_cpus=1 pservers=1 memory=256Mi")
+                    .entryPoint("true").build(), NAMESPACE).plan();
+            JobFiles files = new JobFiles(Files.createDirectories(sharedDir.resolve("floor").resolve(plan.name())));
+            jobFiles.add(nanos(() -> files.prepare(plan)));
+            historyRow.add(nanos(() -> history.submitted(plan)));
+            history.delete(new JobKey(NAMESPACE, plan.name()));
         }
         report("submit", service, sbatch, restSubmit);
+        List<Long> slurm = REST ? restSubmit : sbatch;
+        String submitter = REST ? "slurmrestd" : "sbatch";
+        double floor = median(dryRun) + median(jobFiles) + median(historyRow) + median(slurm);
+        System.out.printf("[slurm-bench] submit floor (client %s), median of %d (ms): HTTP request as a dry run %.1f + the"
+                + " job's files %.1f + its history row %.1f + %s %.1f = %.1f; the service's submit is %.2fx %s and %.2fx the"
+                + " floor%n", REST ? "rest" : "cli", ROUNDS, median(dryRun), median(jobFiles), median(historyRow), submitter,
+                median(slurm), floor, median(service) / median(slurm), submitter, median(service) / floor);
 
         List<Long> serviceRead = new ArrayList<>();
         List<Long> scontrol = new ArrayList<>();
@@ -99,6 +151,9 @@ class SlurmBenchmark {
         // The service goes on polling after this test: its jobs and their records leave the directory now.
         for (int i = 0; i < ROUNDS; i++) {
             api.send("DELETE", "/jobs/bench-" + i, null);
+        }
+        for (int i = 0; i < WARM_UP / 20; i++) {
+            api.send("DELETE", "/jobs/warm-" + i, null);
         }
     }
 
