@@ -188,6 +188,7 @@ class RealClusterScaleBenchmark {
                     .until(() -> List.copyOf(createdDirectly).stream().allMatch(directClock::done));
             readsCostNothing(figures);
             requestsPerJob(figures, clock, directClock);
+            replicaCachePerJob(figures);
         } finally {
             background.shutdownNow();
             figures.print();
@@ -302,6 +303,27 @@ class RealClusterScaleBenchmark {
                 FakeKubelet.exit(plane.admin(), pod, 0);
             }
             streamedEnded.put(job, at);
+        }
+    }
+
+    /**
+     * What a replica's caches hold per job, apart from what a service holds whatever its jobs (Tomcat's buffers,
+     * the readers' samples): the heap a second backend takes once its informers synced over this run's jobs, less
+     * what one takes over an empty namespace.
+     */
+    private void replicaCachePerJob(Figures figures) {
+        int jobs = plane.admin().batch().v1().jobs().inNamespace(ns).withLabel(LabelKeys.ROLE, "trainer").list()
+                .getItems().size();
+        long overNone = heapHeldByAReplicaOf(RealBackends.namespace(plane, "scale-empty"));
+        long overJobs = heapHeldByAReplicaOf(ns);
+        figures.value("heap per cached job, a second replica's caches (" + jobs + " jobs, less an empty namespace's)",
+                (overJobs - overNone) / (double) jobs / 1024, "KiB", "<= 16");
+    }
+
+    private static long heapHeldByAReplicaOf(String namespace) {
+        long before = heapAfterGc();
+        try (var replica = RealBackends.startSynced(plane, plane.adminToken(), MockCluster.settings(List.of(namespace)))) {
+            return heapAfterGc() - before;
         }
     }
 
