@@ -99,8 +99,10 @@ final class Slim {
         return copy;
     }
 
-    /** Each container's name and image: an image-pull message names the image. */
-    /** The containers' names and images, and who schedules the pod (a Volcano gang's jobs act differently). */
+    /**
+     * The containers' names and images (an image-pull message names the image), and who schedules the pod (a
+     * Volcano gang's jobs act differently).
+     */
     private static PodSpec containersOnly(PodSpec spec) {
         List<Container> containers = spec == null ? List.of() : spec.getContainers().stream()
                 .map(c -> new ContainerBuilder().withName(c.getName()).withImage(c.getImage()).build()).toList();
