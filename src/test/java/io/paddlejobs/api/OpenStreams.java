@@ -3,6 +3,7 @@ package io.paddlejobs.api;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.bench.Figures;
+import io.paddlejobs.bench.HeapHistogram;
 import io.paddlejobs.testing.ServiceProcess;
 import java.io.IOException;
 import java.time.Duration;

@@ -78,7 +78,9 @@ public final class ControlPlane {
                 "--kubeconfig=" + files.kubeconfig("kube-controller-manager", masterUrl(), files.controllerManagerToken()),
                 "--leader-elect=false", "--secure-port=0", "--controllers=" + String.join(",", CONTROLLERS),
                 "--service-account-private-key-file=" + files.serviceAccountKey(), "--root-ca-file=" + files.caFile(),
-                "--concurrent-job-syncs=2", "--v=1"));
+                // Its client's own default rate, 20 requests/s, is what a cluster of a few hundred jobs waits on (the Job
+                // controller's pod creates, status updates and finalizer patches); clusters at scale raise it.
+                "--concurrent-job-syncs=2", "--kube-api-qps=100", "--kube-api-burst=200", "--v=1"));
         run("kube-scheduler", List.of(bin.resolve("kube-scheduler").toString(),
                 "--kubeconfig=" + files.kubeconfig("kube-scheduler", masterUrl(), files.schedulerToken()),
                 "--leader-elect=false", "--secure-port=0", "--v=1"));

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.paddlejobs.bench.Figures;
+import io.paddlejobs.bench.HeapHistogram;
 import io.paddlejobs.cluster.ApiServerRequests;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
@@ -34,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,9 @@ class RealClusterScaleBenchmark {
     static final int NODES = Integer.getInteger("bench.nodes", 50);
     static final int CLIENTS = 8;
     static final int READERS = 50;
+    /** Readers of each of the two floors a status read is set against: a static file, and the API server's GET. */
+    static final int FLOOR_READERS = 10;
+    private static final String STATIC_FILE = "/page/favicon.svg";
     static final int STREAMS = 200;
     /** The streams watch this many jobs, whose trainers run until the run ends them, so that each stream sees a change. */
     static final int STREAMED_JOBS = 20;
@@ -130,10 +135,12 @@ class RealClusterScaleBenchmark {
             long heapBefore = heapAfterGc();
             List<StatusStream> streams = openStreams(background);
             List<Long> reads = Collections.synchronizedList(new ArrayList<>());
-            ScheduledExecutorService readers = Executors.newScheduledThreadPool(READERS);
-            for (int r = 0; r < READERS; r++) {
-                readers.scheduleAtFixedRate(() -> readStatus(reads), r * READ_EVERY_MS / READERS, READ_EVERY_MS, TimeUnit.MILLISECONDS);
-            }
+            List<Long> staticReads = Collections.synchronizedList(new ArrayList<>());
+            List<Long> apiReads = Collections.synchronizedList(new ArrayList<>());
+            ScheduledExecutorService readers = Executors.newScheduledThreadPool(READERS + 2 * FLOOR_READERS);
+            every(readers, READERS, () -> readStatus(reads));
+            every(readers, FLOOR_READERS, () -> readStaticFile(staticReads));
+            every(readers, FLOOR_READERS, () -> readTrainerJob(apiReads));
 
             List<Long> viaService = Collections.synchronizedList(new ArrayList<>());
             List<Long> viaFabric8 = Collections.synchronizedList(new ArrayList<>());
@@ -174,6 +181,10 @@ class RealClusterScaleBenchmark {
             figures.latency("trainer pod Succeeded -> its pservers deleted", pserverLag);
             figures.latency("GET /jobs/{name}/status, " + READERS + " clients, during the run", reads);
             figures.value("  p99", Figures.p(reads, 99), "ms", "<= 20");
+            figures.latency("GET " + STATIC_FILE + " (the service's smallest answer), " + FLOOR_READERS + " clients", staticReads);
+            figures.latency("GET of the trainer Job from the API server by fabric8, " + FLOOR_READERS + " clients", apiReads);
+            figures.ratio("status read p99 / static file p99, same service, same run", Figures.p(reads, 99) / Figures.p(staticReads, 99), "<= 1.2");
+            figures.ratio("status read p99 / the API server's GET p99", Figures.p(reads, 99) / Figures.p(apiReads, 99), "<= 1");
             List<Long> streamLag = new ArrayList<>();
             streams.forEach(s -> streamLag.add(s.endSeen().orElseThrow() - streamedEnded.get(s.job())));
             figures.latency(STREAMS + " status streams: trainers' exit -> end event", streamLag);
@@ -229,8 +240,7 @@ class RealClusterScaleBenchmark {
         ApiServerRequests middle = ApiServerRequests.read(plane);
         submitted.clear();
         seconds(COUNTED / CLIENTS, (c, i) -> submit("cs" + c + "-" + i));
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> submitted.stream().allMatch(job -> succeededSeen.containsKey(job) && clock.done(job)));
+        awaitFinished(clock, Duration.ofMinutes(5));
         ApiServerRequests byDirect = middle.since(start);
         ApiServerRequests byService = ApiServerRequests.read(plane).since(middle);
         int jobs = directDone.size();
@@ -242,6 +252,49 @@ class RealClusterScaleBenchmark {
         figures.ratio("API requests per job / floor (" + creates + " creates + 2 deletes)", (floor + extra) / floor, "<= 1.5");
         figures.note("  fabric8 window, all clients: " + byDirect.byVerbAndResource());
         figures.note("  service window, all clients: " + byService.byVerbAndResource());
+    }
+
+    /** Until every job submitted is seen Succeeded and its pservers gone; else says how many are not, and which way. */
+    private void awaitFinished(PodClock clock, Duration deadline) {
+        try {
+            await().atMost(deadline).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> submitted.stream().allMatch(job -> succeededSeen.containsKey(job) && clock.done(job)));
+        } catch (ConditionTimeoutException e) {
+            List<String> jobs = List.copyOf(submitted);
+            throw new AssertionError("after %s, of %d jobs: %d not seen Succeeded, %d with trainers not seen done, %d with pservers left"
+                    .formatted(deadline, jobs.size(), jobs.stream().filter(j -> !succeededSeen.containsKey(j)).count(),
+                            jobs.stream().filter(j -> clock.trainersDone(j).isEmpty()).count(),
+                            jobs.stream().filter(j -> clock.pserversGone(j).isEmpty()).count()), e);
+        }
+    }
+
+    /** {@code count} readers, each running {@code read} every {@link #READ_EVERY_MS}, spread over that period. */
+    private static void every(ScheduledExecutorService readers, int count, Runnable read) {
+        for (int r = 0; r < count; r++) {
+            readers.scheduleAtFixedRate(read, r * READ_EVERY_MS / count, READ_EVERY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * The floor under a status read in this run: a static file, answered by the same JVM through the same filters
+     * with nothing of a job in it, as loaded as the status reads beside it.
+     */
+    private void readStaticFile(List<Long> reads) {
+        try {
+            reads.add(timed(() -> expect(200, get(STATIC_FILE))));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** What a user reads instead of a status: a job's trainer Job, from the API server. */
+    private void readTrainerJob(List<Long> reads) {
+        String job = readable.get(ThreadLocalRandom.current().nextInt(readable.size()));
+        try {
+            reads.add(timed(() -> plane.admin().batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob(job)).get()));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** One client's read of a job's status, at random among those there. */
@@ -308,22 +361,30 @@ class RealClusterScaleBenchmark {
 
     /**
      * What a replica's caches hold per job, apart from what a service holds whatever its jobs (Tomcat's buffers,
-     * the readers' samples): the heap a second backend takes once its informers synced over this run's jobs, less
-     * what one takes over an empty namespace.
+     * the readers' samples): the live heap a second backend takes once its informers synced over this run's jobs,
+     * less what one takes over an empty namespace, each from class histograms after full collections; with the
+     * classes that grew most, per job.
      */
-    private void replicaCachePerJob(Figures figures) {
+    private void replicaCachePerJob(Figures figures) throws Exception {
         int jobs = plane.admin().batch().v1().jobs().inNamespace(ns).withLabel(LabelKeys.ROLE, "trainer").list()
                 .getItems().size();
-        long overNone = heapHeldByAReplicaOf(RealBackends.namespace(plane, "scale-empty"));
-        long overJobs = heapHeldByAReplicaOf(ns);
+        HeapHistogram[] overNone = heldByAReplicaOf(RealBackends.namespace(plane, "scale-empty"));
+        HeapHistogram[] overJobs = heldByAReplicaOf(ns);
+        long perReplica = overNone[1].totalBytes() - overNone[0].totalBytes();
         figures.value("heap per cached job, a second replica's caches (" + jobs + " jobs, less an empty namespace's)",
-                (overJobs - overNone) / (double) jobs / 1024, "KiB", "<= 16");
+                (overJobs[1].totalBytes() - overJobs[0].totalBytes() - perReplica) / (double) jobs / 1024, "KiB", "<= 16");
+        for (HeapHistogram.Growth growth : overJobs[1].largestGrowthSince(overJobs[0], 15)) {
+            figures.note("  %8.0f B, %5.1f objects per job: %s".formatted(growth.bytes() / (double) jobs,
+                    growth.instances() / (double) jobs, growth.className()));
+        }
     }
 
-    private static long heapHeldByAReplicaOf(String namespace) {
-        long before = heapAfterGc();
+    /** This JVM's live objects before a second backend starts over the namespace, and once its informers synced. */
+    private static HeapHistogram[] heldByAReplicaOf(String namespace) throws Exception {
+        long pid = ProcessHandle.current().pid();
+        HeapHistogram before = HeapHistogram.of(pid);
         try (var replica = RealBackends.startSynced(plane, plane.adminToken(), MockCluster.settings(List.of(namespace)))) {
-            return heapAfterGc() - before;
+            return new HeapHistogram[] {before, HeapHistogram.of(pid)};
         }
     }
 

@@ -1,4 +1,4 @@
-package io.paddlejobs.api;
+package io.paddlejobs.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,19 +14,19 @@ import java.util.regex.Pattern;
  * Another JVM's live objects by class, as {@code jcmd <pid> GC.class_histogram} counts them after the
  * full collection it starts: what that process holds, with nothing of ours (the measuring JVM) in it.
  */
-record HeapHistogram(Map<String, Usage> classes, long totalBytes) {
+public record HeapHistogram(Map<String, Usage> classes, long totalBytes) {
 
-    record Usage(long instances, long bytes) {
+    public record Usage(long instances, long bytes) {
     }
 
     /** One class's growth from one histogram to another. */
-    record Growth(String className, long instances, long bytes) {
+    public record Growth(String className, long instances, long bytes) {
     }
 
     private static final Pattern ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
     private static final Pattern TOTAL = Pattern.compile("^Total\\s+(\\d+)\\s+(\\d+)");
 
-    static HeapHistogram of(long pid) throws IOException, InterruptedException {
+    public static HeapHistogram of(long pid) throws IOException, InterruptedException {
         Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                 Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
         String text = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -36,7 +36,7 @@ record HeapHistogram(Map<String, Usage> classes, long totalBytes) {
         return parse(text);
     }
 
-    static HeapHistogram parse(String text) {
+    public static HeapHistogram parse(String text) {
         Map<String, Usage> classes = new HashMap<>();
         long total = -1;
         for (String line : text.split("\n")) {
@@ -56,13 +56,13 @@ record HeapHistogram(Map<String, Usage> classes, long totalBytes) {
         return new HeapHistogram(Map.copyOf(classes), total);
     }
 
-    long instancesOf(String className) {
+    public long instancesOf(String className) {
         Usage usage = classes.get(className);
         return usage == null ? 0 : usage.instances();
     }
 
     /** The classes that grew most in bytes since {@code before}, largest first. */
-    List<Growth> largestGrowthSince(HeapHistogram before, int limit) {
+    public List<Growth> largestGrowthSince(HeapHistogram before, int limit) {
         return classes.entrySet().stream().map(e -> {
             Usage was = before.classes().getOrDefault(e.getKey(), new Usage(0, 0));
             return new Growth(e.getKey(), e.getValue().instances() - was.instances(), e.getValue().bytes() - was.bytes());
