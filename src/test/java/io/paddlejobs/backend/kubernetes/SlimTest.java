@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.testing.Settings;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SlimTest {
@@ -56,5 +59,42 @@ class SlimTest {
         assertThat(PodStates.ready(Slim.pod(pods.get(0)))).as("readiness survives slimming").isTrue();
         assertThat(new ObservedJob(Slim.job(job), Slim.job(set), List.of()).trainersSuspended())
                 .as("suspension survives slimming").isTrue();
+    }
+
+    @Test
+    void aSlimPodKeepsOurLabelsAndItsIndexNotTheJobControllersLabels() {
+        Pod full = new PodBuilder(Pods.succeeded(Pods.of("vision", Role.TRAINER, 1))).editMetadata()
+                .addToLabels(Map.of("controller-uid", "u1", "batch.kubernetes.io/controller-uid", "u1",
+                        "batch.kubernetes.io/job-name", "vision-trainer", JobLabels.COMPLETION_INDEX_ANNOTATION, "1"))
+                .endMetadata().build();
+
+        Pod slim = Slim.pod(full);
+
+        assertThat(slim.getMetadata().getLabels()).isEqualTo(JobLabels.selector("vision", Role.TRAINER));
+        assertThat(slim.getMetadata().getAnnotations()).containsEntry(JobLabels.COMPLETION_INDEX_ANNOTATION, "1");
+    }
+
+    @Test
+    void emptyListsAndMapsOfASlimObjectAreTheOneSharedEmptyListAndMap() {
+        Job job = Slim.job(manifests.trainerJob());
+        Pod pod = Slim.pod(Pods.running(Pods.of("vision", Role.TRAINER, 0)));
+
+        assertThat(job.getAdditionalProperties()).isSameAs(Map.of());
+        assertThat(job.getMetadata().getFinalizers()).isSameAs(List.of());
+        assertThat(job.getSpec().getTemplate().getSpec().getTolerations()).isSameAs(List.of());
+        assertThat(pod.getSpec().getContainers().get(0).getEnv()).isSameAs(List.of());
+        assertThat(pod.getStatus().getContainerStatuses().get(0).getState().getRunning().getAdditionalProperties())
+                .isSameAs(Map.of());
+        assertThat(pod.getSpec().getContainers()).as("lists with items stay").hasSize(1);
+    }
+
+    @Test
+    void wordsEveryPodRepeatsAreHeldOnce() {
+        Pod one = Slim.pod(Serialization.clone(Pods.ready(Pods.running(Pods.of("a", Role.PSERVER, 0)))));
+        Pod other = Slim.pod(Serialization.clone(Pods.ready(Pods.running(Pods.of("b", Role.PSERVER, 0)))));
+
+        assertThat(one.getStatus().getPhase()).isEqualTo("Running").isSameAs(other.getStatus().getPhase());
+        assertThat(one.getStatus().getConditions().get(0).getType()).isSameAs(other.getStatus().getConditions().get(0).getType());
+        assertThat(one.getSpec().getContainers().get(0).getImage()).isSameAs(other.getSpec().getContainers().get(0).getImage());
     }
 }

@@ -1,0 +1,86 @@
+package io.paddlejobs.backend.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.paddlejobs.bench.Figures;
+import io.paddlejobs.bench.HeapHistogram;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the informer stores hold per job (a trainer Job and a pserver Job, two pods each, as the API server sends
+ * them once they finished: cached-job.json), slimmed, beside the same objects as a plain fabric8 informer keeps
+ * them, in one run: this JVM's live heap by class histograms after full collections, over
+ * {@code -Dbench.jobs=} jobs (4,000 by default). Run with
+ * {@code ./mvnw -B test -Dtest=SlimHeapBenchmark -DexcludedGroups=none}.
+ */
+@Tag("benchmark")
+class SlimHeapBenchmark {
+
+    static final int JOBS = Integer.getInteger("bench.jobs", 4000);
+    private static final int HOLDERS = 12;
+
+    @Test
+    void measure() throws Exception {
+        Map<String, String> json = sample();
+        Figures figures = new Figures("Informer stores, heap per job (" + JOBS + " jobs: 2 Jobs, 4 pods each)");
+        double full = perJob(figures, "as fabric8's own store keeps them", json, UnaryOperator.identity(), UnaryOperator.identity());
+        double slim = perJob(figures, "slimmed (Slim)", json, Slim::job, Slim::pod);
+        figures.ratio("slimmed / as fabric8 keeps them", slim / full, "");
+        figures.value("slimmed, per job", slim, "KiB", "<= 16");
+        figures.print();
+        assertThat(slim).isLessThan(full);
+    }
+
+    private static double perJob(Figures figures, String what, Map<String, String> json, UnaryOperator<Job> jobs,
+                                 UnaryOperator<Pod> pods) throws Exception {
+        long pid = ProcessHandle.current().pid();
+        List<HasMetadata> held = new ArrayList<>();
+        HeapHistogram before = HeapHistogram.of(pid);
+        for (int i = 0; i < JOBS; i++) {
+            for (String role : List.of("trainer", "pserver")) {
+                String uid = UUID.randomUUID().toString();
+                held.add(jobs.apply(Serialization.unmarshal(fill(json.get("trainerJob"), i, role, uid, 0), Job.class)));
+                for (int index = 0; index < 2; index++) {
+                    held.add(pods.apply(Serialization.unmarshal(fill(json.get("trainerPod"), i, role, uid, index), Pod.class)));
+                }
+            }
+        }
+        HeapHistogram after = HeapHistogram.of(pid);
+        double perJob = (after.totalBytes() - before.totalBytes()) / (double) JOBS / 1024;
+        figures.value(what + ", per job", perJob, "KiB", "");
+        for (HeapHistogram.Growth growth : after.largestGrowthSince(before, HOLDERS)) {
+            figures.note("  %8.0f B, %5.1f objects per job: %s".formatted(growth.bytes() / (double) JOBS,
+                    growth.instances() / (double) JOBS, growth.className()));
+        }
+        assertThat(held).hasSize(JOBS * 6);
+        return perJob;
+    }
+
+    /** One job's objects as text: its own name and uids, the role's. */
+    private static String fill(String template, int job, String role, String jobUid, int index) {
+        return template.replace("NAME", "job-" + job).replace("trainer", role).replace("JOB_UID", jobUid)
+                .replace("POD_UID", UUID.randomUUID().toString()).replace("INDEX", Integer.toString(index));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> sample() throws IOException {
+        try (InputStream in = SlimHeapBenchmark.class.getResourceAsStream("cached-job.json")) {
+            Map<String, Object> objects = Serialization.unmarshal(new String(in.readAllBytes(), StandardCharsets.UTF_8), Map.class);
+            return Map.of("trainerJob", Serialization.asJson(objects.get("trainerJob")),
+                    "trainerPod", Serialization.asJson(objects.get("trainerPod")));
+        }
+    }
+}
