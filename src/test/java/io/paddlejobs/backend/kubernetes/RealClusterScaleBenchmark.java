@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.paddlejobs.bench.Figures;
 import io.paddlejobs.bench.HeapHistogram;
 import io.paddlejobs.cluster.ApiServerRequests;
@@ -35,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
@@ -67,7 +69,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class RealClusterScaleBenchmark {
 
     static final int JOBS = Integer.getInteger("bench.jobs", 2000);
-    static final int NODES = Integer.getInteger("bench.nodes", 50);
+    static final int NODES = Integer.getInteger("bench.nodes", nodesFor(JOBS));
     static final int CLIENTS = 8;
     static final int READERS = 50;
     /** Readers of each of the two floors a status read is set against: a static file, and the API server's GET. */
@@ -204,6 +206,20 @@ class RealClusterScaleBenchmark {
             background.shutdownNow();
             figures.print();
         }
+    }
+
+    /**
+     * Enough kwok nodes of 64 CPUs for every job's pods at once, and a quarter more: the jobs are submitted in a few
+     * minutes, and a job's pservers outlive its trainers until they are stopped. With fewer, the run measures pods
+     * waiting for room (at 2,000 jobs on 50 nodes, 1,400 pods were pending and jobs finished at 20 a minute).
+     */
+    private static int nodesFor(int jobs) {
+        var manifests = Manifests.desired(Plans.plan(Plans.request("any", 2), "any"), Settings.defaults(KubernetesProperties.class));
+        double cpusPerJob = Stream.of(manifests.trainerJob(), manifests.pserverJob())
+                .mapToDouble(job -> job.getSpec().getParallelism() * job.getSpec().getTemplate().getSpec().getContainers().stream()
+                        .mapToDouble(c -> Quantity.getAmountInBytes(c.getResources().getRequests().get("cpu")).doubleValue()).sum())
+                .sum();
+        return Math.max(50, (int) Math.ceil((jobs + STREAMED_JOBS) * cpusPerJob * 1.25 / 64));
     }
 
     /** Status and list reads, with no job changing: every one is served from the informers' cache. */
