@@ -1,6 +1,7 @@
 package io.paddlejobs.cluster;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -9,9 +10,10 @@ import java.util.regex.Pattern;
  * The API server's own count of the requests it served ({@code apiserver_request_total} on its
  * {@code /metrics}), summed by verb and resource: what every client together cost it. The metric
  * names no client, so a caller's share is the difference between two windows that differ only in
- * that caller's work.
+ * that caller's work. Each count is also kept by the request's scope ({@code cluster}, {@code namespace},
+ * {@code resource}): a controller's relist of a whole resource is cluster-wide, a namespaced client's never.
  */
-public record ApiServerRequests(Map<String, Long> byVerbAndResource) {
+public record ApiServerRequests(Map<String, Long> byVerbAndResource, Map<String, Long> byVerbResourceAndScope) {
 
     private static final Pattern LINE = Pattern.compile("^apiserver_request_total\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
@@ -23,6 +25,7 @@ public record ApiServerRequests(Map<String, Long> byVerbAndResource) {
 
     static ApiServerRequests parse(String metrics) {
         Map<String, Long> counts = new TreeMap<>();
+        Map<String, Long> scoped = new TreeMap<>();
         Matcher line = LINE.matcher(metrics);
         while (line.find()) {
             Map<String, String> labels = new TreeMap<>();
@@ -32,21 +35,29 @@ public record ApiServerRequests(Map<String, Long> byVerbAndResource) {
             }
             String resource = labels.getOrDefault("resource", "")
                     + (labels.getOrDefault("subresource", "").isEmpty() ? "" : "/" + labels.get("subresource"));
-            counts.merge(labels.getOrDefault("verb", "?") + " " + resource, (long) Double.parseDouble(line.group(2)), Long::sum);
+            String key = labels.getOrDefault("verb", "?") + " " + resource;
+            long count = (long) Double.parseDouble(line.group(2));
+            counts.merge(key, count, Long::sum);
+            scoped.merge(key + " " + labels.getOrDefault("scope", ""), count, Long::sum);
         }
-        return new ApiServerRequests(counts);
+        return new ApiServerRequests(counts, scoped);
     }
 
     /** What was served since {@code before}, by verb and resource, leaving out what did not change. */
     public ApiServerRequests since(ApiServerRequests before) {
+        return new ApiServerRequests(delta(byVerbAndResource, before.byVerbAndResource),
+                delta(byVerbResourceAndScope, before.byVerbResourceAndScope));
+    }
+
+    private static Map<String, Long> delta(Map<String, Long> now, Map<String, Long> before) {
         Map<String, Long> delta = new TreeMap<>();
-        byVerbAndResource.forEach((key, count) -> {
-            long d = count - before.byVerbAndResource.getOrDefault(key, 0L);
+        now.forEach((key, count) -> {
+            long d = count - before.getOrDefault(key, 0L);
             if (d != 0) {
                 delta.put(key, d);
             }
         });
-        return new ApiServerRequests(delta);
+        return delta;
     }
 
     public long total() {
@@ -54,10 +65,15 @@ public record ApiServerRequests(Map<String, Long> byVerbAndResource) {
     }
 
     /** The requests of these verbs (GET, LIST, ...) on these resources. */
-    public long of(java.util.Set<String> verbs, java.util.Set<String> resources) {
-        return byVerbAndResource.entrySet().stream().filter(e -> {
-            String[] parts = e.getKey().split(" ", 2);
-            return verbs.contains(parts[0]) && resources.contains(parts[1]);
+    public long of(Set<String> verbs, Set<String> resources) {
+        return of(verbs, resources, Set.of("cluster", "namespace", "resource", ""));
+    }
+
+    /** The requests of these verbs on these resources, in these scopes ({@code cluster}, {@code namespace}, {@code resource}). */
+    public long of(Set<String> verbs, Set<String> resources, Set<String> scopes) {
+        return byVerbResourceAndScope.entrySet().stream().filter(e -> {
+            String[] parts = e.getKey().split(" ", 3);
+            return verbs.contains(parts[0]) && resources.contains(parts[1]) && scopes.contains(parts.length > 2 ? parts[2] : "");
         }).mapToLong(Map.Entry::getValue).sum();
     }
 }
