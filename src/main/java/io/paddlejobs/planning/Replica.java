@@ -1,8 +1,6 @@
 package io.paddlejobs.planning;
 
-import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** One process of the job: its role, index, the host other replicas reach it at, and its full environment. */
@@ -13,7 +11,7 @@ public record Replica(Role role, int index, String host, Map<String, String> env
             .thenComparingInt(Replica::indexPart);
 
     public Replica {
-        env = Collections.unmodifiableMap(new LinkedHashMap<>(env));
+        env = env instanceof ArrayEnv kept ? kept : new ArrayEnv(env);
     }
 
     /** The replica's name in logs, status and object names: {@code pserver-0}, {@code trainer-2}. */

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.paddlejobs.bench.Figures;
 import io.paddlejobs.bench.HeapHistogram;
+import io.paddlejobs.testing.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What the informer stores hold per job (a trainer Job and a pserver Job, two pods each, as the API server sends
  * them once they finished: cached-job.json), slimmed, beside the same objects as a plain fabric8 informer keeps
- * them, in one run: this JVM's live heap by class histograms after full collections, over
+ * them, in one run, and the plan a replica recovers for each job: this JVM's live heap by class histograms after full collections, over
  * {@code -Dbench.jobs=} jobs (4,000 by default). Run with
  * {@code ./mvnw -B test -Dtest=SlimHeapBenchmark -DexcludedGroups=none}.
  */
@@ -38,10 +39,33 @@ class SlimHeapBenchmark {
         Figures figures = new Figures("Informer stores, heap per job (" + JOBS + " jobs: 2 Jobs, 4 pods each)");
         double full = perJob(figures, "as fabric8's own store keeps them", json, UnaryOperator.identity(), UnaryOperator.identity());
         double slim = perJob(figures, "slimmed (Slim)", json, Slim::job, Slim::pod);
+        double plans = plansPerJob(figures);
         figures.ratio("slimmed / as fabric8 keeps them", slim / full, "");
-        figures.value("slimmed, per job", slim, "KiB", "<= 16");
+        figures.value("a replica's caches: slimmed objects and plan, per job", slim + plans, "KiB", "<= 16");
         figures.print();
         assertThat(slim).isLessThan(full);
+    }
+
+    /** The plan a replica recovers and keeps for each job (PlanRecovery), from its slimmed trainer Job. */
+    private static double plansPerJob(Figures figures) throws Exception {
+        KubernetesProperties settings = Settings.defaults(KubernetesProperties.class);
+        List<Job> trainerJobs = new ArrayList<>();
+        for (int i = 0; i < JOBS; i++) {
+            trainerJobs.add(Slim.job(Manifests.desired(Plans.plan(Plans.request("job-" + i, 2), "team-a"), settings).trainerJob()));
+        }
+        PlanRecovery recovery = new PlanRecovery(Plans.PLANNER);
+        long pid = ProcessHandle.current().pid();
+        HeapHistogram before = HeapHistogram.of(pid);
+        trainerJobs.forEach(recovery::planOf);
+        HeapHistogram after = HeapHistogram.of(pid);
+        double perJob = (after.totalBytes() - before.totalBytes()) / (double) JOBS / 1024;
+        figures.value("plans kept (PlanRecovery), per job", perJob, "KiB", "");
+        for (HeapHistogram.Growth growth : after.largestGrowthSince(before, HOLDERS)) {
+            figures.note("  %8.0f B, %5.1f objects per job: %s".formatted(growth.bytes() / (double) JOBS,
+                    growth.instances() / (double) JOBS, growth.className()));
+        }
+        assertThat(recovery.planOf(trainerJobs.get(0)).replicas()).hasSize(4);
+        return perJob;
     }
 
     private static double perJob(Figures figures, String what, Map<String, String> json, UnaryOperator<Job> jobs,
