@@ -43,10 +43,7 @@ final class OpenStreams {
             figures.value("  per stream", (open.totalBytes() - none.totalBytes()) / 1024.0 / Math.max(1, count), "KiB",
                     "<= 60 KiB");
             figures.count("  " + what + " that ended before their first event", paths.size() - count, "0");
-            for (HeapHistogram.Growth growth : open.largestGrowthSince(none, HOLDERS)) {
-                figures.note(String.format("    %8.0f B %6.2f objects  %s", growth.bytes() / (double) Math.max(1, count),
-                        growth.instances() / (double) Math.max(1, count), growth.className()));
-            }
+            figures.heldBy(none, open, HOLDERS, Math.max(1, count), "stream");
         } finally {
             closeAll(streams);
         }

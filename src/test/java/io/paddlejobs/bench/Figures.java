@@ -34,6 +34,14 @@ public final class Figures {
         lines.add(String.format("%-62s %8.2f %s   (target %s)", what, value, unit, target));
     }
 
+    /** The classes whose live heap grew most from {@code before} to {@code after}, each over {@code per} {@code unit}s. */
+    public void heldBy(HeapHistogram before, HeapHistogram after, int classes, double per, String unit) {
+        for (HeapHistogram.Growth growth : after.largestGrowthSince(before, classes)) {
+            lines.add("  %8.0f B, %6.2f objects per %s: %s".formatted(growth.bytes() / per, growth.instances() / per, unit,
+                    growth.className()));
+        }
+    }
+
     /** A line of its own under the figure before it. */
     public void note(String line) {
         lines.add(line);

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * that caller's work. Each count is also kept by the request's scope ({@code cluster}, {@code namespace},
  * {@code resource}): a controller's relist of a whole resource is cluster-wide, a namespaced client's never.
  */
-public record ApiServerRequests(Map<String, Long> byVerbAndResource, Map<String, Long> byVerbResourceAndScope) {
+public record ApiServerRequests(Map<String, Long> byVerbResourceAndScope) {
 
     private static final Pattern LINE = Pattern.compile("^apiserver_request_total\\{([^}]*)} (\\S+)$", Pattern.MULTILINE);
     private static final Pattern LABEL = Pattern.compile("(\\w+)=\"([^\"]*)\"");
@@ -24,7 +24,6 @@ public record ApiServerRequests(Map<String, Long> byVerbAndResource, Map<String,
     }
 
     static ApiServerRequests parse(String metrics) {
-        Map<String, Long> counts = new TreeMap<>();
         Map<String, Long> scoped = new TreeMap<>();
         Matcher line = LINE.matcher(metrics);
         while (line.find()) {
@@ -35,33 +34,33 @@ public record ApiServerRequests(Map<String, Long> byVerbAndResource, Map<String,
             }
             String resource = labels.getOrDefault("resource", "")
                     + (labels.getOrDefault("subresource", "").isEmpty() ? "" : "/" + labels.get("subresource"));
-            String key = labels.getOrDefault("verb", "?") + " " + resource;
-            long count = (long) Double.parseDouble(line.group(2));
-            counts.merge(key, count, Long::sum);
-            scoped.merge(key + " " + labels.getOrDefault("scope", ""), count, Long::sum);
+            scoped.merge(labels.getOrDefault("verb", "?") + " " + resource + " " + labels.getOrDefault("scope", ""),
+                    (long) Double.parseDouble(line.group(2)), Long::sum);
         }
-        return new ApiServerRequests(counts, scoped);
+        return new ApiServerRequests(scoped);
     }
 
-    /** What was served since {@code before}, by verb and resource, leaving out what did not change. */
+    /** What was served since {@code before}, leaving out what did not change. */
     public ApiServerRequests since(ApiServerRequests before) {
-        return new ApiServerRequests(delta(byVerbAndResource, before.byVerbAndResource),
-                delta(byVerbResourceAndScope, before.byVerbResourceAndScope));
-    }
-
-    private static Map<String, Long> delta(Map<String, Long> now, Map<String, Long> before) {
         Map<String, Long> delta = new TreeMap<>();
-        now.forEach((key, count) -> {
-            long d = count - before.getOrDefault(key, 0L);
+        byVerbResourceAndScope.forEach((key, count) -> {
+            long d = count - before.byVerbResourceAndScope.getOrDefault(key, 0L);
             if (d != 0) {
                 delta.put(key, d);
             }
         });
-        return delta;
+        return new ApiServerRequests(delta);
+    }
+
+    /** The counts by verb and resource, whatever their scope. */
+    public Map<String, Long> byVerbAndResource() {
+        Map<String, Long> counts = new TreeMap<>();
+        byVerbResourceAndScope.forEach((key, count) -> counts.merge(key.substring(0, key.lastIndexOf(' ')), count, Long::sum));
+        return counts;
     }
 
     public long total() {
-        return byVerbAndResource.values().stream().mapToLong(Long::longValue).sum();
+        return byVerbResourceAndScope.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** The requests of these verbs (GET, LIST, ...) on these resources. */

@@ -402,10 +402,7 @@ class RealClusterScaleBenchmark {
         long perReplica = overNone[1].totalBytes() - overNone[0].totalBytes();
         figures.value("heap per cached job, a second replica's caches (" + jobs + " jobs, less an empty namespace's)",
                 (overJobs[1].totalBytes() - overJobs[0].totalBytes() - perReplica) / (double) jobs / 1024, "KiB", "<= 16");
-        for (HeapHistogram.Growth growth : overJobs[1].largestGrowthSince(overJobs[0], 15)) {
-            figures.note("  %8.0f B, %5.1f objects per job: %s".formatted(growth.bytes() / (double) jobs,
-                    growth.instances() / (double) jobs, growth.className()));
-        }
+        figures.heldBy(overJobs[0], overJobs[1], 15, jobs, "job");
     }
 
     /** This JVM's live objects before a second backend starts over the namespace, and once its informers synced. */

@@ -46,6 +46,24 @@ class SlimHeapBenchmark {
         assertThat(slim).isLessThan(full);
     }
 
+    private static double perJob(Figures figures, String what, Map<String, String> json, UnaryOperator<Job> jobs,
+                                 UnaryOperator<Pod> pods) throws Exception {
+        List<HasMetadata> held = new ArrayList<>();
+        double perJob = measured(figures, what, () -> {
+            for (int i = 0; i < JOBS; i++) {
+                for (String role : List.of("trainer", "pserver")) {
+                    String uid = UUID.randomUUID().toString();
+                    held.add(jobs.apply(Serialization.unmarshal(fill(json.get("trainerJob"), i, role, uid, 0), Job.class)));
+                    for (int index = 0; index < 2; index++) {
+                        held.add(pods.apply(Serialization.unmarshal(fill(json.get("trainerPod"), i, role, uid, index), Pod.class)));
+                    }
+                }
+            }
+        });
+        assertThat(held).hasSize(JOBS * 6);
+        return perJob;
+    }
+
     /** The plan a replica recovers and keeps for each job (PlanRecovery), from its slimmed trainer Job. */
     private static double plansPerJob(Figures figures) throws Exception {
         KubernetesProperties settings = Settings.defaults(KubernetesProperties.class);
@@ -54,42 +72,20 @@ class SlimHeapBenchmark {
             trainerJobs.add(Slim.job(Manifests.desired(Plans.plan(Plans.request("job-" + i, 2), "team-a"), settings).trainerJob()));
         }
         PlanRecovery recovery = new PlanRecovery(Plans.PLANNER);
-        long pid = ProcessHandle.current().pid();
-        HeapHistogram before = HeapHistogram.of(pid);
-        trainerJobs.forEach(recovery::planOf);
-        HeapHistogram after = HeapHistogram.of(pid);
-        double perJob = (after.totalBytes() - before.totalBytes()) / (double) JOBS / 1024;
-        figures.value("plans kept (PlanRecovery), per job", perJob, "KiB", "");
-        for (HeapHistogram.Growth growth : after.largestGrowthSince(before, HOLDERS)) {
-            figures.note("  %8.0f B, %5.1f objects per job: %s".formatted(growth.bytes() / (double) JOBS,
-                    growth.instances() / (double) JOBS, growth.className()));
-        }
+        double perJob = measured(figures, "plans kept (PlanRecovery)", () -> trainerJobs.forEach(recovery::planOf));
         assertThat(recovery.planOf(trainerJobs.get(0)).replicas()).hasSize(4);
         return perJob;
     }
 
-    private static double perJob(Figures figures, String what, Map<String, String> json, UnaryOperator<Job> jobs,
-                                 UnaryOperator<Pod> pods) throws Exception {
+    /** The live heap {@code keep} adds, in KiB per job, with the classes that hold it. */
+    private static double measured(Figures figures, String what, Runnable keep) throws Exception {
         long pid = ProcessHandle.current().pid();
-        List<HasMetadata> held = new ArrayList<>();
         HeapHistogram before = HeapHistogram.of(pid);
-        for (int i = 0; i < JOBS; i++) {
-            for (String role : List.of("trainer", "pserver")) {
-                String uid = UUID.randomUUID().toString();
-                held.add(jobs.apply(Serialization.unmarshal(fill(json.get("trainerJob"), i, role, uid, 0), Job.class)));
-                for (int index = 0; index < 2; index++) {
-                    held.add(pods.apply(Serialization.unmarshal(fill(json.get("trainerPod"), i, role, uid, index), Pod.class)));
-                }
-            }
-        }
+        keep.run();
         HeapHistogram after = HeapHistogram.of(pid);
         double perJob = (after.totalBytes() - before.totalBytes()) / (double) JOBS / 1024;
         figures.value(what + ", per job", perJob, "KiB", "");
-        for (HeapHistogram.Growth growth : after.largestGrowthSince(before, HOLDERS)) {
-            figures.note("  %8.0f B, %5.1f objects per job: %s".formatted(growth.bytes() / (double) JOBS,
-                    growth.instances() / (double) JOBS, growth.className()));
-        }
-        assertThat(held).hasSize(JOBS * 6);
+        figures.heldBy(before, after, HOLDERS, JOBS, "job");
         return perJob;
     }
 
