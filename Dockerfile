@@ -10,10 +10,11 @@ WORKDIR /src
 COPY .mvn/ .mvn/
 COPY mvnw pom.xml ./
 RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q dependency:go-offline
-COPY src/ src/
+# Only the main sources: the tests are neither compiled nor run (and their client is not generated:
+# it is made from openapi/, which is not copied in), so a change to a test builds nothing again.
+COPY src/main/ src/main/
 # Extracted without the launcher: the application jar with its lib/ beside it, a plain class
-# path, which is what the AOT cache is keyed on. The tests are neither compiled nor run, and their
-# client is not generated: it is made from openapi/, which is not copied in.
+# path, which is what the AOT cache is keyed on.
 RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q package -Dmaven.test.skip=true -Dcodegen.skip=true \
     && cp target/paddle-jobs-*.jar /app.jar \
     && java -Djarmode=tools -jar /app.jar extract --layers --destination /layers --application-filename app.jar

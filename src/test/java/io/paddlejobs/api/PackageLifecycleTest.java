@@ -61,11 +61,9 @@ class PackageLifecycleTest {
             HttpResponse<String> third = client.upload("not gzip".getBytes(), "slow");
             assertThat(third.body()).contains("too-many-uploads", "max-uploads-per-user");
 
-            long started = System.nanoTime();
             List<String> answers = trickle(one, two);
 
             assertThat(answers).allSatisfy(answer -> assertThat(answer).startsWith("HTTP/1.1 408").contains("upload-too-slow"));
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
         }
         // Their slots were given back.
         assertThat(client.upload("not gzip".getBytes(), "slow").statusCode()).isEqualTo(400);
@@ -142,26 +140,24 @@ class PackageLifecycleTest {
         return socket;
     }
 
-    /** The attack itself: a byte on each every 300 ms, until the service answers; then what it answered. */
+    /**
+     * The attack itself: a byte on each every 300 ms until the service has answered both, while they
+     * still trickle (60,000 bytes declared: the bodies never end); then what it answered.
+     */
     private static List<String> trickle(Socket... sockets) throws Exception {
-        for (int i = 0; i < 20; i++) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            boolean allAnswered = true;
             for (Socket socket : sockets) {
                 try {
                     socket.getOutputStream().write(0);
                     socket.getOutputStream().flush();
                 } catch (IOException e) {
-                    // answered and closed: the loop ends below
+                    // answered and closed
                 }
-            }
-            Thread.sleep(300);
-            boolean allAnswered = true;
-            for (Socket socket : sockets) {
                 allAnswered &= socket.getInputStream().available() > 0;
             }
-            if (allAnswered) {
-                break;
-            }
-        }
+            return allAnswered;
+        });
         List<String> answers = new java.util.ArrayList<>();
         for (Socket socket : sockets) {
             socket.shutdownOutput();

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.testing.ServiceClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +36,7 @@ class RealPaddleJobsTest {
     /** Generous: on two shared cores one Paddle import alone can take several seconds. */
     private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
     private static final Duration PSERVER_LISTEN_TIMEOUT = Duration.ofSeconds(30);
+    private static final int PORT_RANGE = 200;
     /**
      * How far apart two runs of the parameter-server example may end (examples/paddle-ps/README.md):
      * asynchronous SGD applies the trainers' gradients in an order that differs from run to run.
@@ -48,10 +53,24 @@ class RealPaddleJobsTest {
         registry.add("paddlejobs.local.pserver-listen-timeout", () -> PSERVER_LISTEN_TIMEOUT.toSeconds() + "s");
         // Ports of their own, away from the default range that other services' test jobs on this
         // machine may use at the same time: a stranger's pserver on 127.0.0.1:21000 would be
-        // taken for ours, by the trainers and by the listen watch alike.
-        registry.add("paddlejobs.local.first-port", () -> 31000);
-        registry.add("paddlejobs.local.last-port", () -> 31999);
+        // taken for ours, by the trainers and by the listen watch alike. No fixed range either (two
+        // runs of this test would share it): the range starts at a port the system found free.
+        int first = freePortRangeStart();
+        registry.add("paddlejobs.local.first-port", () -> first);
+        registry.add("paddlejobs.local.last-port", () -> first + PORT_RANGE - 1);
         registry.add("paddlejobs.restarts.backoff", () -> "1s");
+    }
+
+    /**
+     * The first of {@link #PORT_RANGE} ports, from a free one the system handed out: what else listens in
+     * the range the service's own allocator skips.
+     */
+    private static int freePortRangeStart() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return Math.min(socket.getLocalPort(), 65535 - PORT_RANGE + 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @LocalServerPort
@@ -115,13 +134,11 @@ class RealPaddleJobsTest {
         JsonNode request = json.readTree(PaddleExamples.request("paddle-ps", PaddleVenvs.python("2.6.2")));
         String broken = json.writeValueAsString(((tools.jackson.databind.node.ObjectNode) request)
                 .put("name", "unreachable-pservers").put("pserver_entry_point", "exec sleep 3301"));
-        long submitted = System.nanoTime();
         client.submit(broken);
 
+        // Ended by the service's listen watch (its reason below), not by the test's deadline.
         JsonNode status = awaitFinished("unreachable-pservers");
 
-        assertThat(Duration.ofNanos(System.nanoTime() - submitted))
-                .isLessThan(PSERVER_LISTEN_TIMEOUT.plusSeconds(30));
         assertThat(status.get("phase").asString()).isEqualTo("Failed");
         assertThat(status.get("reason").asString()).as("%s%n%s", status, log("unreachable-pservers", "trainer", 0))
                 .isEqualTo("PserverNotListening");

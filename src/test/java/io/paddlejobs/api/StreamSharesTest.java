@@ -11,11 +11,14 @@ import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -30,7 +33,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The red-team experiment on status streams, in token mode: one tenant's clients that stopped
  * reading (a 1 KiB receive buffer, never read) on a job that writes metrics as fast as it can. Once
- * they were 32, every tenant's stream waited for them (a 3 s job's end arrived after 45 s).
+ * they were 32, every tenant's stream waited for them (a 3 s job's end arrived after 45 s): another
+ * tenant's sends waited behind theirs, each until the send timeout gave up on it. The jobs here wait
+ * for the test (a file in their working directory) rather than for the clock.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext // stop the jobs' processes before the temporary directory goes
@@ -39,6 +44,13 @@ class StreamSharesTest {
     private static final String ALICE = "alice-streams";
     private static final String BOB = "bob-streams";
     private static final int STALLED = 40;
+    /**
+     * How long a send to a client that stopped reading may take before its stream is dropped: far
+     * longer than another tenant's event takes to arrive on a busy machine, so that "before the first
+     * stalled stream was dropped" means "without waiting for the stalled ones".
+     */
+    private static final String SEND_TIMEOUT = "15s";
+    private static final String WAIT_FOR_GO = "while [ ! -e go ]; do sleep 0.1; done; ";
 
     @TempDir
     static Path tmp;
@@ -53,7 +65,7 @@ class StreamSharesTest {
         registry.add("paddlejobs.local.allow-shared-files", () -> "true"); // about streams, not files
         registry.add("paddlejobs.security.token-file", StreamSharesTest::tokenFile);
         registry.add("paddlejobs.streams.max-open-per-user", () -> STALLED);
-        registry.add("paddlejobs.streams.send-timeout", () -> "1s");
+        registry.add("paddlejobs.streams.send-timeout", () -> SEND_TIMEOUT);
     }
 
     @Test
@@ -72,15 +84,20 @@ class StreamSharesTest {
                         "User 'bob' already has 40 event streams open", "paddlejobs.streams.max-open-per-user");
             }
 
-            alice.submit("{\"name\": \"victim\", \"entry_point\": \"sleep 5\"}", "team-a");
-            long started = System.nanoTime();
+            alice.submit("{\"name\": \"victim\", \"entry_point\": \"" + WAIT_FOR_GO + "true\"}", "team-a");
             try (var victim = stream("/jobs/victim/status?namespace=team-a", ALICE)) {
+                go("team-b", "spew");
+                // Well into the flood: the stalled streams' buffers are full and bob's sends wait on them.
+                await().atMost(Duration.ofSeconds(60)).until(() -> lastStep(bob.logs("spew",
+                        "namespace=team-b&role=trainer&index=0&tail=1")) >= 400);
+                go("team-a", "victim");
                 victim.awaitEvent("status", "\"Succeeded\"");
             }
-            Duration took = Duration.ofNanos(System.nanoTime() - started);
 
-            assertThat(took).as("the victim's end, due after 5 s (a 3 s job's came after 45 s before)").isLessThan(Duration.ofSeconds(15));
-            // Each stalled stream is dropped once one of its sends has taken a second, so bob may open streams again.
+            assertThat(opens("/jobs/spew/status?namespace=team-b", BOB))
+                    .as("bob may open a stream again: one of his stalled ones was dropped before alice's event came")
+                    .isFalse();
+            // Each stalled stream is dropped once one of its sends has taken the send timeout, so bob may open streams again.
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> opens("/jobs/spew/status?namespace=team-b", BOB));
         } finally {
@@ -91,11 +108,11 @@ class StreamSharesTest {
         }
     }
 
-    /** A job that, after a quiet start, writes a 60-metric line every few milliseconds. */
+    /** A job that, once the test says go, writes a 60-metric line every few milliseconds. */
     private static String spew() {
         String metrics = IntStream.range(0, 60).mapToObj(i -> "\"metric_" + i + "\": 0.123456")
                 .collect(Collectors.joining(", "));
-        String entryPoint = "sleep 3; i=0; while true; do i=$((i+1)); echo 'PADDLEJOBS_METRICS {\"step\": '$i', " + metrics
+        String entryPoint = WAIT_FOR_GO + "i=0; while true; do i=$((i+1)); echo 'PADDLEJOBS_METRICS {\"step\": '$i', " + metrics
                 + "}'; sleep 0.005; done";
         return JsonMapper.builder().build().writeValueAsString(Map.of("name", "spew", "entry_point", entryPoint));
     }
@@ -140,6 +157,19 @@ class StreamSharesTest {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** Lets a job that waits for the test ({@link #WAIT_FOR_GO}) go on, once it has its working directory. */
+    private static void go(String namespace, String job) throws IOException {
+        Path work = tmp.resolve("data/jobs").resolve(namespace).resolve(job).resolve("work");
+        await().atMost(Duration.ofSeconds(60)).until(() -> Files.isDirectory(work));
+        Files.createFile(work.resolve("go"));
+    }
+
+    /** The step of spew's last line; 0 before it has one. */
+    private static long lastStep(String tail) {
+        Matcher step = Pattern.compile("\"step\": (\\d+)").matcher(tail);
+        return step.find() ? Long.parseLong(step.group(1)) : 0;
     }
 
     private void request(Socket socket, String path, String token) throws IOException {

@@ -93,6 +93,24 @@ public abstract class JobBackendContract {
     protected void afterJobsDeleted() {
     }
 
+    /**
+     * Called where the test needs the backoff before the job's attempt {@code attempt} to pass. On the
+     * wall clock (the default) it passes by itself, {@link #BACKOFF}. A backend on a clock the test
+     * moves waits until the job shows {@link RestartDecision#RESTARTING} with {@code attempt} restarts,
+     * then moves its clock past the backoff.
+     */
+    protected void backoffPasses(JobKey key, int attempt) {
+    }
+
+    /**
+     * After a cancel during a backoff: lets that backoff pass, and says how long a next attempt, were
+     * one (wrongly) started, may take to show. On the wall clock: nothing to do, the backoff and a
+     * margin from now.
+     */
+    protected Duration cancelledBackoffPasses() {
+        return BACKOFF.before(1).plusSeconds(2);
+    }
+
     @AfterEach
     final void deleteTheTestsJobs() {
         try {
@@ -328,6 +346,7 @@ public abstract class JobBackendContract {
         reader.setDaemon(true);
         reader.start();
         try {
+            backoffPasses(key, 1);
             awaitPhase("flaky", JobPhase.SUCCEEDED);
         } finally {
             done.set(true);
@@ -350,6 +369,8 @@ public abstract class JobBackendContract {
     void aJobWhoseTrainerAlwaysFailsFailsAfterExactlyItsRestartsSayingSo() {
         submit(restarting(plan("hopeless", Act.trainerExits(3)), 2, null));
 
+        backoffPasses(key("hopeless"), 1);
+        backoffPasses(key("hopeless"), 2);
         Job failed = awaitPhase("hopeless", JobPhase.FAILED);
 
         assertThat(failed.status().restarts()).isEqualTo(2);
@@ -380,7 +401,7 @@ public abstract class JobBackendContract {
         assertThat(backend().cancel(key).orElseThrow().status().phase()).isEqualTo(JobPhase.CANCELLED);
 
         // Past the backoff: still cancelled, with the one restart it had, and nothing of a next attempt runs.
-        await().during(BACKOFF.before(1).plusSeconds(2)).atMost(DEADLINE).until(() ->
+        await().during(cancelledBackoffPasses()).atMost(DEADLINE).until(() ->
                 job("waiting").status().phase() == JobPhase.CANCELLED && !anyReplicaRunning(key));
         assertThat(job("waiting").status().restarts()).isEqualTo(1);
     }

@@ -7,30 +7,45 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that moves only when told (from any thread): expiries, grace periods and rates without waiting. */
+/**
+ * A clock that moves only when told (from any thread): expiries, grace periods and rates without waiting.
+ * {@link #runningFromNow()} is the system's clock instead, moved ahead when told: for code whose clock
+ * must also run on its own (times it compares with files' modification times, creation times in order).
+ */
 public final class MovableClock extends Clock {
 
-    private final AtomicReference<Instant> now;
+    private final Clock underlying;
+    private final AtomicReference<Duration> moved = new AtomicReference<>(Duration.ZERO);
 
     public MovableClock() {
         this(Instant.parse("2026-01-01T00:00:00Z"));
     }
 
     public MovableClock(Instant start) {
-        now = new AtomicReference<>(start);
+        this(Clock.fixed(start, ZoneOffset.UTC));
+    }
+
+    private MovableClock(Clock underlying) {
+        this.underlying = underlying;
+    }
+
+    /** The system's clock, moved ahead by what {@link #advance} adds. */
+    public static MovableClock runningFromNow() {
+        return new MovableClock(Clock.systemUTC());
     }
 
     public void advance(Duration duration) {
-        now.updateAndGet(instant -> instant.plus(duration));
+        moved.updateAndGet(sum -> sum.plus(duration));
     }
 
+    /** Reads {@code instant} now (a stopped clock stays there). */
     public void set(Instant instant) {
-        now.set(instant);
+        moved.set(Duration.between(underlying.instant(), instant));
     }
 
     @Override
     public Instant instant() {
-        return now.get();
+        return underlying.instant().plus(moved.get());
     }
 
     @Override

@@ -22,21 +22,32 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class ServiceClient {
 
+    /**
+     * How long the shipped Python client waits for an answer (its default {@code timeout},
+     * clients/python/paddle_jobs/client.py): to a user, a later answer is none. A test that an answer
+     * comes at all, rather than a hang, sends {@link #within} it instead of timing the answer.
+     */
+    public static final Duration USER_TIMEOUT = Duration.ofSeconds(30);
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Set<String> FINISHED = Set.of("Succeeded", "Failed", "Cancelled");
+    /** A request's own limit otherwise: a failure guard, generous for a busy machine. */
+    private static final Duration PATIENT = Duration.ofSeconds(60);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
     private final String token;
+    private final Duration timeout;
 
     public ServiceClient(int port) {
         // The service listens on 127.0.0.1 only; "localhost" may resolve to ::1 first.
-        this("http://127.0.0.1:" + port, null);
+        this("http://127.0.0.1:" + port, null, PATIENT);
     }
 
-    private ServiceClient(String baseUrl, String token) {
+    private ServiceClient(String baseUrl, String token, Duration timeout) {
         this.baseUrl = baseUrl;
         this.token = token;
+        this.timeout = timeout;
     }
 
     /** The client of a service a test started itself (on a free port). */
@@ -46,7 +57,12 @@ public final class ServiceClient {
 
     /** The same client, sending {@code Authorization: Bearer <token>} with every request. */
     public ServiceClient withToken(String bearerToken) {
-        return new ServiceClient(baseUrl, bearerToken);
+        return new ServiceClient(baseUrl, bearerToken, timeout);
+    }
+
+    /** The same client, giving up on an answer (an {@link UncheckedIOException}) after {@code timeout}. */
+    public ServiceClient within(Duration timeout) {
+        return new ServiceClient(baseUrl, token, timeout);
     }
 
     public String baseUrl() {
@@ -155,7 +171,7 @@ public final class ServiceClient {
             request.header("Authorization", "Bearer " + token);
         }
         try {
-            return http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -47,6 +47,7 @@ final class ReplicaLauncher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicaLauncher.class);
     private static final int MAX_MESSAGE = 500;
+    private static final Duration BACKOFF_LOOK = Duration.ofSeconds(1);
 
     private final LocalProperties properties;
     private final JobRecordStore store;
@@ -150,10 +151,22 @@ final class ReplicaLauncher implements AutoCloseable {
         });
     }
 
+    /**
+     * Starts the job's next attempt once its clock reads {@code at}. The clock is read again at least
+     * every {@link #BACKOFF_LOOK}, not once for a single long timer: it is the job's clock that says when
+     * the backoff is over (a clock a test moves ahead, too).
+     */
     private void attemptAt(LocalJob job, Instant at) {
+        if (job.restartAt() == null) {
+            return; // it ended during its backoff (cancelled, deleted): no attempt follows
+        }
         long delay = Math.max(0, Duration.between(clock.instant(), at).toMillis());
         try {
-            timers.schedule(() -> executor.execute(() -> nextAttempt(job)), delay, TimeUnit.MILLISECONDS);
+            if (delay == 0) {
+                executor.execute(() -> nextAttempt(job));
+            } else {
+                timers.schedule(() -> attemptAt(job, at), Math.min(delay, BACKOFF_LOOK.toMillis()), TimeUnit.MILLISECONDS);
+            }
         } catch (RejectedExecutionException shuttingDown) {
             // the record says when it was due: the next start of the service starts it
         }

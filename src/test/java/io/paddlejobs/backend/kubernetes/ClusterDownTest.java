@@ -7,8 +7,6 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.testing.Settings;
 import java.net.ServerSocket;
-import java.time.Duration;
-import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,10 +46,9 @@ class ClusterDownTest {
         assertThat(config.getConnectionTimeout()).isEqualTo(shipped.connectTimeout().toMillis());
     }
 
+    /** How soon it comes is the client's configuration, pinned above: one attempt, bounded by the shipped timeouts. */
     @Test
     void submitIsA503WithRetryAfter() {
-        Instant start = Instant.now();
-
         assertThatThrownBy(() -> backend.jobs().submit(Plans.plan("mnist", 1)))
                 .isInstanceOf(ClusterUnavailableException.class)
                 .satisfies(e -> {
@@ -60,8 +57,6 @@ class ClusterDownTest {
                     assertThat(problem.getHeaders().getFirst(HttpHeaders.RETRY_AFTER))
                             .isEqualTo(Long.toString(ClusterUnavailableException.RETRY_AFTER.toSeconds()));
                 });
-        // A smoke bound only, loose for a busy machine: what is pinned is the client's configuration above.
-        assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(15));
     }
 
     @Test

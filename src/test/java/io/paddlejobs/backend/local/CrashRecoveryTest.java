@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import static io.paddlejobs.backend.local.LocalBackendFixture.anyProcessWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -12,7 +13,6 @@ import io.paddlejobs.job.RoleCounts;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,28 +28,28 @@ class CrashRecoveryTest {
 
     @Test
     void leftoversOfACrashAreStoppedSideBySideSoTheServiceStartsInSeconds() throws Exception {
-        String marker = "sleep 3401";
+        String marker = "leftover-3401";
+        // One after the other, 16 leftovers that outlast SIGTERM took 16 grace periods before the port
+        // opened: these leave on SIGTERM only once all 16 have had theirs.
+        var stops = new SideBySideStops(dataRoot.resolve("stops"), 16);
+        LocalProperties patient = LocalBackendFixture.properties(dataRoot, "max-running-jobs", 4, "stop-grace-period", "60s");
         JobPlan plan;
         Map<String, ReplicaProcess.ProcessRef> refs = new LinkedHashMap<>();
-        try (var before = new LocalBackendFixture(dataRoot, 4)) {
+        try (var before = new LocalBackendFixture(patient, false)) {
             plan = before.plan(LocalBackendFixture.request("crashed", "true", 8, 8));
             for (var replica : plan.replicas()) {
-                // Replicas that ignore SIGTERM: each one costs the whole grace period (2 s here).
-                Process leftover = new ProcessBuilder("setsid", "sh", "-c", "trap '' TERM; " + marker + " & wait").start();
+                Process leftover = new ProcessBuilder("setsid", "sh", "-c", stops.command(marker)).start();
                 refs.put(replica.id(), new ReplicaProcess.ProcessRef(leftover.pid(),
                         leftover.toHandle().info().startInstant().orElse(null)));
             }
             before.store().save(new JobRecord(plan.spec(), plan.namespace(), plan.ports().first(), running(plan), refs));
         }
+        await().atMost(LocalBackendFixture.DEADLINE).until(() -> stops.ready() == 16);
 
-        long started = System.nanoTime();
-        try (var after = new LocalBackendFixture(dataRoot, 4)) {
-            Duration took = Duration.ofNanos(System.nanoTime() - started);
-
+        try (var after = new LocalBackendFixture(patient, false)) {
             assertThat(after.job("crashed").status().reason()).isEqualTo("ServiceRestarted");
             assertThat(anyProcessWith(marker)).isFalse();
-            // One after the other, 16 stubborn leftovers took 16 grace periods (32 s) before the port opened.
-            assertThat(took).isLessThan(Duration.ofSeconds(10));
+            assertThat(stops.leftTogether()).as("leftovers that left once all 16 had their SIGTERM").isEqualTo(16);
         }
     }
 

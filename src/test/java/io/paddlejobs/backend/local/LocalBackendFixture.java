@@ -66,18 +66,28 @@ final class LocalBackendFixture implements AutoCloseable {
 
     /** These settings, unconfined, with this backoff between attempts. */
     LocalBackendFixture(LocalProperties properties, RestartBackoff backoff) {
-        this(properties, false, Sandbox.Hidden.NOTHING, backoff);
+        this(properties, false, Sandbox.Hidden.NOTHING, backoff, Clock.systemUTC());
+    }
+
+    /** As {@link #LocalBackendFixture(LocalProperties, RestartBackoff)}, the backend reading this clock. */
+    LocalBackendFixture(LocalProperties properties, RestartBackoff backoff, Clock clock) {
+        this(properties, false, Sandbox.Hidden.NOTHING, backoff, clock);
     }
 
     private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
                                 RestartBackoff backoff) {
+        this(properties, tenants, hidden, backoff, Clock.systemUTC());
+    }
+
+    private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
+                                RestartBackoff backoff, Clock clock) {
         this.dataRoot = properties.dataRoot();
         this.properties = properties;
         this.planner = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
         searchableByAll(dataRoot);
         this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
                 properties.sandboxUser());
-        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(), sandbox,
+        this.backend = new LocalJobBackend(properties, planner, store(), clock, sandbox,
                 NoCodePackages.INSTANCE, ResourceLedger.of(MachineCapacity.detect(properties,
                         CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo")), properties), backoff);
         backend.recover();

@@ -3,9 +3,8 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +44,7 @@ class SlurmHostileJobsTest extends SlurmServiceTest {
     }
 
     @Test
-    void linksPlantedInPlaceOfLogsReadNothingOutsideTheJobAndBurnNoCpu() throws Exception {
+    void linksPlantedInPlaceOfLogsReadNothingOutsideTheJobNorEndlesslyFromDevZero() throws Exception {
         submit("default", "snoop", 2, """
                 if [ "$PADDLE_TRAINER_ID" = 0 ]; then
                   ln -sf %s ../logs/trainer-0.log; ln -sf /dev/zero ../logs/trainer-1.log; touch ../planted
@@ -54,17 +53,17 @@ class SlurmHostileJobsTest extends SlurmServiceTest {
         assertThat(api.send("GET", "/jobs/snoop/metrics", null).statusCode()).as("its trainers' logs are followed")
                 .isEqualTo(200);
 
-        long cpuBefore = javaThreadsCpuNanos();
-        long wallBefore = System.nanoTime();
+        long readBefore = bytesReadByThisJvm();
         assertThat(api.logs("snoop", "role=trainer&index=0")).doesNotContain("SECRET-MARKER").isEmpty();
         assertThat(firstBytes("/jobs/snoop/logs?role=trainer&index=1&tail=1")).as("a link to /dev/zero is no log").isEmpty();
         assertThat(firstBytes("/jobs/snoop/logs?role=trainer&index=1")).isEmpty();
         submit("other", "bystander", 1, "echo done", Map.of());
         api.awaitPhase("bystander", "other", "Succeeded", SlurmJobsApiTest.RUN);
 
-        double cores = (double) (javaThreadsCpuNanos() - cpuBefore) / (System.nanoTime() - wallBefore);
-        assertThat(cores).as("the metrics followers of a /dev/zero log read nothing (cores used meanwhile)")
-                .isLessThan(0.3);
+        // A follower of the /dev/zero link would read as fast as it is scheduled (what burned a core):
+        // gigabytes in the seconds above. This JVM's own reads meanwhile (logs, records, HTTP) are kilobytes.
+        assertThat(bytesReadByThisJvm() - readBefore).as("bytes this JVM read meanwhile: a follower of /dev/zero reads nothing")
+                .isLessThan(64L << 20);
         api.send("POST", "/jobs/snoop/cancel", null);
     }
 
@@ -81,11 +80,9 @@ class SlurmHostileJobsTest extends SlurmServiceTest {
         submit("other", "short", 1, "echo short-done", Map.of());
 
         api.awaitPhase("short", "other", "Succeeded", Duration.ofSeconds(60));
-        long t0 = System.nanoTime();
-        HttpResponse<String> cancel = api.send("POST", "/jobs/freezer/cancel", null);
+        // A cancel that blocked on the FIFO would never answer: it answers within a user's client's wait.
+        HttpResponse<String> cancel = api.within(ServiceClient.USER_TIMEOUT).send("POST", "/jobs/freezer/cancel", null);
         assertThat(cancel.statusCode()).as(cancel.body()).isEqualTo(200);
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("cancel does not block on the FIFO")
-                .isLessThan(Duration.ofSeconds(10));
         api.awaitPhase("freezer", "Cancelled", Duration.ofSeconds(30));
         submit("other", "after", 1, "echo after", Map.of());
         api.awaitPhase("after", "other", "Succeeded", Duration.ofSeconds(60));
@@ -150,9 +147,10 @@ class SlurmHostileJobsTest extends SlurmServiceTest {
     }
 
     /** The CPU time of every Java thread of this JVM (the service's included), not the JIT's or the collector's. */
-    private static long javaThreadsCpuNanos() {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        return Arrays.stream(threads.getAllThreadIds()).map(threads::getThreadCpuTime).filter(t -> t > 0).sum();
+    /** What this JVM has read, from any file, pipe or socket: {@code rchar} of /proc/self/io. */
+    private static long bytesReadByThisJvm() throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/io")).stream().filter(line -> line.startsWith("rchar:"))
+                .mapToLong(line -> Long.parseLong(line.substring("rchar:".length()).trim())).findFirst().orElseThrow();
     }
 
     private static Path outsideFile() {
