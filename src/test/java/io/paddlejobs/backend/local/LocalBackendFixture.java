@@ -76,7 +76,7 @@ final class LocalBackendFixture implements AutoCloseable {
         this.planner = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
         searchableByAll(dataRoot);
         this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
-                properties.sandboxUser());
+                properties.sandboxUsers(), properties.maxProcesses());
         this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(), sandbox,
                 NoCodePackages.INSTANCE, ResourceLedger.of(MachineCapacity.detect(properties,
                         CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo")), properties), backoff);
