@@ -3,6 +3,7 @@ package io.paddlejobs.backend.local;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -10,19 +11,23 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * Whether this service can start processes, for readiness: down from the moment starting a replica
- * failed because the machine (or this user) had no process left to give ({@code EAGAIN}, or no
- * thread for its log), until one starts again. A job that held every process ID would otherwise
- * leave the service up and failing every start; an orchestrator then sends work elsewhere. While
- * down, each look tries one short process itself, so it is up again as soon as processes are, not
- * at the next job's start. Up, a look costs nothing.
+ * Whether this service can start processes, for readiness. A job that held every process ID the
+ * machine (or the service's user) has would otherwise leave the service up while every start fails
+ * and its own threads die; an orchestrator, told, sends work elsewhere. Down from a replica's start
+ * that failed for want of processes ({@code EAGAIN}, or no thread for its log), and whenever one
+ * short process of its own ({@code true}) does not start; looked at again at most every few
+ * seconds while up, at each look while down, so that readiness comes back as soon as processes do.
  */
 final class SpawnHealth implements HealthIndicator {
+
+    /** How long a look that found processes starting stands. */
+    private static final Duration UP_FOR = Duration.ofSeconds(5);
 
     private final Clock clock;
     private final List<String> probe;
     private volatile String failure;
     private volatile Instant since;
+    private volatile Instant lookedAt = Instant.MIN;
 
     SpawnHealth(Clock clock) {
         this.clock = clock;
@@ -30,12 +35,12 @@ final class SpawnHealth implements HealthIndicator {
         this.probe = List.of(program == null ? "true" : program.toString());
     }
 
-    /** A process started. */
+    /** A replica's process started. */
     void started() {
         failure = null;
     }
 
-    /** A process did not start; only a failure for want of processes counts. */
+    /** A replica's process did not start; only a failure for want of processes counts. */
     void failed(Throwable e) {
         if (outOfProcesses(e)) {
             since = clock.instant();
@@ -45,8 +50,12 @@ final class SpawnHealth implements HealthIndicator {
 
     @Override
     public Health health() {
-        if (failure != null && probeStarts()) {
-            failure = null;
+        Instant now = clock.instant();
+        if (failure != null || !now.isBefore(lookedAt.plus(UP_FOR))) {
+            lookedAt = now;
+            if (probeStarts()) {
+                failure = null;
+            }
         }
         String why = failure;
         return why == null ? Health.up().build() : Health.down().withDetail("error", "cannot start processes: " + why)
@@ -76,10 +85,10 @@ final class SpawnHealth implements HealthIndicator {
             return true;
         } catch (IOException e) {
             failed(e);
-            return false;
+            return !outOfProcesses(e); // another failure (the program is gone) says nothing of processes
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return failure == null;
         }
     }
 }

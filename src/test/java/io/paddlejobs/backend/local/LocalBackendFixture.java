@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.config.PlanningJsonModule;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -71,15 +72,30 @@ final class LocalBackendFixture implements AutoCloseable {
 
     private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
                                 RestartBackoff backoff) {
+        this(properties, tenants, hidden, backoff, properties.sandboxUsers(), NoCodePackages.INSTANCE);
+    }
+
+    /**
+     * @param users    who confined replicas run as when the service runs as root ({@link JobUsers#serviceUser()}:
+     *                 as an unprivileged service's would, in a user namespace mapped to the service's user)
+     * @param packages the code packages jobs may name
+     */
+    LocalBackendFixture(LocalProperties properties, boolean tenants, JobUsers users, CodePackages packages) {
+        this(properties, tenants, Sandbox.Hidden.NOTHING, new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)),
+                users, packages);
+    }
+
+    private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
+                                RestartBackoff backoff, JobUsers users, CodePackages packages) {
         this.dataRoot = properties.dataRoot();
         this.properties = properties;
         this.planner = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
         searchableByAll(dataRoot);
-        this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
-                properties.sandboxUsers(), properties.maxProcesses());
-        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(), sandbox,
-                NoCodePackages.INSTANCE, ResourceLedger.of(MachineCapacity.detect(properties,
-                        CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo")), properties), backoff);
+        this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden, users,
+                properties.maxProcesses());
+        this.backend = new LocalJobBackend(properties, planner, store(), Clock.systemUTC(), sandbox, packages,
+                ResourceLedger.of(MachineCapacity.detect(properties, CgroupLimits.ofThisProcess(),
+                        Path.of("/proc/meminfo")), properties), backoff);
         backend.recover();
     }
 

@@ -104,7 +104,7 @@ class SandboxEscapeTest {
         require(local.sandbox.confinesFiles(), "bubblewrap cannot confine replicas here (see the log for why)");
     }
 
-    private static void require(boolean condition, String why) {
+    static void require(boolean condition, String why) {
         if (!condition) {
             if (Boolean.getBoolean("sandbox.required")) {
                 fail(why + "; -Dsandbox.required=true makes that a failure");
