@@ -15,8 +15,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The local backend's settings ({@code paddlejobs.local.*}).
  *
- * @param dataRoot          job directories ({@code jobs/<namespace>/<job>}: record, logs, working
- *                          directory) and each namespace's storage ({@code storage/<namespace>})
+ * @param dataRoot          job directories ({@code jobs/<namespace>/<job>}: record, logs, package, each
+ *                          replica's working directory), each namespace's storage ({@code storage/<namespace>})
+ *                          and each job's checkpoints ({@code checkpoints/<namespace>/<job>})
  * @param maxRunningJobs    jobs running at once; the rest wait in order as {@code Pending}
  * @param stopGracePeriod   how long a replica has between SIGTERM and SIGKILL
  * @param firstPort         the first port given to pservers (the range ends at {@code last-port})
