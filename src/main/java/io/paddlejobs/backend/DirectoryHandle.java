@@ -18,9 +18,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -44,8 +42,6 @@ public final class DirectoryHandle implements AutoCloseable {
     public static final Set<PosixFilePermission> PRIVATE = PosixFilePermissions.fromString("rwx------");
     /** {@code rw-------}: a file only the service reads. */
     public static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
-    /** How deep a delete holds directories open: a deeper tree is moved up and deleted from there. */
-    private static final int MAX_HELD = 32;
 
     private final Path path;
     private final int fd;
@@ -253,57 +249,13 @@ public final class DirectoryHandle implements AutoCloseable {
 
     /**
      * Deletes {@code name} and, when it is a directory, everything below it, children first; nothing
-     * is followed, so nothing outside is touched whatever a job links there. What is already gone is
-     * what was wanted. A tree deeper than the service holds directories open for is moved up, a part
-     * at a time, into this directory, and deleted from here.
+     * is followed, so nothing outside is touched whatever a job links there ({@link TreeDeletion}).
+     * What is already gone is what was wanted.
      *
      * @throws IOException when something could not be deleted (the rest was), for the first of them
      */
     public void deleteTree(String name) throws IOException {
-        Deque<String> left = new ArrayDeque<>(List.of(checked(name)));
-        IOException failed = null;
-        while (!left.isEmpty()) {
-            try {
-                deleteBelow(this, left.pop(), 0, left);
-            } catch (IOException e) {
-                if (failed == null) {
-                    failed = e;
-                } else {
-                    failed.addSuppressed(e);
-                }
-            }
-        }
-        if (failed != null) {
-            throw failed;
-        }
-    }
-
-    /** Deletes {@code name} in {@code dir}, at {@code depth} below this directory; what is too deep goes to {@code left}. */
-    private void deleteBelow(DirectoryHandle dir, String name, int depth, Deque<String> left) throws IOException {
-        Optional<PosixFileAttributes> found = dir.attributes(name);
-        if (found.isEmpty()) {
-            return;
-        }
-        if (found.get().isDirectory()) {
-            if (depth >= MAX_HELD) {
-                String moved = ".deleting-" + UUID.randomUUID();
-                Files.move(dir.at(name), at(moved), StandardCopyOption.ATOMIC_MOVE);
-                left.push(moved);
-                return;
-            }
-            try (DirectoryHandle child = dir.directory(name)) {
-                for (String entry : child.names()) {
-                    deleteBelow(child, entry, depth + 1, left);
-                }
-            } catch (NoSuchFileException gone) {
-                return;
-            }
-        }
-        try {
-            Files.deleteIfExists(dir.at(name));
-        } catch (FileSystemException e) {
-            throw dir.relabelled(e, name);
-        }
+        TreeDeletion.delete(this, checked(name));
     }
 
     @Override
@@ -319,7 +271,7 @@ public final class DirectoryHandle implements AutoCloseable {
     }
 
     /** How {@code name} in this directory is reached. */
-    private Path at(String name) {
+    Path at(String name) {
         return via.resolve(checked(name));
     }
 
@@ -345,7 +297,7 @@ public final class DirectoryHandle implements AutoCloseable {
     }
 
     /** The same failure, naming the file by its path rather than by {@code /proc/self/fd/...}. */
-    private FileSystemException relabelled(FileSystemException e, String name) {
+    FileSystemException relabelled(FileSystemException e, String name) {
         String file = path.resolve(name).toString();
         FileSystemException named = e instanceof NoSuchFileException ? new NoSuchFileException(file)
                 : e instanceof FileAlreadyExistsException ? new FileAlreadyExistsException(file)

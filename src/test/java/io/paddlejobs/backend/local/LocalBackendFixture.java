@@ -177,6 +177,30 @@ final class LocalBackendFixture implements AutoCloseable {
         return logs.toString();
     }
 
+    /** Submits a one-trainer job in the namespace, an earlier one of its name deleted first. */
+    JobKey submitIn(String namespace, String name, String entryPoint) {
+        JobKey key = new JobKey(namespace, name);
+        backend.delete(key);
+        backend.submit(planner.plan(request(name, entryPoint, 0, 1), namespace, backend.site()));
+        return key;
+    }
+
+    /** As {@link #submitIn}, then waits for the job's end and returns its trainer's log; it must have succeeded. */
+    String runToEnd(String namespace, String name, String entryPoint) throws IOException {
+        JobKey key = submitIn(namespace, name, entryPoint);
+        await().atMost(DEADLINE).until(() -> backend.find(key).orElseThrow().status().phase().isFinished());
+        String log = log(key);
+        assertThat(backend.find(key).orElseThrow().status().phase()).as(log).isEqualTo(JobPhase.SUCCEEDED);
+        return log;
+    }
+
+    /** The log of the job's first trainer. */
+    String log(JobKey key) throws IOException {
+        var out = new ByteArrayOutputStream();
+        backend.writeLogs(key, Role.TRAINER, 0, null, false, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
     String log(String name, Role role, int index) throws IOException {
         var out = new ByteArrayOutputStream();
         backend.writeLogs(new JobKey(NAMESPACE, name), role, index, null, false, out);

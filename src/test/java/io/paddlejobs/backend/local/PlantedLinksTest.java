@@ -1,15 +1,9 @@
 package io.paddlejobs.backend.local;
 
-import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobPhase;
-import io.paddlejobs.planning.Role;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -78,11 +72,11 @@ class PlantedLinksTest {
                 "ln -s " + victim + " \"$HOME/escape\"; ln -s " + victim + " \"$PADDLE_JOB_CHECKPOINT_DIR/escape\"",
                 "echo planted");
 
-        String log = run(local, "plant", plant);
+        String log = local.runToEnd("team-b", "plant", plant);
 
         assertThat(log).contains("planted");
         for (String next : new String[] {"owned", "brandnew", "plant"}) {
-            assertThat(run(local, next, "echo ran-" + next)).contains("ran-" + next);
+            assertThat(local.runToEnd("team-b", next, "echo ran-" + next)).contains("ran-" + next);
         }
         local.backend.delete(new JobKey("team-b", "plant"));
 
@@ -93,19 +87,5 @@ class PlantedLinksTest {
         assertThat(Files.getPosixFilePermissions(victim.resolve("owned"))).isEqualTo(PosixFilePermissions.fromString("rwx------"));
         assertThat(Files.getAttribute(victim, "unix:uid")).isEqualTo(0);
         assertThat(Files.readString(victim.resolve("owned/f"))).isEqualTo("root's");
-    }
-
-    /** Runs a one-replica job in namespace team-b to its end and returns its log; it must succeed. */
-    private static String run(LocalBackendFixture local, String name, String entryPoint) throws IOException {
-        JobKey key = new JobKey("team-b", name);
-        local.backend.delete(key);
-        local.backend.submit(local.planner.plan(LocalBackendFixture.request(name, entryPoint, 0, 1), "team-b",
-                local.backend.site()));
-        await().atMost(DEADLINE).until(() -> local.backend.find(key).orElseThrow().status().phase().isFinished());
-        var out = new ByteArrayOutputStream();
-        local.backend.writeLogs(key, Role.TRAINER, 0, null, false, out);
-        String log = out.toString(StandardCharsets.UTF_8);
-        assertThat(local.backend.find(key).orElseThrow().status().phase()).as(log).isEqualTo(JobPhase.SUCCEEDED);
-        return log;
     }
 }

@@ -5,11 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.job.JobKey;
-import io.paddlejobs.job.JobPhase;
-import io.paddlejobs.planning.Role;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,11 +44,10 @@ class ProcessLimitTest {
             // The inner shell dies at its first failed fork (dash); the outer one then holds the slot it freed.
             String forker = "sh -c 'i=0; while [ $i -lt " + (LIMIT + 50) + " ]; do sleep 60 & i=$((i+1)); "
                     + "echo spawned $i; done; echo spawned-all'; echo inner-ended; sleep 60";
-            submit(local, "team-b", "forker", forker);
-            JobKey forkerKey = new JobKey("team-b", "forker");
-            await().atMost(DEADLINE).until(() -> log(local, forkerKey).contains("inner-ended"));
+            JobKey forkerKey = local.submitIn("team-b", "forker", forker);
+            await().atMost(DEADLINE).until(() -> local.log(forkerKey).contains("inner-ended"));
             try {
-                String log = log(local, forkerKey);
+                String log = local.log(forkerKey);
                 int spawned = 0;
                 for (Matcher line = SPAWNED.matcher(log); line.find(); ) {
                     spawned = Integer.parseInt(line.group(1));
@@ -64,28 +59,12 @@ class ProcessLimitTest {
                 assertThat(uid).isEqualTo(firstUid);
                 assertThat(processesOf(uid)).as("team-b's processes").isLessThanOrEqualTo(LIMIT);
 
-                submit(local, "team-a", "bystander", "echo started");
-                await().atMost(DEADLINE).until(() -> local.backend.find(new JobKey("team-a", "bystander")).orElseThrow()
-                        .status().phase().isFinished());
-                assertThat(local.backend.find(new JobKey("team-a", "bystander")).orElseThrow().status().phase())
-                        .isEqualTo(JobPhase.SUCCEEDED);
-                assertThat(log(local, new JobKey("team-a", "bystander"))).contains("started");
+                assertThat(local.runToEnd("team-a", "bystander", "echo started")).contains("started");
             } finally {
                 local.backend.cancel(forkerKey);
             }
             await().atMost(DEADLINE).until(() -> processesOf(firstUid) == 0);
         }
-    }
-
-    private static void submit(LocalBackendFixture local, String namespace, String name, String entryPoint) {
-        local.backend.submit(local.planner.plan(LocalBackendFixture.request(name, entryPoint, 0, 1), namespace,
-                local.backend.site()));
-    }
-
-    private static String log(LocalBackendFixture local, JobKey key) throws IOException {
-        var out = new ByteArrayOutputStream();
-        local.backend.writeLogs(key, Role.TRAINER, 0, null, false, out);
-        return out.toString(StandardCharsets.UTF_8);
     }
 
     /** How many processes of this user run on the machine now. */

@@ -86,6 +86,21 @@ class ReplicaWorkingDirectoryTest {
         }
     }
 
+    @Test
+    void aJobSubmittedAgainUnderItsNameResumesFromTheCheckpointsTheEarlierOneWroteAndNoOtherNamespaceSeesThem()
+            throws Exception {
+        LocalProperties properties = LocalBackendFixture.properties(dataRoot);
+        try (var local = new LocalBackendFixture(properties, true)) {
+            String resume = "f=$PADDLE_JOB_CHECKPOINT_DIR/step; echo step=$(cat $f 2>/dev/null || echo none);"
+                    + " echo $(( $(cat $f 2>/dev/null || echo 0) + 1 )) > $f";
+            assertThat(local.runToEnd("team-a", "resumer", resume)).contains("step=none");
+            assertThat(local.runToEnd("team-a", "resumer", resume)).as("the same name again").contains("step=1");
+            assertThat(local.runToEnd("team-b", "resumer", resume)).as("another namespace's job of that name")
+                    .contains("step=none");
+            assertThat(dataRoot.resolve("checkpoints/team-a/resumer/step")).hasContent("2");
+        }
+    }
+
     /** Keeps an archive in the store as an upload would, under its content's id. */
     private String store(String namespace, byte[] archive) throws Exception {
         String hex = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(archive));

@@ -49,7 +49,7 @@ class SlurmPlantedLinksTest extends SlurmServiceTest {
     @Test
     void aNamespaceDirectoryReplacedByALinkGetsNothingDeletedMadeOrWrittenThroughIt() throws Exception {
         Path victim = victim("precious");
-        plantAndAwait("team-b", "plant", "cd ../../../.. && mv team-b team-b.real && ln -s " + victim + " team-b",
+        plantAndAwait("team-b", "plant", "cd \"$PADDLE_JOB_DATA/../../jobs\" && mv team-b team-b.real && ln -s " + victim + " team-b",
                 sharedDir.resolve("jobs/team-b"));
 
         HttpResponse<String> refused = submit("team-b", "precious", 1, "echo hi");
@@ -65,7 +65,7 @@ class SlurmPlantedLinksTest extends SlurmServiceTest {
 
     @Test
     void aNamespaceDirectoryReplacedByAFileIsAProblemNamingTheJobsFilesNotA500() {
-        plantAndAwait("team-c", "plant", "cd ../../../.. && mv team-c team-c.real && echo not-a-directory > team-c",
+        plantAndAwait("team-c", "plant", "cd \"$PADDLE_JOB_DATA/../../jobs\" && mv team-c team-c.real && echo not-a-directory > team-c",
                 sharedDir.resolve("jobs/team-c"));
 
         HttpResponse<String> refused = submit("team-c", "next", 1, "echo hi");
@@ -93,7 +93,8 @@ class SlurmPlantedLinksTest extends SlurmServiceTest {
     void aStateLinkGetsNoAttemptDirectoryMadeThroughItAndTheJobFailsSayingWhy() throws Exception {
         Path victim = victim("kept");
         HttpResponse<String> submitted = submitRestarting("team-e", "stateful", "if [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ];"
-                + " then cd ../.. && mv state state.old && ln -s " + victim + " state; exit 3; fi; echo second-attempt");
+                + " then cd \"$PADDLE_JOB_DATA/../../jobs/team-e/stateful\" && mv state state.old && ln -s " + victim + " state;"
+                + " exit 3; fi; echo second-attempt");
         assertThat(submitted.statusCode()).as(submitted.body()).isEqualTo(201);
 
         JsonNode failed = api.awaitPhase("stateful", "team-e", "Failed", SlurmJobsApiTest.RUN);
