@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -109,6 +110,14 @@ final class LocalBackendFixture implements AutoCloseable {
                 "min-free-space", "1MB", "gpus", "none"));
         keys.addAll(List.of(keysAndValues));
         return Settings.of(LocalProperties.class, keys.toArray());
+    }
+
+    /**
+     * The first of ten users no one else on the machine uses, for a test that counts processes per
+     * user (the kernel counts them across the whole machine, other tests' included).
+     */
+    static int unusedUids() {
+        return 3_000_000 + ThreadLocalRandom.current().nextInt(1_000_000) * 10;
     }
 
     /**

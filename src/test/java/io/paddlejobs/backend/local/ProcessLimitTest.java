@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -35,8 +34,7 @@ class ProcessLimitTest {
     @Test
     void aJobSpawningPastItsNamespacesLimitStopsThereAndAnotherNamespacesJobStillStarts() throws Exception {
         SandboxEscapeTest.require(HostPrograms.runningAsRoot(), "the limit is per namespace only as root (CI runs as root)");
-        // Users of their own for this run: the kernel counts processes per user across the whole machine.
-        int firstUid = 3_000_000 + ThreadLocalRandom.current().nextInt(1_000_000) * 10;
+        int firstUid = LocalBackendFixture.unusedUids();
         LocalProperties properties = LocalBackendFixture.properties(dataRoot, "max-processes", LIMIT,
                 "sandbox-first-uid", firstUid);
         try (var local = new LocalBackendFixture(properties, true)) {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +33,7 @@ class SpawnReadinessTest {
     @Test
     void readinessIsDownWhileTheServiceCannotStartAProcessAndUpAgainOnceItCan() throws Exception {
         SandboxEscapeTest.require(HostPrograms.runningAsRoot(), "only root runs the service as another user");
-        int uid = 3_000_000 + ThreadLocalRandom.current().nextInt(1_000_000) * 10;
+        int uid = LocalBackendFixture.unusedUids();
         Path root = Files.createDirectories(dir.resolve("data"));
         Files.setAttribute(root, "unix:uid", uid);
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x")); // H2 looks at the way there
