@@ -2,12 +2,8 @@ package io.paddlejobs.backend;
 
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -16,6 +12,8 @@ import java.util.stream.Stream;
  * shared directory): a directory per job, {@code jobs/<namespace>/<job>/}, holding the service's
  * record {@code job.json}, and a storage directory per namespace, {@code storage/<namespace>/}.
  * What each backend puts beside the record, and what it does with a record it cannot use, is its own.
+ * Jobs can write below both (their own working and storage directories; on Slurm, all of it): what
+ * the service makes, writes or deletes there it reaches through a {@link DirectoryHandle}.
  *
  * @param jobs    the directory of the job directories
  * @param storage the directory of the namespaces' storage directories
@@ -24,10 +22,35 @@ public record JobDirectories(Path jobs, Path storage) {
 
     /** The service's record in a job's directory. */
     public static final String RECORD = "job.json";
+    /** The names of the two directories under the root. */
+    public static final String JOBS = "jobs";
+    public static final String STORAGE = "storage";
 
     /** The layout under a backend's root. */
     public static JobDirectories under(Path root) {
-        return new JobDirectories(root.resolve("jobs"), root.resolve("storage"));
+        return new JobDirectories(root.resolve(JOBS), root.resolve(STORAGE));
+    }
+
+    /** The root both lie in, as the operator named it. */
+    public Path root() {
+        return jobs.getParent();
+    }
+
+    /**
+     * Makes each of these directories under the root the service's user's alone ({@code rwx------}),
+     * made where missing, whatever an earlier version left them as: nothing below (a record, a log, a
+     * namespace's files) is then readable by another user of the machine. A link in the place of one
+     * is refused, not followed.
+     */
+    public static void keepPrivate(Path root, String... trees) throws IOException {
+        Files.createDirectories(root);
+        try (DirectoryHandle handle = DirectoryHandle.open(root)) {
+            for (String tree : trees) {
+                try (DirectoryHandle dir = handle.directory(tree, DirectoryHandle.PRIVATE)) {
+                    dir.chmod(DirectoryHandle.PRIVATE);
+                }
+            }
+        }
     }
 
     public Path jobDir(JobKey key) {
@@ -46,60 +69,6 @@ public record JobDirectories(Path jobs, Path storage) {
         try (Stream<Path> found = Files.find(jobs, 3, (path, attrs) -> path.getFileName().toString().equals(RECORD)
                 && jobs.relativize(path).getNameCount() == 3)) {
             return found.toList();
-        }
-    }
-
-    /** Writes a file. */
-    @FunctionalInterface
-    public interface Writing {
-        void to(Path file) throws IOException;
-    }
-
-    /**
-     * Replaces {@code file} atomically: written beside it first, then moved over it in one step, so a
-     * crash or a full disk never leaves half of one; a failed write leaves the previous file whole and
-     * no temporary file behind.
-     */
-    public static void replace(Path file, Writing write) throws IOException {
-        Path temp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
-        try {
-            write.to(temp);
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException | RuntimeException e) {
-            Files.deleteIfExists(temp);
-            throw e;
-        }
-    }
-
-    /**
-     * Deletes a directory and everything below it, children first, without following links; what
-     * is already gone is what was wanted.
-     *
-     * @throws IOException when some could not be deleted (the rest were), for the first of them
-     */
-    public static void deleteTree(Path dir) throws IOException {
-        List<Path> paths;
-        try (Stream<Path> walk = Files.walk(dir)) {
-            paths = walk.sorted(Comparator.reverseOrder()).toList();
-        } catch (NoSuchFileException gone) {
-            return;
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
-        IOException failed = null;
-        for (Path path : paths) {
-            try {
-                Files.deleteIfExists(path);
-            } catch (IOException e) {
-                if (failed == null) {
-                    failed = e;
-                } else {
-                    failed.addSuppressed(e);
-                }
-            }
-        }
-        if (failed != null) {
-            throw failed;
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.paddlejobs.backend;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Library;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,10 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import org.slf4j.LoggerFactory;
 
 /**
  * Opens the files a job can write (its logs and marks where the job's directory is the job's to
@@ -89,59 +85,28 @@ public final class JobWrittenFiles {
     public record Content(String text, boolean whole, Instant modified) {
     }
 
-    /** {@code open(2)} through JNA, with the flags of this machine's architecture; null where there are none. */
+    /** {@code open(2)} of a file a job can write: no link followed, no wait for a FIFO's writer. */
     private static final class NativeOpen {
 
-        private static final int ENOENT = 2;
-        private static final int ENXIO = 6;
-        private static final int ENOTDIR = 20;
-        private static final int ELOOP = 40;
-
-        interface LibC extends Library {
-            int open(String path, int flags) throws LastErrorException;
-
-            int close(int fd) throws LastErrorException;
-        }
-
-        private final LibC libc;
+        private final Libc libc;
         private final int flags;
 
-        private NativeOpen(LibC libc, int flags) {
+        private NativeOpen(Libc libc) {
             this.libc = libc;
-            this.flags = flags;
+            this.flags = Libc.READ_ONLY | Libc.NO_CTTY | Libc.NON_BLOCK | Libc.CLOSE_ON_EXEC | libc.noFollow;
         }
 
         static NativeOpen load() {
-            String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-            boolean linux = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
-            // O_NOFOLLOW is one of the flags whose value differs between Linux's architectures.
-            Integer noFollow = Set.of("aarch64", "arm", "ppc64", "ppc64le").contains(arch) ? Integer.valueOf(0100000)
-                    : Set.of("amd64", "x86_64", "riscv64", "s390x").contains(arch) ? Integer.valueOf(0400000) : null;
-            if (!linux || noFollow == null) {
-                return null;
-            }
-            int readOnly = 0;
-            int noCtty = 0400;
-            int nonBlock = 04000;
-            int closeOnExec = 02000000;
-            try {
-                return new NativeOpen(com.sun.jna.Native.load("c", LibC.class),
-                        readOnly | noCtty | nonBlock | closeOnExec | noFollow);
-            } catch (LinkageError e) {
-                // JNA could not unpack or load its library (a temporary directory mounted noexec)
-                LoggerFactory.getLogger(JobWrittenFiles.class).warn("No native open(2) here ({}): files jobs write are "
-                        + "checked before a plain open, and a FIFO swapped in at that moment could block", e.getMessage());
-                return null;
-            }
+            return Libc.INSTANCE == null ? null : new NativeOpen(Libc.INSTANCE);
         }
 
         Optional<FileChannel> open(Path path) throws IOException {
             int fd;
             try {
-                fd = libc.open(path.toString(), flags);
+                fd = libc.c.open(path.toString(), flags);
             } catch (LastErrorException e) {
                 int errno = e.getErrorCode();
-                if (errno == ENOENT || errno == ELOOP || errno == ENXIO || errno == ENOTDIR) {
+                if (errno == Libc.ENOENT || errno == Libc.ELOOP || errno == Libc.ENXIO || errno == Libc.ENOTDIR) {
                     return Optional.empty(); // gone, a link, a socket, a directory on the way replaced
                 }
                 throw new FileSystemException(path.toString(), null, "open failed: errno " + errno);
@@ -156,7 +121,7 @@ public final class JobWrittenFiles {
                 // Opened again through the descriptor: the same regular file, where reads never block.
                 return Optional.of(FileChannel.open(handle, StandardOpenOption.READ));
             } finally {
-                libc.close(fd);
+                libc.closeQuietly(fd);
             }
         }
     }

@@ -192,7 +192,7 @@ class RealPaddleJobsTest {
 
         client.submit(parameterServer("ps-resumed"));
         // Killed once trainer 0 has saved its third pass: the pservers' tables of a run well under way.
-        Path checkpoints = dataRoot.resolve("storage/default/checkpoints/ps-resumed/paddle-ps");
+        Path checkpoints = dataRoot.resolve("checkpoints/default/ps-resumed/paddle-ps");
         await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(100))
                 .until(() -> PaddleExamples.latestPsCheckpoint(checkpoints) >= 3);
         long killed = System.nanoTime();

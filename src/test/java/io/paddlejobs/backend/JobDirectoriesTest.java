@@ -7,10 +7,11 @@ import io.paddlejobs.job.JobKey;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The job directory layout both file-keeping backends use: where records are, how they are replaced and removed. */
+/** The job directory layout both file-keeping backends use: where records are, and that its trees are the service's alone. */
 class JobDirectoriesTest {
 
     @TempDir
@@ -29,33 +30,20 @@ class JobDirectoriesTest {
     }
 
     @Test
-    void aFailedReplaceLeavesThePreviousFileWholeAndNoTemporaryFile() throws IOException {
-        Path record = Files.writeString(root.resolve("job.json"), "before");
+    void keepPrivateMakesTheTreesTheServicesAloneAndRefusesALinkInPlaceOfOne() throws IOException {
+        Path jobs = Files.createDirectories(root.resolve("jobs"));
+        Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxr-xr-x")); // as an earlier version left it
+        Path elsewhere = Files.createDirectories(root.resolve("elsewhere"));
+        Files.setPosixFilePermissions(elsewhere, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.createSymbolicLink(root.resolve("linked"), elsewhere);
 
-        assertThatThrownBy(() -> JobDirectories.replace(record, temp -> {
-            Files.writeString(temp, "half");
-            throw new IOException("disk full");
-        })).hasMessage("disk full");
-        JobDirectories.replace(record, temp -> Files.writeString(temp, "after"));
+        JobDirectories.keepPrivate(root, "jobs", "storage");
 
-        try (var files = Files.list(root)) {
-            assertThat(files.toList()).containsExactly(record);
-        }
-        assertThat(Files.readString(record)).isEqualTo("after");
-    }
-
-    @Test
-    void deleteTreeRemovesEverythingBelowButNotWhatALinkPointsTo() throws IOException {
-        Path outside = write(root.resolve("outside/kept"));
-        Path dir = root.resolve("jobs/team-a/mnist");
-        write(dir.resolve("logs/trainer-0.log"));
-        Files.createSymbolicLink(dir.resolve("link"), outside.getParent());
-
-        JobDirectories.deleteTree(dir);
-        JobDirectories.deleteTree(dir);
-
-        assertThat(dir).doesNotExist();
-        assertThat(outside).exists();
+        assertThat(Files.getPosixFilePermissions(jobs)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThat(Files.getPosixFilePermissions(root.resolve("storage"))).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        assertThatThrownBy(() -> JobDirectories.keepPrivate(root, "linked"))
+                .isInstanceOf(DirectoryHandle.UnusableDirectoryException.class).hasMessageContaining("is a link");
+        assertThat(Files.getPosixFilePermissions(elsewhere)).isEqualTo(PosixFilePermissions.fromString("rwxr-xr-x"));
     }
 
     private static Path write(Path file) throws IOException {

@@ -40,8 +40,14 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts it with {@code --name=value} arguments beside the data root, and waits until it is ready. */
     public static ServiceProcess start(Path root, String... arguments) throws IOException {
+        return startThrough(List.of(), root, arguments);
+    }
+
+    /** As {@link #start}, its JVM started through {@code prefix} (a program that changes its user or limits, then runs it). */
+    public static ServiceProcess startThrough(List<String> prefix, Path root, String... arguments) throws IOException {
         Files.createDirectories(root);
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = new ArrayList<>(prefix);
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_ARGS);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.paddlejobs.PaddleJobsApplication",
                 "--server.port=0", "--paddlejobs.local.data-root=" + root, "--spring.main.banner-mode=off"));

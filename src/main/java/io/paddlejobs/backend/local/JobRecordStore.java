@@ -1,11 +1,12 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.DirectoryHandle;
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -22,9 +23,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Job directories under {@code <data-root>/jobs/<namespace>/<job>/} ({@link JobDirectories}):
- * {@code job.json} (the record, replaced atomically so a crash never leaves half of one), {@code logs/},
- * {@code work/}. A record that cannot be used is moved aside, with its directory, to
- * {@code <data-root>/quarantine/}.
+ * {@code job.json} (the record, replaced atomically so a crash never leaves half of one, readable by
+ * the service alone), {@code logs/}, {@code code/}, {@code work/} ({@link JobWorkspace}). A record
+ * that cannot be used is moved aside, with its directory, to {@code <data-root>/quarantine/}. What
+ * is made, written or deleted here is reached through a {@link DirectoryHandle}: a job's working
+ * directories are its own, and a delete must follow nothing it left in them.
  */
 final class JobRecordStore {
 
@@ -53,20 +56,19 @@ final class JobRecordStore {
         return directories.jobDir(key);
     }
 
-    Path workDir(JobKey key) {
-        return jobDir(key).resolve("work");
-    }
-
     Path logFile(JobKey key, String replicaId) {
         return jobDir(key).resolve("logs").resolve(replicaId + ".log");
     }
 
     /** @throws UncheckedIOException when it cannot be written (a full disk); the previous record stays whole */
     void save(JobRecord record) {
-        Path dir = jobDir(new JobKey(record.namespace(), record.request().name()));
         try {
-            Files.createDirectories(dir);
-            JobDirectories.replace(dir.resolve(RECORD), temp -> json.writeValue(temp.toFile(), record));
+            Files.createDirectories(directories.root());
+            try (DirectoryHandle root = DirectoryHandle.open(directories.root());
+                 DirectoryHandle dir = root.directories(DirectoryHandle.PRIVATE, JobDirectories.JOBS, record.namespace(),
+                         record.request().name())) {
+                dir.write(RECORD, DirectoryHandle.PRIVATE_FILE, out -> json.writeValue(out, record));
+            }
         } catch (IOException | RuntimeException e) {
             throw new UncheckedIOException("cannot write the record of job " + record.request().name(),
                     e instanceof IOException io ? io : new IOException(e.getMessage(), e));
@@ -154,37 +156,49 @@ final class JobRecordStore {
      * a record written at the same moment, or a new job of the same name, never meets half a tree.
      */
     void delete(JobKey key) {
-        Path dir = jobDir(key);
-        if (!Files.exists(dir)) {
+        if (!Files.exists(jobDir(key), LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        Path doomed = dir.resolveSibling(DELETING + key.name() + "-" + UUID.randomUUID());
-        try {
-            Files.move(dir, doomed, StandardCopyOption.ATOMIC_MOVE);
+        String doomed = DELETING + key.name() + "-" + UUID.randomUUID();
+        try (DirectoryHandle namespace = namespaceDir(key.namespace())) {
+            try {
+                namespace.rename(key.name(), doomed);
+            } catch (NoSuchFileException gone) {
+                return;
+            }
+            deleteTree(namespace, doomed);
         } catch (NoSuchFileException gone) {
-            return;
-        } catch (AtomicMoveNotSupportedException e) {
-            doomed = dir;
+            // nothing of the namespace left
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the files of job " + key, e);
         }
-        deleteTree(doomed);
+    }
+
+    private DirectoryHandle namespaceDir(String namespace) throws IOException {
+        try (DirectoryHandle root = DirectoryHandle.open(directories.root());
+             DirectoryHandle jobs = root.directory(JobDirectories.JOBS)) {
+            return jobs.directory(namespace);
+        }
     }
 
     private void removeUnfinishedDeletes() {
         try (Stream<Path> found = Files.find(jobsDir, 2, (path, attrs) -> attrs.isDirectory()
                 && path.getFileName().toString().startsWith(DELETING))) {
-            found.toList().forEach(JobRecordStore::deleteTree);
+            for (Path doomed : found.toList()) {
+                try (DirectoryHandle namespace = namespaceDir(doomed.getParent().getFileName().toString())) {
+                    deleteTree(namespace, doomed.getFileName().toString());
+                }
+            }
         } catch (IOException | UncheckedIOException e) {
             log.warn("Cannot look for unfinished deletes under {}: {}", jobsDir, e.toString());
         }
     }
 
-    private static void deleteTree(Path root) {
+    private static void deleteTree(DirectoryHandle parent, String name) {
         try {
-            JobDirectories.deleteTree(root);
-        } catch (IOException | UncheckedIOException e) {
-            log.warn("Some files of {} could not be removed: {}", root, e.toString());
+            parent.deleteTree(name);
+        } catch (IOException e) {
+            log.warn("Some files of {} could not be removed: {}", parent.path().resolve(name), e.toString());
         }
     }
 }

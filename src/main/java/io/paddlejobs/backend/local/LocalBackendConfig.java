@@ -16,42 +16,54 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.PropertySource;
 import org.springframework.core.env.Environment;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The embedded default: {@code paddlejobs.backend=local}, or nothing set. */
+/**
+ * The embedded default: {@code paddlejobs.backend=local}, or nothing set. Its readiness also says
+ * whether it can start processes ({@link SpawnHealth}, see {@code local-backend.properties}).
+ */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "paddlejobs.backend", havingValue = "local", matchIfMissing = true)
 @EnableConfigurationProperties(LocalProperties.class)
+@PropertySource("classpath:io/paddlejobs/backend/local/local-backend.properties")
 class LocalBackendConfig {
 
     private static final Logger log = LoggerFactory.getLogger(LocalBackendConfig.class);
 
+    /** Readiness: down while replicas' processes cannot be started for want of processes. */
+    @Bean
+    SpawnHealth processesHealthIndicator() {
+        return new SpawnHealth(Clock.systemUTC());
+    }
+
     @Bean
     JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Tenancy tenancy,
-                               Environment env, CodePackages packages, RestartBackoff backoff) {
+                               Environment env, CodePackages packages, RestartBackoff backoff, SpawnHealth spawns) {
         boolean tenants = tenancy.shared();
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(tenancy, env),
-                properties.sandboxUser());
+                properties.sandboxUsers(), properties.maxProcesses());
         sandbox.requireIsolation(tenants, properties.allowSharedFiles(), tenancy.securityMode());
         var store = new JobRecordStore(properties.directories(), json);
         MachineCapacity machine = MachineCapacity.detect(properties, CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo"));
         log.warn("Local backend: memory and CPU are counted, not enforced: a replica may use more than its plan gives it");
         var resources = ResourceLedger.of(machine, properties);
         var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages, resources,
-                backoff);
+                backoff, spawns);
         long reading = System.nanoTime();
         int recorded = backend.recover();
         log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "
-                        + "capacity {} ({}; CPUs counted {} per CPU); replicas {}",
+                        + "capacity {} ({}; CPUs counted {} per CPU); replicas {}; {}",
                 properties.dataRoot().toAbsolutePath().normalize(), recorded,
                 (System.nanoTime() - reading) / 1_000_000, properties.maxRunningJobs(), machine.summary(),
                 machine.origin(), properties.cpuOversubscription(),
                 sandbox.confinesFiles() ? "sandboxed (bubblewrap: own PID namespace, no capabilities, only their "
-                        + "job's files writable, " + (sandbox.jobUser() == null ? "own user namespace)"
-                        : "as uid " + sandbox.jobUser().uid() + ")")
+                        + "job's files writable, " + (sandbox.users().perNamespace()
+                        ? "as a uid per namespace from " + properties.sandboxFirstUid() + ")" : "own user namespace)")
                         : sandbox.usesBubblewrap() ? "in their own PID namespace (bubblewrap), sharing this user's files"
-                        : "as plain processes of this user, sharing its files");
+                        : "as plain processes of this user, sharing its files",
+                sandbox.processLimit());
         return backend;
     }
 

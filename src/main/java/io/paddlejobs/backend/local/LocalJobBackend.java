@@ -19,6 +19,7 @@ import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +45,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final JobRecordStore store;
     private final Site site;
     private final DiskSpace disk;
+    private final Path dataRoot;
     private final Clock clock;
     private final ConcurrentHashMap<JobKey, LocalJob> jobs = new ConcurrentHashMap<>();
     private final ReplicaLauncher launcher;
@@ -62,13 +64,21 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
                     CodePackages packages, ResourceLedger resources, RestartBackoff backoff) {
+        this(properties, planner, store, clock, sandbox, packages, resources, backoff, new SpawnHealth(clock));
+    }
+
+    /** @param spawns told whether replicas' processes start (readiness) */
+    LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
+                    CodePackages packages, ResourceLedger resources, RestartBackoff backoff, SpawnHealth spawns) {
         this.planner = planner;
         this.backoff = backoff;
         this.store = store;
         this.site = new LoopbackSite(properties);
         this.disk = new DiskSpace(properties.dataRoot(), properties.minFreeSpace());
+        this.dataRoot = properties.dataRoot();
         this.clock = clock;
-        this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock, backoff);
+        this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, spawns, clock,
+                backoff);
         this.resources = resources;
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
                 new PortAllocator(properties.firstPort(), properties.lastPort()), resources, launcher.executor(),
@@ -213,6 +223,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
      * queued are queued again, in order. Returns how many jobs it took over.
      */
     int recover() {
+        JobWorkspace.keepPrivate(dataRoot);
         List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
         List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist, changes);
         for (LocalJob job : recorded) {

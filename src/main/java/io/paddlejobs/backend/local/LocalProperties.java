@@ -15,8 +15,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * The local backend's settings ({@code paddlejobs.local.*}).
  *
- * @param dataRoot          job directories ({@code jobs/<namespace>/<job>}: record, logs, working
- *                          directory) and each namespace's storage ({@code storage/<namespace>})
+ * @param dataRoot          job directories ({@code jobs/<namespace>/<job>}: record, logs, package, each
+ *                          replica's working directory), each namespace's storage ({@code storage/<namespace>})
+ *                          and each job's checkpoints ({@code checkpoints/<namespace>/<job>})
  * @param maxRunningJobs    jobs running at once; the rest wait in order as {@code Pending}
  * @param stopGracePeriod   how long a replica has between SIGTERM and SIGKILL
  * @param firstPort         the first port given to pservers (the range ends at {@code last-port})
@@ -32,10 +33,14 @@ import org.springframework.validation.annotation.Validated;
  * @param inheritEnv        names of the service's environment variables replicas get, besides
  *                          {@code PATH}, {@code HOME}, {@code USER}, {@code LOGNAME}, {@code LANG}, {@code LANGUAGE},
  *                          {@code TZ}, {@code TMPDIR} and {@code TERM} (e.g. {@code LD_LIBRARY_PATH}, {@code CUDA_HOME})
- * @param sandboxUid        when the service runs as root, the user confined replicas run as (root without
- *                          capabilities still owns the host's files and kernel settings); it must be able to
- *                          search the data root's directories
- * @param sandboxGid        the group confined replicas run as when the service runs as root
+ * @param sandboxFirstUid   when the service runs as root, confined replicas run as a user of their namespace's own
+ *                          (root without capabilities still owns the host's files and kernel settings, and no
+ *                          process limit holds it): the first of the range, each with the group of the same number;
+ *                          the range must be no one else's (not a user's, nor in /etc/subuid)
+ * @param sandboxUidCount   how many users the range holds: one per namespace that ever ran a job here
+ * @param maxProcesses      at most this many processes (threads included) of a replica's user: per namespace when
+ *                          the service runs as root with confined replicas, elsewhere counted with the service's own
+ *                          threads and every other job's; 0: no limit
  * @param gpus              the GPUs jobs may be given, by index or UUID, or {@code none}; empty: those
  *                          {@code nvidia-smi} lists
  * @param nvidiaSmi         the command that lists the GPUs
@@ -59,16 +64,18 @@ public record LocalProperties(
         @DefaultValue("auto") @NotNull Sandbox.Mode sandbox,
         @DefaultValue("false") boolean allowSharedFiles,
         @DefaultValue List<String> inheritEnv,
-        @DefaultValue("65534") @Min(1) int sandboxUid,
-        @DefaultValue("65534") @Min(1) int sandboxGid,
+        @DefaultValue("1000000") @Min(1000) int sandboxFirstUid,
+        @DefaultValue("100000") @Min(1) int sandboxUidCount,
+        @DefaultValue("4096") @Min(0) int maxProcesses,
         @DefaultValue List<String> gpus,
         @DefaultValue("nvidia-smi") @NotNull String nvidiaSmi,
         DataSize memory,
         @Min(1) Integer cpus,
         @DefaultValue("4") @Min(1) @Max(64) int cpuOversubscription) {
 
-    Sandbox.JobUser sandboxUser() {
-        return new Sandbox.JobUser(sandboxUid, sandboxGid);
+    /** Who confined replicas run as when the service runs as root: a user per namespace from the range. */
+    JobUsers sandboxUsers() {
+        return JobUsers.perNamespace(sandboxFirstUid, sandboxUidCount);
     }
 
     JobDirectories directories() {

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.DirectoryHandle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -9,6 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,6 +32,8 @@ final class LogSink {
     /** The first line of a log that lost its beginning; readers use the count to resume where they were. */
     static final Pattern MARKER = Pattern.compile("\\[paddle-jobs: (\\d+) bytes of earlier output dropped[^\\n]*\\n");
     private static final int MARKER_PROBE = 200;
+    private static final FileAttribute<Set<PosixFilePermission>> PRIVATE =
+            PosixFilePermissions.asFileAttribute(DirectoryHandle.PRIVATE_FILE);
 
     private final Path file;
     private final long cap;
@@ -99,8 +106,8 @@ final class LogSink {
         long from = size - keep;
         Path temp = file.resolveSibling(file.getFileName() + ".compact");
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
-             FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     StandardOpenOption.TRUNCATE_EXISTING)) {
+             FileChannel out = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                     StandardOpenOption.TRUNCATE_EXISTING), PRIVATE)) {
             ByteBuffer probe = ByteBuffer.allocate((int) Math.min(4096, keep));
             in.read(probe, from);
             for (int i = 0; i < probe.position(); i++) {
@@ -122,10 +129,15 @@ final class LogSink {
                 + "(paddlejobs.local.max-log-size)]\n").formatted(droppedBytes, cap / 2048).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Readable by the service alone: a log holds whatever the job printed, secrets included. */
     private FileChannel open(boolean fresh) throws IOException {
-        return fresh
-                ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
-                : FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        FileChannel channel = FileChannel.open(file, fresh
+                ? Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
+                : Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND), PRIVATE);
+        if (fresh) {
+            Files.setPosixFilePermissions(file, DirectoryHandle.PRIVATE_FILE); // one an earlier version made readable
+        }
+        return channel;
     }
 
     /** The length of the marker line this file starts with, or 0. */

@@ -28,4 +28,13 @@ final class LoopbackSite implements Site {
     public String dataPath(String namespace, String job) {
         return properties.directories().storageDir(namespace).toAbsolutePath().normalize().toString();
     }
+
+    /**
+     * Not in the namespace's storage, which its jobs may change: in the service's own tree, of which
+     * only the job's directory is the job's ({@link JobWorkspace}).
+     */
+    @Override
+    public String checkpointPath(String namespace, String job) {
+        return JobWorkspace.checkpointDir(properties.dataRoot(), namespace, job).toString();
+    }
 }

@@ -51,8 +51,9 @@ final class ReplicaLauncher implements AutoCloseable {
 
     private final LocalProperties properties;
     private final JobRecordStore store;
-    private final CodePackages packages;
+    private final JobWorkspace workspace;
     private final Sandbox sandbox;
+    private final SpawnHealth spawns;
     private final ReplicaEnvironment environment;
     private final Clock clock;
     private final ExecutorService executor = Executors.newCachedThreadPool();
@@ -68,14 +69,15 @@ final class ReplicaLauncher implements AutoCloseable {
     private final RestartBackoff backoff;
 
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
-                    CodePackages packages, Sandbox sandbox, Clock clock, RestartBackoff backoff) {
+                    CodePackages packages, Sandbox sandbox, SpawnHealth spawns, Clock clock, RestartBackoff backoff) {
         this.properties = properties;
         this.backoff = backoff;
         this.planner = planner;
         this.site = site;
         this.store = store;
-        this.packages = packages;
+        this.workspace = new JobWorkspace(properties.dataRoot(), sandbox.users(), packages);
         this.sandbox = sandbox;
+        this.spawns = spawns;
         this.environment = new ReplicaEnvironment(properties.inheritEnv());
         this.clock = clock;
         timers.setRemoveOnCancelPolicy(true);
@@ -102,18 +104,11 @@ final class ReplicaLauncher implements AutoCloseable {
         }
         JobKey key = job.key();
         try {
-            Files.createDirectories(store.workDir(key));
-            if (placed.spec().code().codePackage() != null) {
-                try {
-                    packages.unpackInto(key.namespace(), placed.spec().code().codePackage(), store.workDir(key));
-                } catch (IOException e) {
-                    log.warn("Job {} could not unpack its package: {}", key, e.getMessage());
-                    stopLater(job.failToStart(bounded(e.getMessage())));
-                    return;
-                }
-            }
             launch(job, placed);
             runTimeLimits.limit(job, placed.spec().lifecycle().maxRunTime());
+        } catch (JobWorkspace.UnpackFailedException e) {
+            log.warn("Job {} could not unpack its package: {}", key, e.getMessage());
+            stopLater(job.failToStart(bounded(e.getMessage())));
         } catch (IOException | RuntimeException e) {
             log.warn("Job {} could not start", key, e);
             stopLater(job.failToStart(bounded("a replica could not be started: " + rootCause(e).getMessage())));
@@ -122,18 +117,19 @@ final class ReplicaLauncher implements AutoCloseable {
         }
     }
 
-    /** Starts the replicas of the job's current attempt, side by side, and watches its pservers. */
+    /**
+     * Makes what is missing of the job's directories ({@link JobWorkspace}: the package is unpacked
+     * at its first start), then starts the replicas of its current attempt, side by side, and watches
+     * its pservers.
+     */
     private void launch(LocalJob job, JobPlan placed) throws IOException {
-        JobKey key = job.key();
-        Files.createDirectories(store.logFile(key, "any").getParent());
-        Files.createDirectories(properties.directories().storageDir(key.namespace()));
-        Path checkpoints = Path.of(site.checkpointPath(key.namespace(), key.name()));
-        Files.createDirectories(checkpoints);
-        sandbox.handOver(store.workDir(key), properties.directories().storageDir(key.namespace()), checkpoints);
+        JobWorkspace.Prepared workspace = this.workspace.prepare(job.key(), placed.spec().code().codePackage(),
+                placed.replicas().stream().map(Replica::id).toList());
         int attempt = job.attempt();
         // Spawning is most of a start's time; the replicas are started side by side.
         List<CompletableFuture<Void>> starts = placed.replicas().stream()
-                .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica, attempt), executor))
+                .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica, attempt, workspace),
+                        executor))
                 .toList();
         CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
         watchPservers(job, placed, attempt);
@@ -208,16 +204,15 @@ final class ReplicaLauncher implements AutoCloseable {
         ReplicaProcess.stopLeftovers(leftovers, properties.stopGracePeriod());
     }
 
-    private void startReplica(LocalJob job, JobPlan plan, Replica replica, int attempt) {
+    private void startReplica(LocalJob job, JobPlan plan, Replica replica, int attempt, JobWorkspace.Prepared workspace) {
         JobKey key = job.key();
         try {
             Map<String, String> env = new HashMap<>(replica.env());
             env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
             var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), plan.role(replica.role()).entryPoint(),
-                    env, store.workDir(key), properties.directories().storageDir(key.namespace()),
-                    store.logFile(key, replica.id()), properties.maxLogSize().toBytes(),
-                    job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());
-            ReplicaProcess process = ReplicaProcess.start(launch, sandbox, environment);
+                    env, workspace.replicas().get(replica.id()), workspace.user(), store.logFile(key, replica.id()),
+                    properties.maxLogSize().toBytes(), job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());
+            ReplicaProcess process = start(launch);
             boolean wanted = job.replicaStarted(attempt, replica, process);
             process.exit().thenAcceptAsync(code -> {
                 LocalJob.Outcome outcome = job.replicaExited(attempt, replica.id(), code, backoff);
@@ -234,6 +229,18 @@ final class ReplicaLauncher implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Starts one replica's process; a start that failed for want of processes makes the service not ready. */
+    private ReplicaProcess start(ReplicaProcess.Launch launch) throws IOException {
+        try {
+            ReplicaProcess process = ReplicaProcess.start(launch, sandbox, environment);
+            spawns.started();
+            return process;
+        } catch (IOException | OutOfMemoryError e) {
+            spawns.failed(e);
+            throw e instanceof OutOfMemoryError ? new IOException(e.getMessage(), e) : (IOException) e;
         }
     }
 

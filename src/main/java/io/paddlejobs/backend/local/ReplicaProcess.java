@@ -30,18 +30,22 @@ final class ReplicaProcess {
         this.log = log;
     }
 
-    /** Where and how one replica runs. */
-    /** @param gpus the indexes of the GPUs the replica was given (the sandbox shows it their device nodes) */
-    record Launch(String id, String entryPoint, Map<String, String> env, Path workDir, Path storageDir, Path logFile,
-                  long maxLogBytes, List<Integer> gpus) {
+    /**
+     * Where and how one replica runs.
+     *
+     * @param dirs its directories: it starts in its own working directory
+     * @param user who it runs as; null: the service's user
+     * @param gpus the indexes of the GPUs the replica was given (the sandbox shows it their device nodes)
+     */
+    record Launch(String id, String entryPoint, Map<String, String> env, JobWorkspace.ReplicaDirectories dirs,
+                  JobUsers.JobUser user, Path logFile, long maxLogBytes, List<Integer> gpus) {
     }
 
     static ReplicaProcess start(Launch launch, Sandbox sandbox, ReplicaEnvironment environment) throws IOException {
-        Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.workDir()));
-        Sandbox.Start start = sandbox.start(launch.entryPoint(), launch.workDir(), launch.storageDir(), env,
-                launch.gpus());
+        Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.dirs().work()));
+        Sandbox.Start start = sandbox.start(launch.entryPoint(), launch.dirs(), launch.user(), env, launch.gpus());
         ProcessBuilder builder = new ProcessBuilder(start.command())
-                .directory(launch.workDir().toFile())
+                .directory(launch.dirs().work().toFile())
                 .redirectErrorStream(true)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         builder.environment().clear();

@@ -1,8 +1,6 @@
 package io.paddlejobs.backend.local;
 
-import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,20 +9,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 /**
  * How a replica's {@code sh -c <entry point>} is started. Always as the leader of its own process
- * group (so that it can be stopped with everything it started). With bubblewrap, also in its own
- * PID and user namespace with no capabilities: nothing it starts, not even through {@code setsid},
- * outlives it, it sees no other process, and it can neither mount nor unmount. Where tenants share
- * the machine ({@code confineFiles}), also with a read-only view of the system, a private
- * {@code /tmp}, none of the service's own directories ({@link Hidden}), and of the data root only its
- * job's working directory and its namespace's storage, both writable. When the service runs as root,
- * a confined replica runs as {@link JobUser}, never as root: root without capabilities still owns
- * the host's files and its kernel settings under {@code /proc/sys}. Its working directory and its
- * namespace's storage are then the job user's ({@link #handOver}); the data root's directories must
- * be searchable by it for absolute paths to them ({@code PADDLE_JOB_DATA}) to work.
+ * group (so that it can be stopped with everything it started), and with at most
+ * {@code max-processes} processes of its user ({@code RLIMIT_NPROC}, set by {@code prlimit}). With
+ * bubblewrap, also in its own PID and user namespace with no capabilities: nothing it starts, not even
+ * through {@code setsid}, outlives it, it sees no other process, and it can neither mount nor
+ * unmount. Where tenants share the machine ({@code confineFiles}), also with a read-only view of the
+ * system, a private {@code /tmp}, none of the service's own directories ({@link Hidden}), and of the
+ * data root only its own working directory, its job's package (read-only), its namespace's storage
+ * and its job's checkpoints ({@link JobWorkspace}). When the service runs as root, a confined replica
+ * runs as its namespace's user ({@link JobUsers}), never as root: root without capabilities still owns
+ * the host's files and its kernel settings under {@code /proc/sys}, and is exempt from the process
+ * limit; as its namespace's own user, the limit holds for the namespace as a whole.
  */
 final class Sandbox {
 
@@ -49,10 +47,6 @@ final class Sandbox {
         }
     }
 
-    /** Who confined replicas run as when the service runs as root. */
-    record JobUser(int uid, int gid) {
-    }
-
     /** A replica's command line and the environment to start it with. */
     record Start(List<String> command, Map<String, String> environment) {
     }
@@ -65,35 +59,42 @@ final class Sandbox {
     private final Path bwrap;
     private final Path setpriv;
     private final Path envProgram;
+    private final Path prlimit;
     private final boolean bubblewrap;
     private final boolean confineFiles;
     private final Path dataRoot;
     private final Hidden hidden;
-    /** Set when the service runs as root and confines replicas: they run as this user. */
-    private final JobUser jobUser;
+    /** Who confined replicas run as: a user per namespace when the service runs as root, else the service's. */
+    private final JobUsers users;
+    /** At most this many processes of a replica's user; 0: no limit. */
+    private final int maxProcesses;
 
-    private Sandbox(Mode mode, boolean confineFiles, Path dataRoot, Hidden hidden, JobUser jobUser) {
+    private Sandbox(Mode mode, boolean confineFiles, Path dataRoot, Hidden hidden, JobUsers users, int maxProcesses) {
         this.bwrap = HostPrograms.find("bwrap");
         this.setpriv = HostPrograms.find("setpriv");
         this.envProgram = HostPrograms.find("env");
+        this.prlimit = HostPrograms.find("prlimit");
         this.dataRoot = absolute(dataRoot);
         this.hidden = hidden;
-        this.jobUser = confineFiles && HostPrograms.runningAsRoot() ? jobUser : null;
+        this.users = confineFiles && HostPrograms.runningAsRoot() ? users : JobUsers.serviceUser();
         this.confineFiles = confineFiles;
+        this.maxProcesses = maxProcesses;
         this.bubblewrap = mode != Mode.OFF && works();
     }
 
     /**
      * @param confineFiles whether jobs of different tenants share this machine (token and kubernetes modes)
-     * @param jobUser      who confined replicas run as when the service runs as root
+     * @param users        who confined replicas run as when the service runs as root
+     * @param maxProcesses at most this many processes of a replica's user (0: no limit)
      * @throws IllegalStateException when bubblewrap is required and does not work here
      */
-    static Sandbox create(Mode mode, boolean confineFiles, Path dataRoot, Hidden hidden, JobUser jobUser) {
-        Sandbox sandbox = new Sandbox(mode, confineFiles, dataRoot, hidden, jobUser);
+    static Sandbox create(Mode mode, boolean confineFiles, Path dataRoot, Hidden hidden, JobUsers users,
+                          int maxProcesses) {
+        Sandbox sandbox = new Sandbox(mode, confineFiles, dataRoot, hidden, users, maxProcesses);
         if (mode == Mode.BUBBLEWRAP && !sandbox.bubblewrap) {
             throw new IllegalStateException("paddlejobs.local.sandbox=bubblewrap, but 'bwrap' is not installed or cannot "
                     + "create namespaces here (install the bubblewrap package and allow unprivileged user namespaces; "
-                    + "as root, util-linux's 'setpriv' is needed too)");
+                    + "as root, util-linux's 'setpriv' and 'prlimit' are needed too)");
         }
         return sandbox;
     }
@@ -120,9 +121,22 @@ final class Sandbox {
         return bubblewrap;
     }
 
-    /** Who confined replicas run as, when not as the service's own user. */
-    JobUser jobUser() {
-        return bubblewrap ? jobUser : null;
+    /** Who confined replicas run as: per namespace, or (where the service is not root, or nothing confines) the service's user. */
+    JobUsers users() {
+        return bubblewrap ? users : JobUsers.serviceUser();
+    }
+
+    /** What holds a replica's processes, in words for the start-up line. */
+    String processLimit() {
+        if (maxProcesses == 0 || prlimit == null) {
+            return "no process limit (" + (prlimit == null ? "prlimit is not installed" : "max-processes=0") + ")";
+        }
+        if (users().perNamespace()) {
+            return "at most " + maxProcesses + " processes per namespace";
+        }
+        return HostPrograms.runningAsRoot() ? "no process limit (replicas run as root, which no limit holds)"
+                : "at most " + maxProcesses + " processes of this user's, counted with the service's own threads "
+                + "and every other job's";
     }
 
     /** Where HOME points for a replica: its working directory when the real home is hidden from it. */
@@ -131,50 +145,22 @@ final class Sandbox {
     }
 
     /**
-     * Gives a job's working directory (all of it: the unpacked package too) and its namespace's
-     * storage directory to the user its replicas run as, so that they may write there.
-     */
-    void handOver(Path workDir, Path storageDir) throws IOException {
-        handOver(workDir, storageDir, null);
-    }
-
-    /**
-     * Also the job's checkpoint directory under {@code storageDir} ({@code checkpoints/<job>}) and the
-     * {@code checkpoints} directory above it, which the service made: the job's user writes its checkpoints there.
-     */
-    void handOver(Path workDir, Path storageDir, Path checkpoints) throws IOException {
-        JobUser user = jobUser();
-        if (user == null) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(workDir)) { // walk does not follow links
-            for (Path file : (Iterable<Path>) files::iterator) {
-                chown(file, user);
-            }
-        }
-        chown(storageDir, user);
-        if (checkpoints != null) {
-            chown(checkpoints.getParent(), user);
-            chown(checkpoints, user);
-        }
-    }
-
-    /**
      * The command and environment for one replica. Variables the loader reads ({@code LD_PRELOAD}
      * and the like) are set only for the replica's shell: the programs that build the sandbox run
      * outside it, some as root, and must not load what a job names.
+     *
+     * @param user who it runs as (from {@link JobWorkspace}); null: the service's user
+     * @param gpus the indexes of the replica's GPUs: confined, it sees their device nodes and no other GPU's
      */
-    Start start(String entryPoint, Path workDir, Path storageDir, Map<String, String> env) {
-        return start(entryPoint, workDir, storageDir, env, List.of());
-    }
-
-    /** @param gpus the indexes of the replica's GPUs: confined, it sees their device nodes and no other GPU's */
-    Start start(String entryPoint, Path workDir, Path storageDir, Map<String, String> env, List<Integer> gpus) {
+    Start start(String entryPoint, JobWorkspace.ReplicaDirectories dirs, JobUsers.JobUser user, Map<String, String> env,
+                List<Integer> gpus) {
+        JobUsers.JobUser asUser = users().perNamespace() ? user : null;
         List<String> command = new ArrayList<>();
         if (setsid != null) {
             command.add(setsid.toString());
         }
         if (!bubblewrap) {
+            command.addAll(limited());
             command.addAll(List.of("sh", "-c", entryPoint));
             return new Start(command, env);
         }
@@ -187,16 +173,18 @@ final class Sandbox {
             }
         });
         command.addAll(bubblewrap());
-        mounts(absolute(workDir), absolute(storageDir), gpus).forEach(mount -> command.addAll(mount.args()));
+        mounts(dirs, gpus).forEach(mount -> command.addAll(mount.args()));
         if (confinesFiles()) {
             command.add("--unshare-ipc");
         }
-        if (jobUser == null) {
+        if (asUser == null) {
             inside.forEach((name, value) -> command.addAll(List.of("--setenv", name, value)));
         }
-        command.addAll(List.of("--unshare-pid", "--chdir", absolute(workDir).toString(), "--"));
-        command.addAll(asJobUser());
-        if (jobUser != null && !inside.isEmpty()) { // set once it is the job user: setpriv itself runs as root
+        command.addAll(List.of("--unshare-pid", "--chdir", absolute(dirs.work()).toString(), "--"));
+        // Limited before the user changes: the change itself then fails when the namespace has no process left.
+        command.addAll(limited());
+        command.addAll(asJobUser(asUser));
+        if (asUser != null && !inside.isEmpty()) { // set once it is the job user: setpriv itself runs as root
             command.add(envProgram.toString());
             inside.forEach((name, value) -> command.add(name + "=" + value));
         }
@@ -205,11 +193,7 @@ final class Sandbox {
     }
 
     /** What a replica sees of the file system, in the order bubblewrap applies it. */
-    List<SandboxMounts.Mount> mounts(Path work, Path storage) {
-        return mounts(work, storage, List.of());
-    }
-
-    List<SandboxMounts.Mount> mounts(Path work, Path storage, List<Integer> gpus) {
+    List<SandboxMounts.Mount> mounts(JobWorkspace.ReplicaDirectories dirs, List<Integer> gpus) {
         var mounts = new SandboxMounts();
         if (!confineFiles) {
             return mounts.withDevices("/", Path.of("/")).system("--proc", "/proc").list();
@@ -220,7 +204,11 @@ final class Sandbox {
         hidden.directories().stream().filter(Files::isDirectory).forEach(mounts::empty);
         mounts.empty(dataRoot);
         hidden.files().stream().filter(Files::isRegularFile).forEach(file -> mounts.readOnly("/dev/null", file));
-        return mounts.writable(work).writable(storage).list();
+        if (dirs.code() != null) {
+            mounts.readOnly(absolute(dirs.code()).toString(), absolute(dirs.code()));
+        }
+        return mounts.writable(absolute(dirs.work())).writable(absolute(dirs.storage()))
+                .writable(absolute(dirs.checkpoints())).list();
     }
 
     /**
@@ -229,8 +217,17 @@ final class Sandbox {
      * or not, owns the host's files and {@code /proc/sys}): as root, which then becomes the job user.
      */
     private List<String> bubblewrap() {
-        return jobUser == null ? List.of(bwrap.toString(), "--unshare-user", "--cap-drop", "ALL")
+        return !users.perNamespace() ? List.of(bwrap.toString(), "--unshare-user", "--cap-drop", "ALL")
                 : List.of(bwrap.toString());
+    }
+
+    /**
+     * At most {@code max-processes} processes of the replica's user (soft and hard limit: it cannot
+     * raise them). The kernel counts them per real user, threads included.
+     */
+    private List<String> limited() {
+        return maxProcesses == 0 || prlimit == null ? List.of()
+                : List.of(prlimit.toString(), "--nproc=" + maxProcesses + ":" + maxProcesses, "--");
     }
 
     /**
@@ -238,27 +235,23 @@ final class Sandbox {
      * way to gain any ({@code no_new_privs}: setuid programs do not raise it). A user namespace it
      * makes itself gets no power over the sandbox's mounts, which are locked to it.
      */
-    private List<String> asJobUser() {
-        return jobUser == null ? List.of() : List.of(setpriv.toString(), "--reuid=" + jobUser.uid(),
-                "--regid=" + jobUser.gid(), "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
+    private List<String> asJobUser(JobUsers.JobUser user) {
+        return user == null ? List.of() : List.of(setpriv.toString(), "--reuid=" + user.uid(),
+                "--regid=" + user.gid(), "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
                 "--no-new-privs", "--");
     }
 
     /** Whether a sandbox as {@link #start} builds it can be made here. */
     private boolean works() {
-        if (bwrap == null || (jobUser != null && (setpriv == null || envProgram == null))) {
+        if (bwrap == null || (users.perNamespace() && (setpriv == null || envProgram == null || prlimit == null))) {
             return false;
         }
         List<String> probe = new ArrayList<>(bubblewrap());
         probe.addAll(List.of("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--"));
-        probe.addAll(asJobUser());
+        probe.addAll(limited());
+        probe.addAll(asJobUser(users.perNamespace() ? users.probe() : null));
         probe.add("true");
         return HostPrograms.succeeds(probe);
-    }
-
-    private static void chown(Path path, JobUser user) throws IOException {
-        Files.setAttribute(path, "unix:uid", user.uid(), LinkOption.NOFOLLOW_LINKS);
-        Files.setAttribute(path, "unix:gid", user.gid(), LinkOption.NOFOLLOW_LINKS);
     }
 
     static Path absolute(Path path) {

@@ -3,7 +3,9 @@ package io.paddlejobs.backend.local;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a confined replica sees of the file system: bubblewrap mounts in the order they apply, each
@@ -26,6 +28,8 @@ final class SandboxMounts {
     private final List<Mount> mounts = new ArrayList<>();
     /** The directories emptied so far: what is mounted inside them needs its way there made. */
     private final List<Path> emptied = new ArrayList<>();
+    /** The directories made on the way so far: made once. */
+    private final Set<Path> made = new HashSet<>();
 
     SandboxMounts system(String option, String target) {
         mounts.add(new Mount(option, null, target));
@@ -72,7 +76,10 @@ final class SandboxMounts {
         emptied.stream().filter(dir -> target.startsWith(dir) && !target.equals(dir))
                 .max(Comparator.comparingInt(Path::getNameCount)).ifPresent(dir -> {
                     for (int names = dir.getNameCount() + 1; names < target.getNameCount(); names++) {
-                        mounts.add(new Mount("--dir", null, target.getRoot().resolve(target.subpath(0, names)).toString()));
+                        Path way = target.getRoot().resolve(target.subpath(0, names));
+                        if (made.add(way)) {
+                            mounts.add(new Mount("--dir", null, way.toString()));
+                        }
                     }
                 });
     }

@@ -1,7 +1,9 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.DirectoryHandle;
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.backend.JobWrittenFiles;
+import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.PaddleEnv;
 import io.paddlejobs.planning.Replica;
@@ -12,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -25,13 +28,26 @@ import java.util.regex.Pattern;
 /**
  * One job's directory on the shared filesystem, {@code <shared-dir>/jobs/<namespace>/<job>/}:
  * what the replicas read ({@code launch.sh}, {@code env/<replica>.env} and {@code .placed},
- * {@code entry/<role>}), what they write ({@code logs/}, {@code state/}, {@code work/}), and the
- * service's record. Everything the replicas write is read as {@link JobWrittenFiles} reads it.
+ * {@code entry/<role>}), what they write ({@code logs/}, {@code state/}, {@code work/<replica>/}, each
+ * replica's own working directory), and the service's record; all of it the service's user's alone
+ * (files {@code rw-------}, directories {@code rwx------}): that user is the job's too. Everything the
+ * replicas write is read as {@link JobWrittenFiles} reads it. A job can rename or replace anything on
+ * the shared directory ({@code jobs/} and its namespace's directory included), from any node, at any
+ * moment: what the service makes, writes or deletes here it reaches from the shared directory (the
+ * operator's) through a {@link DirectoryHandle}, a name at a time and no link followed, and a link or
+ * a file where a directory should be is refused ({@link JobFilesUnusableException}).
  *
- * @param dir the directory's real path (no link on the way)
+ * @param shared the shared directory's real path
+ * @param key    the job
  */
-record JobFiles(Path dir) {
+record JobFiles(Path shared, JobKey key) {
 
+    private static final String ENV = "env";
+    private static final String ENTRY = "entry";
+    private static final String LOGS = "logs";
+    private static final String STATE = "state";
+    private static final String WORK = "work";
+    private static final String CHECKPOINTS = "checkpoints";
     /** A start or exit mark is one short line; more is not one. */
     private static final int MAX_MARK_BYTES = 64;
     /** One line per replica of at most a few hundred characters. */
@@ -39,20 +55,25 @@ record JobFiles(Path dir) {
     /** As {@code launch.sh} writes it: the exit code, and {@code stopped} when the job was being stopped. */
     private static final Pattern EXIT = Pattern.compile("(\\d{1,3})( stopped)?\\n?");
 
+    /** The job's directory (a path: where it is, not what is there now). */
+    Path dir() {
+        return shared.resolve(JobDirectories.JOBS).resolve(key.namespace()).resolve(key.name());
+    }
+
     Path record() {
-        return dir.resolve(JobDirectories.RECORD);
+        return dir().resolve(JobDirectories.RECORD);
     }
 
     Path workDir() {
-        return dir.resolve("work");
+        return dir().resolve(WORK);
     }
 
     Path batchLog() {
-        return dir.resolve("logs").resolve("batch.log");
+        return dir().resolve(LOGS).resolve("batch.log");
     }
 
     Path logFile(String replicaId) {
-        return dir.resolve("logs").resolve(replicaId + ".log");
+        return dir().resolve(LOGS).resolve(replicaId + ".log");
     }
 
     /**
@@ -61,44 +82,66 @@ record JobFiles(Path dir) {
      * is {@code state/} itself, where jobs from before restarts have theirs.
      */
     Path stateDir(int attempt) {
-        Path state = dir.resolve("state");
-        return attempt == 0 ? state : state.resolve("attempt-" + attempt);
+        Path state = dir().resolve(STATE);
+        return attempt == 0 ? state : state.resolve(attemptDir(attempt));
+    }
+
+    private static String attemptDir(int attempt) {
+        return "attempt-" + attempt;
     }
 
     /** Makes the state directory of a later attempt, before it is submitted. */
     void prepareAttempt(int attempt) {
-        try {
-            Files.createDirectories(stateDir(attempt));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot make the state directory of attempt " + attempt + " under " + dir, e);
-        }
+        inJobDirectory("make the state directory of attempt " + attempt, job -> {
+            try (DirectoryHandle state = job.directory(STATE, DirectoryHandle.PRIVATE)) {
+                state.directory(attemptDir(attempt), DirectoryHandle.PRIVATE).close();
+            }
+        });
     }
 
-    /** Writes everything the replicas read; they start only after this, so it is complete when they look. */
+    /**
+     * Writes everything the replicas read, and makes each replica's working directory and the job's
+     * checkpoint directory; replicas start only after this, so it is complete when they look.
+     */
     void prepare(JobPlan plan) {
-        try {
-            for (String sub : new String[] {"env", "entry", "logs", "state", "work"}) {
-                Files.createDirectories(dir.resolve(sub));
+        inJobDirectory("write the files of job " + plan.name(), job -> {
+            for (String sub : new String[] {ENV, ENTRY, LOGS, STATE}) {
+                job.directory(sub, DirectoryHandle.PRIVATE).close();
             }
-            // The same directory for every attempt, on the shared storage: made here, before any replica starts.
-            String checkpoints = plan.replicas().get(0).env().get(PaddleEnv.CHECKPOINT_DIR);
-            if (checkpoints != null) {
-                Files.createDirectories(Path.of(checkpoints));
+            try (DirectoryHandle work = job.directory(WORK, DirectoryHandle.PRIVATE)) {
+                for (Replica replica : plan.replicas()) {
+                    work.directory(replica.id(), DirectoryHandle.PRIVATE).close();
+                }
             }
-            Files.writeString(dir.resolve("launch.sh"), BatchScripts.LAUNCHER);
-            for (RolePlan role : BatchScripts.roles(plan)) {
-                Files.writeString(dir.resolve("entry").resolve(role.role().label()), role.entryPoint());
+            job.write("launch.sh", DirectoryHandle.PRIVATE_FILE, bytes(BatchScripts.LAUNCHER));
+            try (DirectoryHandle entry = job.directory(ENTRY)) {
+                for (RolePlan role : BatchScripts.roles(plan)) {
+                    entry.write(role.role().label(), DirectoryHandle.PRIVATE_FILE, bytes(role.entryPoint()));
+                }
             }
-            for (Replica replica : plan.replicas()) {
-                // Only the service's own values name hosts by token: the user's reach the replica as given.
-                Files.write(dir.resolve("env").resolve(replica.id() + ".env"),
-                        nulSeparated(replica.env(), name -> !PaddleEnv.isReserved(name)));
-                Files.write(dir.resolve("env").resolve(replica.id() + ".placed"),
-                        nulSeparated(replica.env(), PaddleEnv::isReserved));
+            try (DirectoryHandle env = job.directory(ENV)) {
+                for (Replica replica : plan.replicas()) {
+                    // Only the service's own values name hosts by token: the user's reach the replica as given.
+                    env.write(replica.id() + ".env", DirectoryHandle.PRIVATE_FILE,
+                            out -> out.write(nulSeparated(replica.env(), name -> !PaddleEnv.isReserved(name))));
+                    env.write(replica.id() + ".placed", DirectoryHandle.PRIVATE_FILE,
+                            out -> out.write(nulSeparated(replica.env(), PaddleEnv::isReserved)));
+                }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the files of job " + plan.name() + " under " + dir, e);
-        }
+        });
+        // The same directory for every attempt, on the namespace's storage: made here, before any replica starts.
+        inShared("make the checkpoint directory of job " + plan.name(), shared -> shared.directories(
+                DirectoryHandle.PRIVATE, JobDirectories.STORAGE, key.namespace(), CHECKPOINTS, key.name()).close());
+    }
+
+    /** Replaces the record in one step, no link followed; the job's directory is made where missing. */
+    void writeRecord(DirectoryHandle.Writing record) {
+        inJobDirectory("write the record of job " + key.name(),
+                job -> job.write(JobDirectories.RECORD, DirectoryHandle.PRIVATE_FILE, record));
+    }
+
+    private static DirectoryHandle.Writing bytes(String text) {
+        return out -> out.write(text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** {@code NAME=value\0} per variable: a value may hold any character but NUL, newlines included. */
@@ -158,14 +201,41 @@ record JobFiles(Path dir) {
         }
     }
 
+    /** Deletes the job's directory and everything in it, following no link; what is already gone is what was wanted. */
     void delete() {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try {
-            JobDirectories.deleteTree(dir);
+        inShared("delete the files of job " + key.name(), shared -> {
+            try (DirectoryHandle jobs = shared.directory(JobDirectories.JOBS);
+                 DirectoryHandle namespace = jobs.directory(key.namespace())) {
+                namespace.deleteTree(key.name());
+            } catch (NoSuchFileException nothingLeft) {
+                // no namespace directory: nothing of the job's either
+            }
+        });
+    }
+
+    /** A step in the job's directory, made (private) where missing. */
+    private void inJobDirectory(String what, Step step) {
+        inShared(what, shared -> {
+            try (DirectoryHandle job = shared.directories(DirectoryHandle.PRIVATE, JobDirectories.JOBS, key.namespace(),
+                    key.name())) {
+                step.in(job);
+            }
+        });
+    }
+
+    /** A step from the shared directory; a link or a file where a directory should be is the job's files' fault. */
+    private void inShared(String what, Step step) {
+        try (DirectoryHandle root = DirectoryHandle.open(shared)) {
+            step.in(root);
+        } catch (DirectoryHandle.UnusableDirectoryException e) {
+            throw new JobFilesUnusableException(key, shared.relativize(Path.of(e.getFile())), e.getReason(), e);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete the files of the job under " + dir, e);
+            throw new UncheckedIOException("cannot " + what + " under " + dir(), e);
         }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void in(DirectoryHandle dir) throws IOException;
     }
 }

@@ -42,7 +42,12 @@ final class NextAttempts {
             return;
         }
         JobFiles files = records.files(job.key());
-        files.prepareAttempt(job.attempt());
+        try {
+            files.prepareAttempt(job.attempt());
+        } catch (JobFilesUnusableException e) {
+            fail(job, now, "restart %d was not submitted: %s".formatted(job.attempt(), e.getBody().getDetail()));
+            return;
+        }
         Duration ranBefore = job.status().startedAt() == null ? Duration.ZERO
                 : Duration.between(job.status().startedAt(), now);
         long id = slurm.submit(BatchScripts.of(job.unplaced(), files, properties, job.attempt(), ranBefore));
@@ -53,6 +58,17 @@ final class NextAttempts {
         }
         records.saveIfCurrent(jobs, next); // a cancel meanwhile writes its own; a delete, none
         changed.accept(job.key());
+    }
+
+    /** The job cannot go on: it ends failed, unless it was cancelled or deleted meanwhile. */
+    private void fail(SlurmJob job, Instant now, String why) {
+        JobStatus s = job.status();
+        SlurmJob failed = job.with(new JobStatus(JobPhase.FAILED, "StartFailed", why, s.createdAt(), s.startedAt(), now, null,
+                s.pservers(), s.trainers(), s.replicas(), s.restarts(), s.attempts()), null);
+        if (jobs.replace(job.key(), job, failed)) {
+            records.saveIfCurrent(jobs, failed);
+            changed.accept(job.key());
+        }
     }
 
     /**

@@ -29,41 +29,42 @@ final class SlurmRecords {
     /** Far above any record the service writes (a plan is bounded by the request's size). */
     static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
+    private final Path shared;
     private final JobDirectories directories;
     private final JsonMapper json;
 
-    /** @param directories its jobs directory is created if need be, and used by its real path, so that no link is followed below it */
+    /**
+     * @param directories its jobs directory is created if need be; the shared directory they lie in is
+     *                    used by its real path, and nothing below it is reached through a link
+     */
     SlurmRecords(JobDirectories directories, JsonMapper json) {
         try {
-            this.directories = new JobDirectories(
-                    Files.createDirectories(directories.jobs().toAbsolutePath().normalize()).toRealPath(),
-                    directories.storage());
+            Path shared = Files.createDirectories(directories.root().toAbsolutePath().normalize()).toRealPath();
+            // Jobs run as the service's user: the files are that user's alone, a link in place of either refused.
+            JobDirectories.keepPrivate(shared, JobDirectories.JOBS, JobDirectories.STORAGE);
+            this.shared = shared;
+            this.directories = new JobDirectories(shared.resolve(JobDirectories.JOBS), directories.storage());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the jobs directory " + directories.jobs(), e);
+            throw new UncheckedIOException("cannot use the jobs directory " + directories.jobs() + ": " + e.getMessage(), e);
         }
         this.json = json;
     }
 
     JobFiles files(JobKey key) {
-        return new JobFiles(directories.jobDir(key));
+        return new JobFiles(shared, key);
     }
 
     /**
      * Replaces the record atomically, so a crash never leaves half of one. Not through a link: a job
-     * that replaced its directory by one would have the service write wherever it points; its
-     * record is then left as it was (logged), and its status is kept in memory only.
+     * that replaced its directory (or its namespace's) by one would have the service write wherever it
+     * points; its record is then left as it was (logged), and its status is kept in memory only.
      */
     void save(SlurmJob job) {
-        Path record = files(job.key()).record();
         try {
-            Files.createDirectories(record.getParent());
-            if (!record.getParent().toRealPath().equals(record.getParent())) {
-                log.warn("The directory of job {} was replaced by a link; its record is not written there", job.key());
-                return;
-            }
-            JobDirectories.replace(record, temp -> json.writeValue(temp.toFile(), job));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the record of job " + job.plan().name(), e);
+            files(job.key()).writeRecord(out -> json.writeValue(out, job));
+        } catch (JobFilesUnusableException e) {
+            log.warn("The directory of job {} cannot be used ({}); its record is not written there", job.key(),
+                    e.getBody().getDetail());
         }
     }
 

@@ -124,7 +124,12 @@ final class SlurmStops implements AutoCloseable {
         }
         jobs.remove(key);
         changed.accept(key);
-        records.files(key).delete();
+        try {
+            records.files(key).delete();
+        } catch (JobFilesUnusableException e) {
+            // The job is gone; what a link stands in the way of is not reached through it.
+            log.warn("Job {} was deleted, but not its files: {}", key, e.getBody().getDetail());
+        }
         return true;
     }
 

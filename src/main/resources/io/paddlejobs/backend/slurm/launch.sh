@@ -61,7 +61,7 @@ while kill -0 $c 2>/dev/null; do wait $c; rc=$?; done; exit $rc'
 
 log=$JOB_DIR/logs/$id.log
 date -u +%FT%TZ > "$STATE/$id.started"
-cd "$JOB_DIR/work" || exit 1
+cd "$JOB_DIR/work/$id" || exit 1   # its own working directory, made by the service
 entry=$(cat "$JOB_DIR/entry/$role")
 if [ ${#confine[@]} -gt 0 ]; then
     setsid "${confine[@]}" /bin/bash -c "$init" init env -i "${vars[@]}" /bin/sh -c "$entry" >> "$log" 2>&1 < /dev/null &

@@ -23,8 +23,9 @@ class GpuSandboxTest {
     Path dir;
 
     private Sandbox confining() {
+        LocalProperties properties = LocalBackendFixture.properties(dir);
         Sandbox sandbox = Sandbox.create(Sandbox.Mode.AUTO, true, dir, Sandbox.Hidden.NOTHING,
-                LocalBackendFixture.properties(dir).sandboxUser());
+                properties.sandboxUsers(), properties.maxProcesses());
         assumeThat(sandbox.confinesFiles()).as("bubblewrap works here").isTrue();
         return sandbox;
     }
@@ -49,8 +50,10 @@ class GpuSandboxTest {
     void theSandboxBindsTheHostNodesOfTheReplicasGpusOnlyAndNoneWithout() {
         Sandbox sandbox = confining();
 
-        List<SandboxMounts.Mount> withGpu = sandbox.mounts(dir.resolve("work"), dir.resolve("storage"), List.of(2));
-        List<SandboxMounts.Mount> without = sandbox.mounts(dir.resolve("work"), dir.resolve("storage"), List.of());
+        var dirs = new JobWorkspace.ReplicaDirectories(dir.resolve("work"), null, dir.resolve("storage"),
+                dir.resolve("checkpoints"));
+        List<SandboxMounts.Mount> withGpu = sandbox.mounts(dirs, List.of(2));
+        List<SandboxMounts.Mount> without = sandbox.mounts(dirs, List.of());
 
         assertThat(withGpu).filteredOn(mount -> mount.target().startsWith("/dev/nvidia"))
                 .extracting(SandboxMounts.Mount::target)

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.config.PlanningJsonModule;
+import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -26,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -79,17 +81,32 @@ final class LocalBackendFixture implements AutoCloseable {
         this(properties, tenants, hidden, backoff, Clock.systemUTC());
     }
 
+    /**
+     * @param users    who confined replicas run as when the service runs as root ({@link JobUsers#serviceUser()}:
+     *                 as an unprivileged service's would, in a user namespace mapped to the service's user)
+     * @param packages the code packages jobs may name
+     */
+    LocalBackendFixture(LocalProperties properties, boolean tenants, JobUsers users, CodePackages packages) {
+        this(properties, tenants, Sandbox.Hidden.NOTHING, new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)),
+                Clock.systemUTC(), users, packages);
+    }
+
     private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
                                 RestartBackoff backoff, Clock clock) {
+        this(properties, tenants, hidden, backoff, clock, properties.sandboxUsers(), NoCodePackages.INSTANCE);
+    }
+
+    private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
+                                RestartBackoff backoff, Clock clock, JobUsers users, CodePackages packages) {
         this.dataRoot = properties.dataRoot();
         this.properties = properties;
         this.planner = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
         searchableByAll(dataRoot);
-        this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden,
-                properties.sandboxUser());
-        this.backend = new LocalJobBackend(properties, planner, store(), clock, sandbox,
-                NoCodePackages.INSTANCE, ResourceLedger.of(MachineCapacity.detect(properties,
-                        CgroupLimits.ofThisProcess(), Path.of("/proc/meminfo")), properties), backoff);
+        this.sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden, users,
+                properties.maxProcesses());
+        this.backend = new LocalJobBackend(properties, planner, store(), clock, sandbox, packages,
+                ResourceLedger.of(MachineCapacity.detect(properties, CgroupLimits.ofThisProcess(),
+                        Path.of("/proc/meminfo")), properties), backoff);
         backend.recover();
     }
 
@@ -103,6 +120,14 @@ final class LocalBackendFixture implements AutoCloseable {
                 "min-free-space", "1MB", "gpus", "none"));
         keys.addAll(List.of(keysAndValues));
         return Settings.of(LocalProperties.class, keys.toArray());
+    }
+
+    /**
+     * The first of ten users no one else on the machine uses, for a test that counts processes per
+     * user (the kernel counts them across the whole machine, other tests' included).
+     */
+    static int unusedUids() {
+        return 3_000_000 + ThreadLocalRandom.current().nextInt(1_000_000) * 10;
     }
 
     /**
@@ -169,6 +194,30 @@ final class LocalBackendFixture implements AutoCloseable {
             }
         });
         return logs.toString();
+    }
+
+    /** Submits a one-trainer job in the namespace, an earlier one of its name deleted first. */
+    JobKey submitIn(String namespace, String name, String entryPoint) {
+        JobKey key = new JobKey(namespace, name);
+        backend.delete(key);
+        backend.submit(planner.plan(request(name, entryPoint, 0, 1), namespace, backend.site()));
+        return key;
+    }
+
+    /** As {@link #submitIn}, then waits for the job's end and returns its trainer's log; it must have succeeded. */
+    String runToEnd(String namespace, String name, String entryPoint) throws IOException {
+        JobKey key = submitIn(namespace, name, entryPoint);
+        await().atMost(DEADLINE).until(() -> backend.find(key).orElseThrow().status().phase().isFinished());
+        String log = log(key);
+        assertThat(backend.find(key).orElseThrow().status().phase()).as(log).isEqualTo(JobPhase.SUCCEEDED);
+        return log;
+    }
+
+    /** The log of the job's first trainer. */
+    String log(JobKey key) throws IOException {
+        var out = new ByteArrayOutputStream();
+        backend.writeLogs(key, Role.TRAINER, 0, null, false, out);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     String log(String name, Role role, int index) throws IOException {

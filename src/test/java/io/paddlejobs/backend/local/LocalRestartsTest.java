@@ -169,7 +169,7 @@ class LocalRestartsTest {
     }
 
     private static List<String> starts(LocalBackendFixture local, String name) throws IOException {
-        Path starts = dataRoot(local).resolve("storage/default/checkpoints").resolve(name).resolve("starts");
+        Path starts = dataRoot(local).resolve("checkpoints/default").resolve(name).resolve("starts");
         return Files.exists(starts) ? Files.readAllLines(starts) : List.of();
     }
 

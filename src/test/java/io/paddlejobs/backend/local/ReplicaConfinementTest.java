@@ -78,10 +78,10 @@ class ReplicaConfinementTest {
                     1, 1);
             local.backend.submit(local.planner.plan(alice, "team-a", local.backend.site()));
             await().atMost(DEADLINE).until(() -> Files.exists(dataRoot.resolve("storage/team-a/data.txt")));
-            String snoop = "cat ../../../team-a/alice-secret/logs/trainer-0.log; cat ../../../team-a/alice-secret/job.json;"
-                    + " cat ../../../team-a/alice-secret/work/work.txt; cat " + dataRoot + "/storage/team-a/data.txt;"
+            String snoop = "cat ../../../../team-a/alice-secret/logs/trainer-0.log; cat ../../../../team-a/alice-secret/job.json;"
+                    + " cat ../../../../team-a/alice-secret/work/trainer-0/work.txt; cat " + dataRoot + "/storage/team-a/data.txt;"
                     + " ls " + dataRoot + "/jobs; echo EVIL > " + dataRoot + "/storage/team-a/data.txt;"
-                    + " mkdir -p ../../zz && echo {} > ../../zz/job.json; echo pwd=$(pwd); echo OWN > own.txt && echo wrote-own;"
+                    + " mkdir -p ../../../zz && echo {} > ../../../zz/job.json; echo pwd=$(pwd); echo OWN > own.txt && echo wrote-own;"
                     + " echo MINE > \"$PADDLE_JOB_DATA/mine.txt\" && echo wrote-storage; ps -e | wc -l";
             var bob = LocalBackendFixture.request("snoop", snoop, 1, 1);
             local.backend.submit(local.planner.plan(bob, "team-b", local.backend.site()));
@@ -93,7 +93,7 @@ class ReplicaConfinementTest {
             String log = out.toString(StandardCharsets.UTF_8);
 
             assertThat(log).doesNotContain("ALICE-SECRET-LOG", "ALICE-DATA", "ALICE-WORK", "entry_point", "team-a\n")
-                    .contains("wrote-own", "wrote-storage", "pwd=" + dataRoot.resolve("jobs/team-b/snoop/work"));
+                    .contains("wrote-own", "wrote-storage", "pwd=" + dataRoot.resolve("jobs/team-b/snoop/work/trainer-0"));
             assertThat(Files.readString(dataRoot.resolve("storage/team-a/data.txt"))).isEqualTo("ALICE-DATA\n");
             assertThat(Files.exists(dataRoot.resolve("jobs/team-b/zz"))).isFalse();
             assertThat(Files.readString(dataRoot.resolve("storage/team-b/mine.txt"))).isEqualTo("MINE\n");

@@ -94,7 +94,7 @@ class SandboxEscapeTest {
             String log = runAsBob(local, "cat " + aws + " " + home + "/.ssh/id_rsa " + serviceLog + " " + beside
                     + "; echo home=$(ls -A " + home + ")end; echo HOME=$HOME");
 
-            assertThat(log).contains("NOT-HIDDEN", "home=end", "HOME=" + dataRoot.resolve("jobs/team-b/snoop/work"))
+            assertThat(log).contains("NOT-HIDDEN", "home=end", "HOME=" + dataRoot.resolve("jobs/team-b/snoop/work/trainer-0"))
                     .doesNotContain("OPERATOR-SECRET", "PRIVATE-KEY", "action=submit");
         }
     }
@@ -104,7 +104,7 @@ class SandboxEscapeTest {
         require(local.sandbox.confinesFiles(), "bubblewrap cannot confine replicas here (see the log for why)");
     }
 
-    private static void require(boolean condition, String why) {
+    static void require(boolean condition, String why) {
         if (!condition) {
             if (Boolean.getBoolean("sandbox.required")) {
                 fail(why + "; -Dsandbox.required=true makes that a failure");

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.Memory;
 import io.paddlejobs.planning.Resources;
@@ -89,7 +90,7 @@ class BatchScriptsTest {
     void withPyxisTheRequestsImageIsEveryStepsContainerWithTheJobAndItsStorageMountedAtTheirPaths() {
         SlurmProperties pyxis = Settings.of(SlurmProperties.class, "shared-dir", "/shared", "containers", "pyxis");
         JobPlan plan = withImage(PlacementTest.plan(), "nvcr.io#nvidia/paddlepaddle:24.01");
-        JobFiles files = new JobFiles(Path.of("/shared/jobs/default/demo"));
+        JobFiles files = new JobFiles(Path.of("/shared"), new JobKey("default", "demo"));
 
         String script = BatchScripts.withDirectives(BatchScripts.of(plan, files, pyxis));
 
@@ -108,7 +109,7 @@ class BatchScriptsTest {
         SlurmProperties none = Settings.of(SlurmProperties.class, "shared-dir", "/shared");
         JobPlan plan = withImage(PlacementTest.plan(), "paddlepaddle/paddle:2.6.1");
 
-        String script = BatchScripts.withDirectives(BatchScripts.of(plan, new JobFiles(Path.of("/shared/jobs/default/demo")), none));
+        String script = BatchScripts.withDirectives(BatchScripts.of(plan, new JobFiles(Path.of("/shared"), new JobKey("default", "demo")), none));
 
         assertThat(script).doesNotContain("CONTAINER_IMAGE=");
         assertThat(BatchScripts.imageWarning(plan, none)).hasValueSatisfying(warning -> assertThat(warning)

@@ -117,7 +117,7 @@ class SlurmBenchmark {
             dryRun.add(nanos(() -> api.send("POST", "/jobs?dry_run=true", SlurmJobsApiTest.job("floor-" + n, "true"))));
             JobPlan plan = jobService.dryRun(JobRequests.spec("name=floor-" + n + " num_cpus=1 pservers=1 memory=256Mi")
                     .entryPoint("true").build(), NAMESPACE).plan();
-            JobFiles files = new JobFiles(Files.createDirectories(sharedDir.resolve("floor").resolve(plan.name())));
+            JobFiles files = new JobFiles(Files.createDirectories(sharedDir.resolve("floor")).toRealPath(), new JobKey(NAMESPACE, plan.name()));
             jobFiles.add(nanos(() -> files.prepare(plan)));
             historyRow.add(nanos(() -> history.submitted(plan)));
             history.delete(new JobKey(NAMESPACE, plan.name()));

@@ -47,7 +47,7 @@ class SlurmHostileJobsTest extends SlurmServiceTest {
     void linksPlantedInPlaceOfLogsReadNothingOutsideTheJobNorEndlesslyFromDevZero() throws Exception {
         submit("default", "snoop", 2, """
                 if [ "$PADDLE_TRAINER_ID" = 0 ]; then
-                  ln -sf %s ../logs/trainer-0.log; ln -sf /dev/zero ../logs/trainer-1.log; touch ../planted
+                  ln -sf %s ../../logs/trainer-0.log; ln -sf /dev/zero ../../logs/trainer-1.log; touch ../../planted
                 fi; sleep 120""".formatted(MARKER), Map.of());
         await().atMost(SlurmJobsApiTest.RUN).until(() -> Files.exists(sharedDir.resolve("jobs/default/snoop/planted")));
         assertThat(api.send("GET", "/jobs/snoop/metrics", null).statusCode()).as("its trainers' logs are followed")
@@ -71,9 +71,9 @@ class SlurmHostileJobsTest extends SlurmServiceTest {
     void fifosDeviceLinksAndABadPlacementInStateFreezeNoOtherJobAndNoCancel() {
         submit("default", "freezer", 2, """
                 if [ "$PADDLE_TRAINER_ID" = 0 ]; then
-                  rm -f ../state/trainer-0.started; mkfifo ../state/trainer-0.started
-                  ln -sf /dev/zero ../state/trainer-1.exit; mkfifo ../state/trainer-0.exit
-                  printf 'trainer-0 127.0.0.1 notaport n1\\n' > ../state/placement; touch ../planted
+                  rm -f ../../state/trainer-0.started; mkfifo ../../state/trainer-0.started
+                  ln -sf /dev/zero ../../state/trainer-1.exit; mkfifo ../../state/trainer-0.exit
+                  printf 'trainer-0 127.0.0.1 notaport n1\\n' > ../../state/placement; touch ../../planted
                 fi; sleep 120""", Map.of());
         await().atMost(SlurmJobsApiTest.RUN).until(() -> Files.exists(sharedDir.resolve("jobs/default/freezer/planted")));
 

@@ -127,10 +127,11 @@ class SlurmJobsApiTest extends SlurmServiceTest {
     @Test
     void everyReplicaGetsExactlyThePlannedEnvironmentThatTheJobShows() {
         api.submit("""
-                {"name": "env-dump", "entry_point": "env | sort; touch printed-$TRAINING_ROLE-$PADDLE_PORT; %s",
+                {"name": "env-dump", "entry_point": "env | sort; touch $PADDLE_JOB_CHECKPOINT_DIR/printed-$TRAINING_ROLE-$PADDLE_PORT; %s",
                  "num_cpus": 2, "pservers": 2, "env": {"GREETING": "hello world"}}""".formatted(
                 // Pservers are stopped once the trainers are done: trainers wait until both have printed.
-                "[ $TRAINING_ROLE = PSERVER ] || until [ $(ls printed-PSERVER-* 2>/dev/null | wc -l) -ge 2 ]; do sleep 0.1; done"));
+                "[ $TRAINING_ROLE = PSERVER ] || until [ $(ls $PADDLE_JOB_CHECKPOINT_DIR/printed-PSERVER-* 2>/dev/null | wc -l)"
+                        + " -ge 2 ]; do sleep 0.1; done"));
         api.awaitPhase("env-dump", "Succeeded", RUN);
 
         JsonNode plan = api.getJson("/jobs/env-dump").path("plan");
@@ -157,9 +158,9 @@ class SlurmJobsApiTest extends SlurmServiceTest {
     void eachGpuTrainerIsATaskWithItsOwnGpu() {
         // The test cluster's nodes count two GPUs each (stand-in device files, no CUDA).
         api.submit("""
-                {"name": "gpus", "entry_point": "echo gpus=${CUDA_VISIBLE_DEVICES:-none}; touch printed-$TRAINING_ROLE; %s", "num_gpus": 2,
+                {"name": "gpus", "entry_point": "echo gpus=${CUDA_VISIBLE_DEVICES:-none}; touch $PADDLE_JOB_CHECKPOINT_DIR/printed-$TRAINING_ROLE; %s", "num_gpus": 2,
                  "pservers": 1, "memory": "512Mi"}""".formatted(
-                "[ $TRAINING_ROLE = PSERVER ] || until [ -e printed-PSERVER ]; do sleep 0.1; done"));
+                "[ $TRAINING_ROLE = PSERVER ] || until [ -e $PADDLE_JOB_CHECKPOINT_DIR/printed-PSERVER ]; do sleep 0.1; done"));
 
         api.awaitPhase("gpus", "Succeeded", RUN);
 

@@ -37,8 +37,8 @@ class SlurmPlantedRecordsTest {
             ServiceClient api = ServiceClient.of(first);
             api.submit(SlurmJobsApiTest.job("real", "sleep 120"));
             // As the report's job planted it, from its working directory.
-            api.submit(SlurmJobsApiTest.job("planter", "mkdir -p ../../zz; echo "
-                    + "'{\\\"slurm_id\\\":5,\\\"placed\\\":false,\\\"cancel_requested\\\":false}' > ../../zz/job.json"));
+            api.submit(SlurmJobsApiTest.job("planter", "mkdir -p ../../../zz; echo "
+                    + "'{\\\"slurm_id\\\":5,\\\"placed\\\":false,\\\"cancel_requested\\\":false}' > ../../../zz/job.json"));
             api.awaitPhase("real", "Running", SlurmJobsApiTest.RUN);
             api.awaitPhase("planter", "Succeeded", SlurmJobsApiTest.RUN);
         }

@@ -17,6 +17,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.core.JsonGenerator;
@@ -37,7 +38,13 @@ class SlurmRecordWritesTest {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     @TempDir
-    Path jobsDir;
+    Path sharedDir;
+    private Path jobsDir;
+
+    @BeforeEach
+    void layout() {
+        jobsDir = sharedDir.resolve("jobs");
+    }
 
     private final CountDownLatch writing = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -79,7 +86,7 @@ class SlurmRecordWritesTest {
     }
 
     private void start(SlurmJob job) {
-        records = new SlurmRecords(new JobDirectories(jobsDir, jobsDir.resolveSibling("storage")), heldWrites());
+        records = new SlurmRecords(JobDirectories.under(sharedDir), heldWrites());
         stops = new SlurmStops(jobs, slurm, records, Clock.fixed(T0, ZoneOffset.UTC), key -> { }, Duration.ofMinutes(1));
         jobs.put(job.key(), job);
     }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -22,11 +23,17 @@ class SlurmRecordsTest {
             .addModule(new PlanningJsonModule()).build();
 
     @TempDir
-    Path jobsDir;
+    Path sharedDir;
+    private Path jobsDir;
+
+    @BeforeEach
+    void layout() {
+        jobsDir = sharedDir.resolve("jobs");
+    }
 
     @Test
     void aRecordIsReadBackOnlyWhereItsJobLiesAndPlantedOnesAreRenamedAside() throws Exception {
-        SlurmRecords records = new SlurmRecords(new JobDirectories(jobsDir, jobsDir.resolveSibling("storage")), JSON);
+        SlurmRecords records = new SlurmRecords(JobDirectories.under(sharedDir), JSON);
         SlurmJob job = job();
         records.save(job);
         Files.createDirectories(jobsDir.resolve("default/zz"));
@@ -49,7 +56,7 @@ class SlurmRecordsTest {
 
     @Test
     void aJobDirectoryReplacedByALinkGetsNoRecordWrittenThroughIt() throws IOException {
-        SlurmRecords records = new SlurmRecords(new JobDirectories(jobsDir, jobsDir.resolveSibling("storage")), JSON);
+        SlurmRecords records = new SlurmRecords(JobDirectories.under(sharedDir), JSON);
         Path elsewhere = Files.createDirectories(jobsDir.resolveSibling(jobsDir.getFileName() + "-elsewhere"));
         Files.createDirectories(jobsDir.resolve("default"));
         Files.createSymbolicLink(jobsDir.resolve("default/demo"), elsewhere);

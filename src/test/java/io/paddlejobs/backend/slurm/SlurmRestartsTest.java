@@ -292,7 +292,7 @@ class SlurmRestartsTest {
     }
 
     private JobFiles files(String name) {
-        return new JobFiles(sharedDir.resolve("jobs").resolve(NAMESPACE).resolve(name));
+        return new JobFiles(sharedDir.toAbsolutePath().normalize(), new JobKey(NAMESPACE, name));
     }
 
     /** One line per replica start: its attempt and its node. */
