@@ -3,9 +3,11 @@ package io.paddlejobs.security;
 import java.util.List;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
+import org.springframework.security.config.ObjectPostProcessor;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.web.header.HeaderWriter;
+import org.springframework.security.web.header.HeaderWriterFilter;
 import org.springframework.security.web.header.writers.DelegatingRequestMatcherHeaderWriter;
 import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
 import org.springframework.security.web.header.writers.StaticHeadersWriter;
@@ -25,6 +27,11 @@ import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
  * </ul>
  * Caching stays as the controllers set it. Cross-origin calls are refused unless
  * {@code paddlejobs.security.cors-origins} names the origins allowed.
+ *
+ * <p>The headers are written before the request is handled, on its own thread. Written lazily (Spring
+ * Security's default), they go out when the response commits: for a streamed answer (a log follow, an
+ * event stream) that can be on the stream's thread while the request's thread still writes them too, and
+ * Tomcat's header map is not safe for two threads (a follow answered 500).
  */
 final class SecurityHeaders {
 
@@ -44,6 +51,13 @@ final class SecurityHeaders {
         HeaderWriter swaggerPolicy = new DelegatingRequestMatcherHeaderWriter(swaggerUi,
                 new StaticHeadersWriter("Content-Security-Policy", SWAGGER_UI_POLICY));
         http.headers(headers -> headers
+                .withObjectPostProcessor(new ObjectPostProcessor<HeaderWriterFilter>() {
+                    @Override
+                    public <O extends HeaderWriterFilter> O postProcess(O filter) {
+                        filter.setShouldWriteHeadersEagerly(true);
+                        return filter;
+                    }
+                })
                 .cacheControl(cache -> cache.disable())
                 .contentTypeOptions(Customizer.withDefaults())
                 .frameOptions(frames -> frames.deny())
