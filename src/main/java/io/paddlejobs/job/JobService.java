@@ -62,7 +62,7 @@ public class JobService {
 
     public DryRun dryRun(JobRequest request, String namespace) {
         JobPlan plan = plan(request, namespace);
-        return new DryRun(plan, backend.manifests(plan));
+        return new DryRun(backend.asDryRun(plan), backend.manifests(plan));
     }
 
     /**

@@ -90,6 +90,21 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     }
 
     @Override
+    public List<String> warnings(JobPlan plan) {
+        return hasGpus() ? DevicesAtStart.warnings(plan) : List.of();
+    }
+
+    @Override
+    public JobPlan asDryRun(JobPlan plan) {
+        return hasGpus() ? DevicesAtStart.shown(plan) : plan;
+    }
+
+    /** Whether starts hand out GPUs: without any, the request's device variables reach the replicas as given. */
+    private boolean hasGpus() {
+        return scheduler.capacity().total().gpus() > 0;
+    }
+
+    @Override
     public boolean shipsCodePackages() {
         return true;
     }
