@@ -49,6 +49,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ReplicaLauncher launcher;
     private final LocalScheduler scheduler;
     private final ResourceLedger resources;
+    /** Whether starts hand out GPUs: without any, the request's device variables reach the replicas as given. */
+    private final boolean handsOutGpus;
     private final JobChanges changes = new JobChanges();
 
     private final RestartBackoff backoff;
@@ -70,6 +72,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.clock = clock;
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock, backoff);
         this.resources = resources;
+        this.handsOutGpus = resources.capacity().total().gpus() > 0; // the machine's, fixed at start
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
                 new PortAllocator(properties.firstPort(), properties.lastPort()), resources, launcher.executor(),
                 launcher::start);
@@ -91,17 +94,12 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public List<String> warnings(JobPlan plan) {
-        return hasGpus() ? DevicesAtStart.warnings(plan) : List.of();
+        return handsOutGpus ? DevicesAtStart.warnings(plan) : List.of();
     }
 
     @Override
     public JobPlan asDryRun(JobPlan plan) {
-        return hasGpus() ? DevicesAtStart.shown(plan) : plan;
-    }
-
-    /** Whether starts hand out GPUs: without any, the request's device variables reach the replicas as given. */
-    private boolean hasGpus() {
-        return scheduler.capacity().total().gpus() > 0;
+        return handsOutGpus ? DevicesAtStart.shown(plan) : plan;
     }
 
     @Override
