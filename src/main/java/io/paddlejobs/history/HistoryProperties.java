@@ -42,7 +42,8 @@ public record HistoryProperties(
      * Finished jobs beyond either limit are removed from the history, in the background.
      *
      * @param maxAge     a finished job is kept this long after it finished
-     * @param maxCount   at most this many finished jobs are kept, the most recently finished
+     * @param maxCount   at most this many finished jobs are kept per namespace, each namespace's most
+     *                   recently finished: one namespace's many jobs never evict another's
      * @param checkEvery how often the limits are enforced
      */
     public record Retention(

@@ -12,6 +12,7 @@ import io.paddlejobs.metrics.MetricsArchive;
 import io.paddlejobs.metrics.MetricsSnapshot;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -22,14 +23,19 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 
 /**
  * Writes each change every backend tells of ({@link JobBackend#onChange}) into the history, on a
  * thread of its own, and keeps each replica's log once a job finished, and its metrics once the
  * collector has them all: what is needed to answer for the job after the backend forgot it. A status equal to the last one written is not written again
  * (an informer's resync tells of many jobs that did not change; a restarted service is told of
- * every job, most of them recorded already). A write the store refused is tried again until it
- * succeeds, so the history catches up after the store was away.
+ * every job, most of them recorded already). A write the store could not take (it was away) is tried
+ * again until it succeeds, so the history catches up after the store was away; a write it refused (a
+ * value it will never take) is reported once and not tried again until the job changes.
+ *
+ * <p>Each write says when the backend was read for it ({@link JdbcJobHistory#record(Job, Instant)}):
+ * a look that began before a delete, or before the name was submitted again, writes nothing.
  */
 final class HistoryRecorder implements MetricsArchive, AutoCloseable {
 
@@ -59,6 +65,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     }
 
     private void look(JobKey key) {
+        Instant readAt = history.clock().instant(); // before the backend is read: what this look finds was there then
         Job job = backend.find(key).orElse(null);
         if (job == null) {
             written.remove(key); // gone from the backend: the history keeps what was last written
@@ -72,9 +79,8 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                 written.put(key, job.status());
                 return;
             }
-            history.record(job);
-            if (job.status().phase().isFinished()) {
-                keepLogs(job, written.get(key));
+            if (history.record(job, readAt) && job.status().phase().isFinished()) {
+                keepLogs(job, written.get(key), readAt);
             }
             written.put(key, job.status());
         } catch (HistoryUnavailableException e) {
@@ -86,6 +92,12 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                     look(key);
                 }, retryEvery.toMillis(), TimeUnit.MILLISECONDS);
             }
+        } catch (DataAccessException e) {
+            // Refused, and it would be again: marked written, so that it is neither retried nor reported at
+            // each look; its next change is written anew.
+            written.put(key, job.status());
+            log.warn("The history refused job {} of namespace {}; it is not tried again until the job changes: {}",
+                    key.name(), key.namespace(), e.toString());
         } catch (RuntimeException e) {
             // Not marked written: the next change of the job writes it again.
             log.warn("Could not write job {} of namespace {} into the history: {}", key.name(), key.namespace(),
@@ -95,15 +107,19 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
 
     @Override
     public void keepMetrics(JobKey key, MetricsSnapshot metrics) {
-        thread.execute(() -> writeMetrics(key, metrics));
+        Instant readAt = history.clock().instant();
+        thread.execute(() -> writeMetrics(key, metrics, readAt));
     }
 
-    private void writeMetrics(JobKey key, MetricsSnapshot metrics) {
+    private void writeMetrics(JobKey key, MetricsSnapshot metrics, Instant readAt) {
         try {
-            history.keepMetrics(key, metrics);
+            history.keepMetrics(key, metrics, readAt);
         } catch (HistoryUnavailableException e) {
             warnUnavailable("the metrics of job", key, e);
-            thread.schedule(() -> writeMetrics(key, metrics), retryEvery.toMillis(), TimeUnit.MILLISECONDS);
+            thread.schedule(() -> writeMetrics(key, metrics, readAt), retryEvery.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            log.warn("The history refused the metrics of job {} of namespace {}: {}", key.name(), key.namespace(),
+                    e.toString());
         }
     }
 
@@ -129,7 +145,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
      * request per replica each time. A replica still running when the job finished (its pservers, being stopped)
      * is read when it has stopped, with all it wrote.
      */
-    private void keepLogs(Job job, JobStatus before) {
+    private void keepLogs(Job job, JobStatus before, Instant readAt) {
         // A settled replica's state does not change again, though its message or times may (its pod removed).
         Set<String> keptBefore = new HashSet<>();
         if (before != null && before.phase().isFinished()) {
@@ -142,10 +158,12 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
             LogEnd kept = new LogEnd(maxLogBytes);
             try {
                 if (backend.writeLogs(job.key(), replica.role(), replica.index(), null, false, kept)) {
-                    history.keepLog(job.key(), replica.role(), replica.index(), kept.text());
+                    history.keepLog(job.key(), replica.role(), replica.index(), kept.text(), readAt);
                 }
             } catch (HistoryUnavailableException e) {
                 throw e; // the store's fault: tried again with the job
+            } catch (DataAccessException e) {
+                log.warn("The history refused the log of {} of job {}: {}", replica.id(), job.key().name(), e.toString());
             } catch (IOException | RuntimeException e) {
                 // The backend's: a node that is gone cannot serve its pods' logs, now or later. The job
                 // is written without this one, rather than read again at each of its changes.
@@ -163,5 +181,15 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     public void close() throws InterruptedException {
         thread.shutdown();
         thread.awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    /** How many jobs wait to be written again once the store is back (asked on the recorder's thread). */
+    int waitingForTheStore() throws InterruptedException, java.util.concurrent.ExecutionException {
+        return thread.submit(toRetry::size).get();
+    }
+
+    /** Whether it has stopped, with every change told before {@link #close} written. */
+    boolean stopped() {
+        return thread.isTerminated();
     }
 }

@@ -1,17 +1,25 @@
 package io.paddlejobs.history;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Removes finished jobs from the history beyond {@code paddlejobs.history.retention}'s age and count,
- * at start and then every {@code check-every}. Jobs that have not finished are never removed.
+ * at start and then every {@code check-every}. Jobs that have not finished are never removed. The count
+ * is per namespace: one tenant's many jobs never evict another's.
+ *
+ * <p>It also sweeps what no job owns: a row a submit wrote whose job the backend never took (the service
+ * stopped between the two) once no status came for {@link #UNRECORDED_AFTER}, logs, metrics and
+ * transitions whose job's row is gone, and tombstones ({@link JdbcJobHistory#delete}) older than
+ * {@link #TOMBSTONE_AGE}, by when no write read before the delete is still to come.
  */
 final class HistoryRetention implements AutoCloseable {
 
@@ -34,20 +42,40 @@ final class HistoryRetention implements AutoCloseable {
         thread.scheduleWithFixedDelay(this::enforceLogged, 0, every, TimeUnit.MILLISECONDS);
     }
 
+    /** How long a submit's row may wait for its job's first status before it counts as never created. */
+    static final Duration UNRECORDED_AFTER = Duration.ofMinutes(10);
+    /** How long a delete's tombstone is kept. */
+    static final Duration TOMBSTONE_AGE = Duration.ofHours(1);
+
     /** @return how many jobs were removed */
     int enforce() {
-        long oldest = clock.millis() - limits.maxAge().toMillis();
-        List<Object[]> expired = db.sql("select namespace, name from job_history where finished_at < ?")
-                .params(oldest).query((rs, row) -> new Object[] {rs.getString(1), rs.getString(2)}).list();
-        List<Object[]> beyondCount = db.sql("select namespace, name from job_history where finished_at is not null"
-                        + " order by finished_at desc, namespace, name offset ? rows")
-                .params(limits.maxCount()).query((rs, row) -> new Object[] {rs.getString(1), rs.getString(2)}).list();
+        long now = clock.millis();
+        int removed = forgetAll(db.sql("select namespace, name from job_history where finished_at < ?")
+                .params(now - limits.maxAge().toMillis()).query(KEY).list());
+        List<String> crowded = db.sql("select namespace from job_history where finished_at is not null"
+                + " group by namespace having count(*) > ?").params(limits.maxCount()).query(String.class).list();
+        for (String namespace : crowded) {
+            removed += forgetAll(db.sql("select namespace, name from job_history where namespace = ?"
+                            + " and finished_at is not null order by finished_at desc, name offset ? rows")
+                    .params(namespace, limits.maxCount()).query(KEY).list());
+        }
+        removed += forgetAll(db.sql("select namespace, name from job_history where status_json is null"
+                + " and created_at < ?").params(now - UNRECORDED_AFTER.toMillis()).query(KEY).list());
+        for (String table : JdbcJobHistory.TABLES.subList(1, JdbcJobHistory.TABLES.size())) {
+            db.sql("delete from " + table + " where not exists (select 1 from job_history h"
+                    + " where h.namespace = " + table + ".namespace and h.name = " + table + ".name)").update();
+        }
+        db.sql("delete from job_tombstones where deleted_at < ?").params(now - TOMBSTONE_AGE.toMillis()).update();
+        return removed;
+    }
+
+    private static final RowMapper<String[]> KEY = (rs, row) -> new String[] {rs.getString(1), rs.getString(2)};
+
+    private int forgetAll(List<String[]> jobs) {
         int removed = 0;
-        for (List<Object[]> jobs : List.of(expired, beyondCount)) {
-            for (Object[] job : jobs) {
-                if (JdbcJobHistory.forget(db, (String) job[0], (String) job[1])) {
-                    removed++;
-                }
+        for (String[] job : jobs) {
+            if (JdbcJobHistory.forget(db, job[0], job[1])) {
+                removed++;
             }
         }
         return removed;
@@ -57,7 +85,7 @@ final class HistoryRetention implements AutoCloseable {
         try {
             int removed = enforce();
             if (removed > 0) {
-                log.info("Job history: removed {} finished jobs beyond the retention limits", removed);
+                log.info("Job history: removed {} jobs beyond the retention limits or never created", removed);
             }
         } catch (RuntimeException e) {
             log.warn("Could not enforce the job history's retention: {}", e.toString());

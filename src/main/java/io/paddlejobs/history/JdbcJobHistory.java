@@ -20,12 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
-import org.springframework.dao.ConcurrencyFailureException;
-import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,40 +28,54 @@ import tools.jackson.databind.json.JsonMapper;
  * The job history in one SQL database (the embedded H2 file, or PostgreSQL): a row per job with its
  * plan and last status as the API writes them, a row per status transition, a row per replica's kept
  * log, a row with its metrics. Every write commits before it returns; a database that cannot be
- * reached is a {@link HistoryUnavailableException}.
+ * reached is a {@link HistoryUnavailableException}, a write it refuses Spring's {@code DataAccessException}
+ * ({@link StoreCalls}).
+ *
+ * <p>Nothing of a deleted job is written after its delete. A write made from what the backend held
+ * ({@link #record}, {@link #keepLog}, {@link #keepMetrics}) says when that was read, and takes the
+ * job's row first: it is dropped when the row is gone (deleted, and the delete holds the row while it
+ * removes the rest), when it belongs to a job of the name submitted since, or, for a job the history
+ * did not know, when a tombstone says it was deleted. Two writers take the row before any other table,
+ * so they never wait on each other in opposite orders.
  */
 final class JdbcJobHistory implements JobHistory {
 
-    /** Each table that holds rows of a job, its own row last (removed in this order). */
-    private static final List<String> TABLES = List.of("job_transitions", "job_logs", "job_metrics", "job_history");
+    /** Each table that holds rows of a job, its own row first: a delete holds it while the rest go. */
+    static final List<String> TABLES = List.of("job_history", "job_transitions", "job_logs", "job_metrics");
 
     /** The times epoch nanoseconds hold, in a long. */
     private static final Instant LATEST_NANOS = instant(Long.MAX_VALUE);
     private static final Instant EARLIEST_NANOS = instant(Long.MIN_VALUE);
 
-    /** How often a write is tried when concurrent writers of its rows keep getting there first. */
-    private static final int WRITE_TRIES = 5;
+    private static final int MAX_REASON = 200;
+    private static final int MAX_MESSAGE = 4000;
 
     private final JdbcClient db;
-    private final TransactionTemplate transactions;
+    private final StoreCalls calls;
     private final JsonMapper json;
     private final Clock clock;
 
     JdbcJobHistory(JdbcClient db, TransactionTemplate transactions, JsonMapper json, Clock clock) {
         this.db = db;
-        this.transactions = transactions;
+        this.calls = new StoreCalls(transactions);
         this.json = json;
         this.clock = clock;
     }
 
+    Clock clock() {
+        return clock;
+    }
+
     @Override
     public void submitted(JobPlan plan) {
-        written(() -> {
+        calls.written(() -> {
             forget(db, plan.namespace(), plan.name());
+            db.sql("delete from job_tombstones where namespace = ? and name = ?").params(plan.namespace(), plan.name())
+                    .update();
             Instant now = clock.instant();
-            db.sql("insert into job_history (namespace, name, created_at, created_ns, phase, plan_json)"
-                            + " values (?, ?, ?, ?, ?, ?)")
-                    .params(plan.namespace(), plan.name(), now.toEpochMilli(), nanos(now), "Pending",
+            return db.sql("insert into job_history (namespace, name, created_at, created_ns, submitted_ns, phase,"
+                            + " plan_json) values (?, ?, ?, ?, ?, ?, ?)")
+                    .params(plan.namespace(), plan.name(), now.toEpochMilli(), nanos(now), nanos(now), "Pending",
                             json.writeValueAsString(plan))
                     .update();
         });
@@ -74,21 +83,35 @@ final class JdbcJobHistory implements JobHistory {
 
     @Override
     public void record(Job job) {
+        record(job, clock.instant());
+    }
+
+    /**
+     * The job as the backend held it at {@code readAt}.
+     *
+     * @return whether it was written: not when the job was deleted, or its name submitted again, since
+     */
+    boolean record(Job job, Instant readAt) {
         JobKey key = job.key();
         JobStatus status = job.status();
-        written(() -> {
+        return calls.written(() -> {
+            Optional<Long> row = heldRow(key);
+            if (row.isPresent() ? row.get() > nanos(readAt) : deleted(key)) {
+                return false;
+            }
             Optional<Last> last = db.sql("select t.phase, t.reason, t.message, t.seq from job_transitions t"
                             + " where t.namespace = ? and t.name = ? order by t.seq desc fetch first 1 rows only")
                     .params(key.namespace(), key.name())
-                    .query((rs, row) -> new Last(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)))
+                    .query((rs, r) -> new Last(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4)))
                     .optional();
             String phase = status.phase().name();
-            int updated = db.sql("update job_history set phase = ?, finished_at = ?, status_json = ?, plan_json = ?,"
-                            + " created_ns = ? where namespace = ? and name = ?")
-                    .params(phase, millis(status.finishedAt()), json.writeValueAsString(status),
-                            json.writeValueAsString(job.plan()), listedNanos(status), key.namespace(), key.name())
-                    .update();
-            if (updated == 0) {
+            if (row.isPresent()) {
+                db.sql("update job_history set phase = ?, finished_at = ?, status_json = ?, plan_json = ?,"
+                                + " created_ns = ? where namespace = ? and name = ?")
+                        .params(phase, millis(status.finishedAt()), json.writeValueAsString(status),
+                                json.writeValueAsString(job.plan()), listedNanos(status), key.namespace(), key.name())
+                        .update();
+            } else {
                 db.sql("insert into job_history (namespace, name, created_at, created_ns, finished_at, phase, plan_json,"
                                 + " status_json) values (?, ?, ?, ?, ?, ?, ?, ?)")
                         .params(key.namespace(), key.name(), createdMillis(status), listedNanos(status),
@@ -96,40 +119,77 @@ final class JdbcJobHistory implements JobHistory {
                                 json.writeValueAsString(status))
                         .update();
             }
-            if (last.isEmpty() || !last.get().same(phase, status.reason(), status.message())) {
+            String reason = StoreCalls.storable(status.reason(), MAX_REASON);
+            String message = StoreCalls.storable(status.message(), MAX_MESSAGE);
+            if (last.isEmpty() || !last.get().same(phase, reason, message)) {
                 db.sql("insert into job_transitions (namespace, name, seq, at_ms, phase, reason, message)"
                                 + " values (?, ?, ?, ?, ?, ?, ?)")
                         .params(key.namespace(), key.name(), last.map(l -> l.seq() + 1).orElse(1), clock.millis(),
-                                phase, clip(status.reason(), 200), clip(status.message(), 4000))
+                                phase, reason, message)
                         .update();
             }
+            return true;
         });
     }
 
     @Override
     public void keepLog(JobKey key, Role role, int index, String log) {
+        keepLog(key, role, index, log, clock.instant());
+    }
+
+    /** One replica's log as the backend held it at {@code readAt}; kept only while the job's row is still its. */
+    void keepLog(JobKey key, Role role, int index, String log, Instant readAt) {
         String replica = replica(role, index);
-        written(() -> {
+        calls.written(() -> {
+            if (!stillItsRow(key, readAt)) {
+                return false;
+            }
             db.sql("delete from job_logs where namespace = ? and name = ? and replica = ?")
                     .params(key.namespace(), key.name(), replica).update();
-            db.sql("insert into job_logs (namespace, name, replica, content) values (?, ?, ?, ?)")
-                    .params(key.namespace(), key.name(), replica, log).update();
+            return db.sql("insert into job_logs (namespace, name, replica, content) values (?, ?, ?, ?)")
+                    .params(key.namespace(), key.name(), replica, StoreCalls.storable(log, Integer.MAX_VALUE))
+                    .update() > 0;
         });
     }
 
-    /** @see MetricsArchive#keepMetrics */
-    void keepMetrics(JobKey key, MetricsSnapshot metrics) {
-        written(() -> {
+    /** @see MetricsArchive#keepMetrics; {@code readAt}: when the collector had them */
+    void keepMetrics(JobKey key, MetricsSnapshot metrics, Instant readAt) {
+        calls.written(() -> {
+            if (!stillItsRow(key, readAt)) {
+                return false;
+            }
             db.sql("delete from job_metrics where namespace = ? and name = ?").params(key.namespace(), key.name())
                     .update();
-            db.sql("insert into job_metrics (namespace, name, snapshot_json) values (?, ?, ?)")
-                    .params(key.namespace(), key.name(), json.writeValueAsString(metrics)).update();
+            return db.sql("insert into job_metrics (namespace, name, snapshot_json) values (?, ?, ?)")
+                    .params(key.namespace(), key.name(), json.writeValueAsString(metrics)).update() > 0;
         });
+    }
+
+    /**
+     * Takes the job's row until the transaction ends (a delete waits, or has removed it).
+     *
+     * @return when a submit wrote it (0 when the recorder added it); empty when there is none
+     */
+    private Optional<Long> heldRow(JobKey key) {
+        return db.sql("select submitted_ns from job_history where namespace = ? and name = ? for update")
+                .params(key.namespace(), key.name())
+                .query((rs, r) -> rs.getLong(1))
+                .optional();
+    }
+
+    /** Whether the job has its row, taken, and it was there before {@code readAt} (no later job of the name). */
+    private boolean stillItsRow(JobKey key, Instant readAt) {
+        return heldRow(key).filter(submitted -> submitted <= nanos(readAt)).isPresent();
+    }
+
+    private boolean deleted(JobKey key) {
+        return db.sql("select count(*) from job_tombstones where namespace = ? and name = ?")
+                .params(key.namespace(), key.name()).query(Integer.class).single() > 0;
     }
 
     /** @see MetricsArchive#keptMetrics */
     Optional<MetricsSnapshot> keptMetrics(JobKey key) {
-        return guarded(() -> db.sql("select snapshot_json from job_metrics where namespace = ? and name = ?")
+        return StoreCalls.read(() -> db.sql("select snapshot_json from job_metrics where namespace = ? and name = ?")
                 .params(key.namespace(), key.name())
                 .query((rs, row) -> json.readValue(rs.getString(1), MetricsSnapshot.class))
                 .optional());
@@ -137,7 +197,7 @@ final class JdbcJobHistory implements JobHistory {
 
     @Override
     public Optional<Job> find(JobKey key) {
-        return guarded(() -> db.sql("select plan_json, status_json from job_history where namespace = ? and name = ?"
+        return StoreCalls.read(() -> db.sql("select plan_json, status_json from job_history where namespace = ? and name = ?"
                         + " and status_json is not null")
                 .params(key.namespace(), key.name())
                 .query((rs, row) -> archived(rs.getString(1), rs.getString(2)))
@@ -146,7 +206,7 @@ final class JdbcJobHistory implements JobHistory {
 
     @Override
     public Batch listed(JobQuery query, Instant below, int count) {
-        return guarded(() -> {
+        return StoreCalls.read(() -> {
             StringBuilder where = new StringBuilder(" from job_history where namespace = ? and status_json is not null");
             List<Object> params = new ArrayList<>(List.of(query.namespace()));
             Instant upper = earlier(below, query.createdBefore());
@@ -192,29 +252,39 @@ final class JdbcJobHistory implements JobHistory {
 
     @Override
     public Optional<String> keptLog(JobKey key, Role role, int index) {
-        return guarded(() -> db.sql("select content from job_logs where namespace = ? and name = ? and replica = ?")
+        return StoreCalls.read(() -> db.sql("select content from job_logs where namespace = ? and name = ? and replica = ?")
                 .params(key.namespace(), key.name(), replica(role, index))
                 .query(String.class)
                 .optional());
     }
 
+    /** Removes everything kept of the job, and leaves a tombstone that keeps a late write of it out. */
     @Override
     public boolean delete(JobKey key) {
-        return Boolean.TRUE.equals(guarded(() -> transactions.execute(tx -> forget(db, key.namespace(), key.name()))));
+        return calls.written(() -> {
+            boolean kept = forget(db, key.namespace(), key.name());
+            db.sql("delete from job_tombstones where namespace = ? and name = ?").params(key.namespace(), key.name())
+                    .update();
+            db.sql("insert into job_tombstones (namespace, name, deleted_at) values (?, ?, ?)")
+                    .params(key.namespace(), key.name(), clock.millis()).update();
+            return kept;
+        });
     }
 
-    /** Removes every row of the job; @return whether it had any in job_history. */
+    /** Removes every row of the job, its own first; @return whether it had one in job_history. */
     static boolean forget(JdbcClient db, String namespace, String name) {
-        int jobRows = 0;
+        boolean hadRow = false;
         for (String table : TABLES) {
-            jobRows = db.sql("delete from " + table + " where namespace = ? and name = ?").params(namespace, name).update();
+            int removed = db.sql("delete from " + table + " where namespace = ? and name = ?").params(namespace, name)
+                    .update();
+            hadRow |= table.equals("job_history") && removed > 0;
         }
-        return jobRows > 0; // job_history's, the last table
+        return hadRow;
     }
 
     /** The transitions kept of a job, oldest first. */
     List<Transition> transitions(JobKey key) {
-        return guarded(() -> db.sql("select at_ms, phase, reason, message from job_transitions"
+        return StoreCalls.read(() -> db.sql("select at_ms, phase, reason, message from job_transitions"
                         + " where namespace = ? and name = ? order by seq")
                 .params(key.namespace(), key.name())
                 .query((rs, row) -> new Transition(Instant.ofEpochMilli(rs.getLong(1)), rs.getString(2),
@@ -228,8 +298,8 @@ final class JdbcJobHistory implements JobHistory {
 
     private record Last(String phase, String reason, String message, int seq) {
         boolean same(String otherPhase, String otherReason, String otherMessage) {
-            return phase.equals(otherPhase) && Objects.equals(reason, clip(otherReason, 200))
-                    && Objects.equals(message, clip(otherMessage, 4000));
+            return phase.equals(otherPhase) && Objects.equals(reason, otherReason)
+                    && Objects.equals(message, otherMessage);
         }
     }
 
@@ -285,40 +355,7 @@ final class JdbcJobHistory implements JobHistory {
         return at == null ? null : at.toEpochMilli();
     }
 
-    private static String clip(String text, int max) {
-        return text == null || text.length() <= max ? text : text.substring(0, max);
-    }
-
     private static String replica(Role role, int index) {
         return role.name().toLowerCase(Locale.ROOT) + "-" + index;
-    }
-
-    /**
-     * Runs the statements in one transaction, again when a concurrent writer of the same rows got there
-     * first (another replica of the service, or this one's recorder beside a submit): the database refuses
-     * the second insert of a key, and the next try finds the first's row. Each write replaces what it
-     * writes, so the later one stands, as if they had taken turns.
-     */
-    private void written(Runnable statements) {
-        guarded(() -> {
-            for (int tries = 1; ; tries++) {
-                try {
-                    transactions.executeWithoutResult(tx -> statements.run());
-                    return null;
-                } catch (DuplicateKeyException | ConcurrencyFailureException raced) {
-                    if (tries == WRITE_TRIES) {
-                        throw raced;
-                    }
-                }
-            }
-        });
-    }
-
-    private static <T> T guarded(Supplier<T> call) {
-        try {
-            return call.get();
-        } catch (DataAccessException | TransactionException e) {
-            throw new HistoryUnavailableException(e);
-        }
     }
 }

@@ -108,6 +108,14 @@ public interface JobBackend {
         return Optional.empty();
     }
 
+    /**
+     * The plan as a dry run shows it: where a start sets a variable the planner cannot know (the local
+     * backend's GPU devices), it shows what the start will do instead of the request's value. The plan unchanged by default.
+     */
+    default JobPlan asDryRun(JobPlan plan) {
+        return plan;
+    }
+
     /** The objects a submit would create, for a dry run; backends that create none return an empty list. */
     default List<Map<String, Object>> manifests(JobPlan plan) {
         return List.of();

@@ -51,7 +51,11 @@ public interface JobHistory {
     /** The kept log of one replica, if any was kept. */
     Optional<String> keptLog(JobKey key, Role role, int index);
 
-    /** Removes everything kept of the job. @return whether anything was kept */
+    /**
+     * Removes everything kept of the job; nothing of it is written afterwards, even by a recorder that
+     * read the job from the backend before the delete (only a new submit of the name writes again).
+     * @return whether anything was kept
+     */
     boolean delete(JobKey key);
 
     /** Keeps nothing: for a service built without a store (tests of the job service alone). */

@@ -62,7 +62,7 @@ public class JobService {
 
     public DryRun dryRun(JobRequest request, String namespace) {
         JobPlan plan = plan(request, namespace);
-        return new DryRun(plan, backend.manifests(plan));
+        return new DryRun(backend.asDryRun(plan), backend.manifests(plan));
     }
 
     /**
@@ -84,9 +84,11 @@ public class JobService {
     private Submission create(JobPlan plan) {
         JobKey key = new JobKey(plan.namespace(), plan.name());
         synchronized (createLocks[Math.floorMod(key.hashCode(), createLocks.length)]) {
+            boolean written = false;
             if (backend.find(key).isEmpty()) {
                 // On disk before anything runs: a job the history cannot record is not started (503).
                 history.submitted(plan);
+                written = true;
             }
             try {
                 return new Submission(backend.submit(plan), true);
@@ -96,7 +98,24 @@ public class JobService {
                     throw JobConflictException.nameTaken(key);
                 }
                 return new Submission(existing, false);
+            } catch (RuntimeException refused) {
+                if (written) {
+                    forgetRefused(key, refused);
+                }
+                throw refused;
             }
+        }
+    }
+
+    /**
+     * The backend refused the submit, so nothing runs: the row written for it goes too, or it would stay,
+     * listed nowhere and never removed by retention (which sweeps such rows anyway, should this fail).
+     */
+    private void forgetRefused(JobKey key, RuntimeException refused) {
+        try {
+            history.delete(key);
+        } catch (RuntimeException e) {
+            refused.addSuppressed(e);
         }
     }
 

@@ -1,7 +1,5 @@
 package io.paddlejobs.webhooks;
 
-import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -10,11 +8,13 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Where webhooks may go ({@code paddlejobs.webhooks.allowed-hosts}): a URL's host must be allowed by
- * name or address, and every address it resolves to must be public or itself allowed, so a name
- * the operator allowed cannot be pointed (rebound) at the service's own machine, its cluster or a
- * cloud's metadata address. The check resolves through the JVM's address cache, which the sender's
- * connection then uses: both see the same addresses, and each attempt is checked again.
+ * Where webhooks may go ({@code paddlejobs.webhooks.allowed-hosts}). A URL names an allowed host by
+ * name, and every address that name resolves to must be public or in a listed block, so a name the
+ * operator allowed cannot be pointed (rebound) at the service's own machine, its cluster or a cloud's
+ * metadata address; or it names an address, which a listed block must contain (being public is not
+ * enough: the operator listed hosts, not the internet). Its port is a real one. The sender connects to
+ * the addresses this check returned, never resolving the name again, so no second answer of the name's
+ * DNS can differ from what was checked; each attempt is checked anew.
  */
 final class AllowedTargets {
 
@@ -54,37 +54,66 @@ final class AllowedTargets {
         }
     }
 
+    /**
+     * What a check found: the addresses to connect to, or why not.
+     *
+     * @param refusal   why the URL may not be sent to, naming the rule; {@code null} when it may
+     * @param addresses what its host resolved to, each allowed; empty when refused
+     */
+    record Checked(String refusal, List<InetAddress> addresses) {
+
+        Checked {
+            addresses = List.copyOf(addresses);
+        }
+
+        static Checked refused(String why) {
+            return new Checked(why, List.of());
+        }
+    }
+
     /** @return why {@code url} may not be sent to, naming the rule; {@code null} when it may */
     String refusal(String url) {
+        return check(url).refusal();
+    }
+
+    /** Checks {@code url}, resolving its host once: its addresses are where an attempt connects. */
+    Checked check(String url) {
         URI uri;
         try {
             uri = new URI(url);
         } catch (java.net.URISyntaxException e) {
-            return "must be a URL: " + e.getReason();
+            return Checked.refused("must be a URL: " + e.getReason());
         }
         String host = uri.getHost();
         if (host == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
-            return "must be an http or https URL with a host";
+            return Checked.refused("must be an http or https URL with a host");
+        }
+        if (uri.getPort() == 0 || uri.getPort() > 65535) {
+            return Checked.refused("names port " + uri.getPort() + "; a port is 1 to 65535");
         }
         host = host.toLowerCase(Locale.ROOT);
         String literal = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
         boolean isLiteral = Block.looksLikeAddress(literal);
         if (!isLiteral && !nameAllowed(host)) {
-            return "names host " + host + ", which webhooks may not be sent to (" + setting + ")";
+            return Checked.refused("names host " + host + ", which webhooks may not be sent to (" + setting + ")");
         }
         InetAddress[] addresses;
         try {
             addresses = resolver.resolve(literal);
         } catch (UnknownHostException e) {
-            return "names host " + host + ", which does not resolve";
+            return Checked.refused("names host " + host + ", which does not resolve");
         }
         for (InetAddress address : addresses) {
-            if (!addressAllowed(address)) {
-                return "names host " + host + ", which resolves to " + address.getHostAddress()
-                        + ", an address webhooks may not be sent to (" + setting + ")";
+            if (isLiteral && !literalAllowed(address)) {
+                return Checked.refused("names address " + address.getHostAddress() + ", which no block of "
+                        + setting + " contains");
+            }
+            if (!isLiteral && !resolvedAllowed(address)) {
+                return Checked.refused("names host " + host + ", which resolves to " + address.getHostAddress()
+                        + ", an address webhooks may not be sent to (" + setting + ")");
             }
         }
-        return null;
+        return new Checked(null, List.of(addresses));
     }
 
     private boolean nameAllowed(String host) {
@@ -94,30 +123,24 @@ final class AllowedTargets {
         return names.contains(host) || domains.stream().anyMatch(host::endsWith);
     }
 
-    private boolean addressAllowed(InetAddress address) {
+    /** An address the URL names itself: only where the operator listed it. */
+    private boolean literalAllowed(InetAddress address) {
         if (loopbackOnly) {
             return address.isLoopbackAddress();
         }
-        return blocks.stream().anyMatch(block -> block.contains(address)) || isPublic(address);
+        return listed(address);
     }
 
-    /** Neither this machine, nor a private, link-local (cloud metadata), shared or multicast network. */
-    static boolean isPublic(InetAddress address) {
-        if (address.isLoopbackAddress() || address.isAnyLocalAddress() || address.isLinkLocalAddress()
-                || address.isSiteLocalAddress() || address.isMulticastAddress()) {
-            return false;
+    /** An address an allowed name resolves to: listed, or public. */
+    private boolean resolvedAllowed(InetAddress address) {
+        if (loopbackOnly) {
+            return address.isLoopbackAddress();
         }
-        byte[] b = address.getAddress();
-        if (address instanceof Inet4Address) {
-            int first = b[0] & 0xff;
-            int second = b[1] & 0xff;
-            return first != 0 && !(first == 100 && second >= 64 && second < 128) // carrier-grade NAT
-                    && !(first == 192 && second == 0 && (b[2] & 0xff) == 0) && first < 224;
-        }
-        if (address instanceof Inet6Address) {
-            return (b[0] & 0xfe) != 0xfc; // unique local fc00::/7
-        }
-        return false;
+        return listed(address) || PublicAddresses.isPublic(address);
+    }
+
+    private boolean listed(InetAddress address) {
+        return blocks.stream().anyMatch(block -> block.contains(address));
     }
 
     /** An address or a CIDR block of them. */

@@ -45,6 +45,13 @@ record Delivery(String id, JobEvent event, String url, SecretOf signedWith, Stri
         attempts = List.copyOf(attempts);
     }
 
+    /** This delivery given up at {@code at} without another attempt, saying why. */
+    Delivery gaveUp(Instant at, String why) {
+        List<Try> all = new ArrayList<>(attempts);
+        all.add(new Try(at, null, why, 0));
+        return new Delivery(id, event, url, signedWith, body, createdAt, State.GAVE_UP, null, all);
+    }
+
     /** This delivery after {@code attempt}: delivered, tried again at {@code next}, or given up when that is {@code null}. */
     Delivery after(Try attempt, Instant next) {
         List<Try> all = new ArrayList<>(attempts);

@@ -16,4 +16,9 @@ record Retries(RestartBackoff backoff, Duration giveUpAfter) {
         Instant next = at.plus(backoff.before(delivery.attempts().size() + 1));
         return next.isAfter(delivery.createdAt().plus(giveUpAfter)) ? null : next;
     }
+
+    /** Whether {@code give-up-after} has passed since the delivery's event: it is not tried again. */
+    boolean expired(Delivery delivery, Instant now) {
+        return now.isAfter(delivery.createdAt().plus(giveUpAfter));
+    }
 }

@@ -12,13 +12,12 @@ import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -31,9 +30,11 @@ import tools.jackson.databind.json.JsonMapper;
  * change feed ({@link JobService#onChange}, the one {@code JobFeed} reads) then tells of every change;
  * each look turns what happened since the outbox's {@link Handled} state into deliveries
  * ({@link LifeEvents}), and writes them and the new state in one step before the change counts as
- * handled. Deliveries are sent on a bounded pool, the oldest first for each job and webhook, at most
- * one at a time to each receiver, and tried again with a doubling wait until they are answered with a
- * 2xx or {@code give-up-after} has passed.
+ * handled. Deliveries are sent on a bounded pool shared fairly by the namespaces ({@link FairDispatch}),
+ * the oldest first for each job and webhook, at most one at a time to each receiver and none to one that
+ * keeps failing while it rests ({@link ReceiverHealth}), and tried again with a doubling wait until they
+ * are answered with a 2xx or {@code give-up-after} has passed. A deleted job's pending deliveries get one
+ * more attempt each (none to a receiver that is failing), then are given up.
  */
 @Service
 public class Webhooks implements AutoCloseable {
@@ -55,8 +56,7 @@ public class Webhooks implements AutoCloseable {
     });
     private final ExecutorService senders;
     // Only the webhooks thread touches these.
-    private final Set<String> inFlight = new HashSet<>();
-    private final Set<String> busyReceivers = new HashSet<>();
+    private final FairDispatch dispatch;
 
     @Autowired
     public Webhooks(JobService jobs, WebhooksProperties settings, Tenancy tenancy, JsonMapper json) {
@@ -71,9 +71,11 @@ public class Webhooks implements AutoCloseable {
         this.subscriptions = new Subscriptions(settings, json);
         this.outbox = new Outbox(settings.dir(), json);
         this.sender = new Sender(settings.connectTimeout(), settings.readTimeout(), (int) settings.maxAnswer().toBytes(),
-                clock);
-        this.retries = new Retries(new RestartBackoff(settings.retryBackoff(), settings.maxRetryBackoff()),
-                settings.giveUpAfter());
+                clock, (SSLSocketFactory) SSLSocketFactory.getDefault());
+        RestartBackoff backoff = new RestartBackoff(settings.retryBackoff(), settings.maxRetryBackoff());
+        this.retries = new Retries(backoff, settings.giveUpAfter());
+        this.dispatch = new FairDispatch(settings.senders(), settings.sendersPerNamespace(), new ReceiverHealth(backoff),
+                retries);
         this.senders = Executors.newFixedThreadPool(settings.senders(), task -> {
             Thread sending = new Thread(task, "webhooks-send");
             sending.setDaemon(true);
@@ -177,65 +179,63 @@ public class Webhooks implements AutoCloseable {
         outbox.update(key, o -> o.handled(step.handled(), added, settings.keepDeliveries()));
     }
 
-    /** Starts every delivery that is due, the oldest of each job's webhook first, within the senders' bounds. */
+    /** Gives up what may no longer be tried, then starts every delivery that is due, within the senders' bounds. */
     private void dispatch() {
         Instant now = clock.instant();
-        for (JobOutbox job : outbox.all()) {
-            if (!job.pending()) {
-                continue;
-            }
-            Set<String> urlsSeen = new HashSet<>();
-            for (Delivery delivery : job.deliveries()) {
-                if (delivery.state() != Delivery.State.PENDING || !urlsSeen.add(delivery.url())) {
-                    continue; // a later event waits for the earlier one to the same webhook
-                }
-                String receiver = Subscriptions.receiver(delivery.url());
-                if (inFlight.size() >= settings.senders() || inFlight.contains(delivery.id())
-                        || busyReceivers.contains(receiver) || delivery.nextAttemptAt().isAfter(now)) {
-                    continue;
-                }
-                inFlight.add(delivery.id());
-                busyReceivers.add(receiver);
-                senders.execute(() -> send(job.key(), delivery, receiver));
-            }
+        for (FairDispatch.GiveUp given : dispatch.givenUp(outbox.all(), now)) {
+            giveUp(given.job(), given.delivery().gaveUp(now, given.why()));
+        }
+        for (FairDispatch.Start start : dispatch.due(outbox.all(), now)) {
+            senders.execute(() -> send(start));
         }
     }
 
-    private void send(JobKey key, Delivery delivery, String receiver) {
+    private void giveUp(JobKey key, Delivery gaveUp) {
+        log.warn("Webhooks: gave up on {} of job {}/{} to {}: {}", gaveUp.event().wireName(), key.namespace(), key.name(),
+                gaveUp.url(), gaveUp.attempts().get(gaveUp.attempts().size() - 1).answer());
+        outbox.update(key, o -> o == null ? null : kept(o.replaced(gaveUp)));
+    }
+
+    /** A deleted job's outbox goes once nothing of it is pending. */
+    private static JobOutbox kept(JobOutbox outbox) {
+        return outbox.gone() && !outbox.pending() ? null : outbox;
+    }
+
+    private void send(FairDispatch.Start start) {
+        JobKey key = start.job();
+        Delivery delivery = start.delivery();
+        Delivery.Try attempt = null;
         try {
-            Delivery.Try attempt = attempt(key, delivery);
-            Delivery after = delivery.after(attempt, retries.next(delivery, attempt.at()));
+            attempt = attempt(key, delivery);
+            boolean gone = outbox.of(key).map(JobOutbox::gone).orElse(true);
+            // A deleted job's delivery gets this one attempt more, no further retry.
+            Delivery after = delivery.after(attempt, gone ? null : retries.next(delivery, attempt.at()));
             if (after.state() == Delivery.State.GAVE_UP) {
                 log.warn("Webhooks: gave up on {} of job {}/{} to {} after {} attempts", delivery.event().wireName(),
                         key.namespace(), key.name(), delivery.url(), after.attempts().size());
             }
-            outbox.update(key, o -> {
-                if (o == null) {
-                    return null;
-                }
-                JobOutbox updated = o.replaced(after);
-                return updated.gone() && !updated.pending() ? null : updated;
-            });
+            outbox.update(key, o -> o == null ? null : kept(o.replaced(after)));
         } catch (RuntimeException e) {
             log.warn("Webhooks: could not record an attempt of {} to {}: {}", delivery.id(), delivery.url(), e.toString());
         } finally {
+            boolean delivered = attempt != null && attempt.delivered();
+            Instant ended = clock.instant();
             thread.execute(() -> {
-                inFlight.remove(delivery.id());
-                busyReceivers.remove(receiver);
+                dispatch.ended(start, delivered, ended);
                 dispatch();
             });
         }
     }
 
     private Delivery.Try attempt(JobKey key, Delivery delivery) {
-        String refusal = targets.refusal(delivery.url());
+        AllowedTargets.Checked checked = targets.check(delivery.url());
         String secret = delivery.signedWith() == Delivery.SecretOf.JOB
                 ? outbox.of(key).map(JobOutbox::secret).orElse(null) : subscriptions.secret(key.namespace());
-        if (refusal != null || secret == null) {
-            return new Delivery.Try(clock.instant(), null, "not sent: " + (refusal != null ? "the URL " + refusal
-                    : "the namespace has no secret (paddlejobs.webhooks.secrets)"), 0);
+        if (checked.refusal() != null || secret == null) {
+            return new Delivery.Try(clock.instant(), null, "not sent: " + (checked.refusal() != null
+                    ? "the URL " + checked.refusal() : "the namespace has no secret (paddlejobs.webhooks.secrets)"), 0);
         }
-        return sender.attempt(delivery, secret);
+        return sender.attempt(delivery, secret, checked.addresses());
     }
 
     private static Runnable guarded(Runnable tick) {

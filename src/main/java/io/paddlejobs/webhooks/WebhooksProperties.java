@@ -19,10 +19,12 @@ import org.springframework.validation.annotation.Validated;
  * they are tried.
  *
  * @param dir             the outbox: one file per job with webhooks (its secret, its deliveries), kept
- *                        until it is deleted and nothing is pending
+ *                        until it is deleted and nothing is pending (application.yaml:
+ *                        {@code <paddlejobs.local.data-root>/webhooks}, beside the history)
  * @param allowedHosts    the hosts webhooks may be sent to: names, {@code *.example.com} for a domain's
  *                        hosts, IP addresses and CIDR blocks ({@code 10.0.0.0/8}); a name must resolve to
- *                        public addresses only unless its addresses are listed too. Empty: loopback
+ *                        public addresses only unless its addresses are listed too, and an address in a URL
+ *                        must be in a listed block (being public is not enough). Empty: loopback
  *                        ({@code localhost}, {@code 127.0.0.1}, {@code ::1}) in security mode {@code none},
  *                        nothing in the other modes
  * @param secrets         a namespace's secret ({@code whsec_} and base64), by namespace: it signs the
@@ -33,6 +35,10 @@ import org.springframework.validation.annotation.Validated;
  * @param maxAnswer       how much of an answer is read and kept (the rest is not read)
  * @param senders         deliveries sent at once, at most one per receiver (host and port): a receiver that
  *                        does not answer holds one sender for {@code read-timeout}, never the others
+ * @param sendersPerNamespace deliveries of one namespace sent at once, at most: the namespaces with
+ *                        deliveries due take turns for the senders, and one whose receivers hang holds no
+ *                        more than this many; a receiver that failed 3 times in a row rests
+ *                        ({@code retry-backoff} doubling to {@code max-retry-backoff}) before it is tried again
  * @param retryBackoff    the wait after a failed attempt, doubling with each one after it
  * @param maxRetryBackoff the longest wait between two attempts
  * @param giveUpAfter     how long after its event a delivery is still tried; then it is given up and marked so
@@ -49,6 +55,7 @@ public record WebhooksProperties(
         @DefaultValue("5s") @NotNull Duration readTimeout,
         @DefaultValue("1KB") @NotNull DataSize maxAnswer,
         @DefaultValue("4") @Min(1) @Max(256) int senders,
+        @DefaultValue("2") @Min(1) @Max(256) int sendersPerNamespace,
         @DefaultValue("5s") @NotNull Duration retryBackoff,
         @DefaultValue("10m") @NotNull Duration maxRetryBackoff,
         @DefaultValue("3h") @NotNull Duration giveUpAfter,

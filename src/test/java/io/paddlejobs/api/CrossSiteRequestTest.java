@@ -6,6 +6,7 @@ import io.paddlejobs.testing.RawHttp;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -14,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Mode none against a real running service: what a DNS-rebound page and a cross-site form send is
  * refused, while curl-like callers and the service's own pages still get through.
  */
+@Tag("redteam") // Red team round 1, H1: DNS rebinding and cross-site forms in mode none.
 class CrossSiteRequestTest extends ApiTest {
 
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -97,6 +98,27 @@ class DryRunTest extends ApiTest {
             assertThat(replica.path("env").path("PADDLE_PSERVERS_IP_PORT_LIST"))
                     .isEqualTo(trainer1.path("PADDLE_PSERVERS_IP_PORT_LIST"));
         }
+    }
+
+    /**
+     * Round 3's L5: on a machine with GPUs a start replaces the request's device variables with the devices
+     * it assigns, so the dry run shows them as assigned at start, not as the request gave them.
+     */
+    @Test
+    @Tag("redteam")
+    void dryRunShowsTheDeviceVariablesAStartReplacesAsAssignedAtStart() throws Exception {
+        JsonNode body = bodyOf(dryRun(json("""
+                {'name': 'devices', 'num_gpus': 2, 'num_cpus': 2, 'entry_point': 'python train.py',
+                 'env': {'CUDA_VISIBLE_DEVICES': '0,1', 'NVIDIA_VISIBLE_DEVICES': 'all', 'MY_FLAG': '1'}}""")));
+        JsonNode trainer = replica(body.path("plan"), "trainer", 0).path("env");
+        JsonNode pserver = replica(body.path("plan"), "pserver", 0).path("env");
+
+        assertThat(trainer.path("CUDA_VISIBLE_DEVICES").asString()).isEqualTo("(assigned at start)");
+        assertThat(trainer.path("NVIDIA_VISIBLE_DEVICES").asString()).isEqualTo("(assigned at start)");
+        assertThat(pserver.path("CUDA_VISIBLE_DEVICES").asString()).isEqualTo("(assigned at start)");
+        assertThat(pserver.path("NVIDIA_VISIBLE_DEVICES").asString()).as("a pserver gets no devices: kept").isEqualTo("all");
+        assertThat(trainer.path("MY_FLAG").asString()).isEqualTo("1");
+        assertThat(body.path("warnings").toString()).contains("CUDA_VISIBLE_DEVICES, NVIDIA_VISIBLE_DEVICES are replaced at start");
     }
 
     @Test

@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /** A continue token is a position in the list: deleting the job a page ended with loses no other job. */
+@Tag("redteam") // Red team round 1, M5: pagination losing jobs.
 class PaginationTest extends ApiTest {
 
     @Test

@@ -8,9 +8,11 @@ import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A body trickled a byte at a time cannot hold a request thread past the body deadline (2 s in {@link ApiTest}). */
+@Tag("redteam") // Red team round 1, M3: slow request bodies holding request threads.
 class SlowBodyTest extends ApiTest {
 
     @Test

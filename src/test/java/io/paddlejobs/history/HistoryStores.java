@@ -12,6 +12,7 @@ import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
+import io.paddlejobs.testing.PostgresServer;
 import io.paddlejobs.testing.Settings;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,7 +32,8 @@ public final class HistoryStores {
     static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .addModule(new PlanningJsonModule()).build();
     private static final JobPlanner PLANNER = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
-    private static final Site LOOPBACK = new Site() {
+    /** Every replica on 127.0.0.1, its data under /data/<namespace>. */
+    static final Site LOOPBACK = new Site() {
         @Override
         public String host(String namespace, String job, Role role, int index) {
             return "127.0.0.1";
@@ -53,6 +55,12 @@ public final class HistoryStores {
         pool.setUsername(user);
         pool.setPassword(password);
         return pool;
+    }
+
+    /** A new, empty database on the test run's PostgreSQL server ({@link PostgresServer}), behind a pool. */
+    static HikariDataSource newPostgresDatabase() {
+        PostgresServer server = PostgresServer.current();
+        return pooled(server.newDatabase(), server.user(), server.password());
     }
 
     /** Applies the service's migrations to the database; @return how many were applied. */

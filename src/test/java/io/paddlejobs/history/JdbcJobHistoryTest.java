@@ -2,6 +2,7 @@ package io.paddlejobs.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.paddlejobs.job.HistoryUnavailableException;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
@@ -69,7 +71,7 @@ class JdbcJobHistoryTest {
 
     @Test
     void migrationsFromAnEmptyDatabaseCreateTheTablesOnceAndAgainApplyNothing() {
-        assertThat(HistoryStores.migrate(database)).isEqualTo(2);
+        assertThat(HistoryStores.migrate(database)).isEqualTo(3);
         assertThat(HistoryStores.migrate(database)).isZero();
         assertThat(JdbcClient.create(database).sql("select count(*) from job_history").query(Integer.class).single())
                 .isZero();
@@ -125,6 +127,109 @@ class JdbcJobHistoryTest {
 
         assertThat(listed("default")).extracting(job -> job.plan().name())
                 .containsExactlyInAnyOrder("newer", "running");
+    }
+
+    /** Round 3's M5: the count is each namespace's, so one tenant's trivial jobs evict nobody else's history. */
+    @Test
+    void retentionCountsEachNamespacesFinishedJobsApart() throws Exception {
+        HistoryStores.migrate(database);
+        recordIn("team-b", "b-old", NOW.minus(Duration.ofDays(5)));
+        for (int i = 0; i < 5; i++) {
+            recordIn("team-a", "a-" + i, NOW.minus(Duration.ofMinutes(i)));
+        }
+
+        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 2, Duration.ofDays(1));
+        try (HistoryRetention retention = new HistoryRetention(JdbcClient.create(database), limits,
+                Clock.fixed(NOW, ZoneOffset.UTC))) {
+            retention.enforce(); // its own first run may be removing them too: the outcome is the same
+        }
+
+        assertThat(listed("team-a")).extracting(job -> job.plan().name()).containsExactly("a-0", "a-1");
+        assertThat(listed("team-b")).extracting(job -> job.plan().name()).containsExactly("b-old");
+    }
+
+    /**
+     * The red team's Slurm/PostgreSQL M3 and what a delete leaves: a submit's row whose job never came
+     * (the service stopped before it could remove it) goes once it has waited ten minutes for a status;
+     * logs, metrics and transitions without their job's row go; tombstones go after an hour.
+     */
+    @Test
+    void retentionSweepsSubmitsNeverCreatedRowsWithoutTheirJobAndOldTombstones() throws Exception {
+        HistoryStores.migrate(database);
+        JdbcClient db = JdbcClient.create(database);
+        HistoryStores.history(database, Clock.fixed(NOW.minus(Duration.ofMinutes(11)), ZoneOffset.UTC))
+                .submitted(HistoryStores.plan("default", "never-created"));
+        history.submitted(HistoryStores.plan("default", "being-created"));
+        db.sql("insert into job_logs (namespace, name, replica, content) values ('default', 'gone', 'trainer-0', 'x')")
+                .update();
+        db.sql("insert into job_metrics (namespace, name, snapshot_json) values ('default', 'gone', '{}')").update();
+        HistoryStores.history(database, Clock.fixed(NOW.minus(Duration.ofHours(2)), ZoneOffset.UTC))
+                .delete(new JobKey("default", "deleted-long-ago"));
+        history.delete(new JobKey("default", "deleted-now"));
+
+        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 10, Duration.ofDays(1));
+        try (HistoryRetention retention = new HistoryRetention(db, limits, Clock.fixed(NOW, ZoneOffset.UTC))) {
+            retention.enforce();
+        }
+
+        assertThat(db.sql("select name from job_history").query(String.class).list()).containsExactly("being-created");
+        assertThat(db.sql("select count(*) from job_logs").query(Integer.class).single()).isZero();
+        assertThat(db.sql("select count(*) from job_metrics").query(Integer.class).single()).isZero();
+        assertThat(db.sql("select name from job_tombstones").query(String.class).list()).containsExactly("deleted-now");
+    }
+
+    /**
+     * The red team's PostgreSQL M2: PostgreSQL's text holds no U+0000, which any replica may print; the
+     * log, the reason and the message are kept with it replaced, on both stores alike.
+     */
+    @Test
+    void aLogReasonAndMessageWithNulBytesAreKeptWithTheNulReplaced() {
+        HistoryStores.migrate(database);
+        JobPlan plan = HistoryStores.plan("default", "nul");
+        JobKey key = new JobKey("default", "nul");
+        history.submitted(plan);
+        history.record(HistoryStores.job(plan, JobPhase.FAILED, "Trainer\0Failed", NOW, NOW));
+        history.keepLog(key, Role.TRAINER, 0, "before\0after\n");
+
+        assertThat(history.keptLog(key, Role.TRAINER, 0)).hasValue("before\uFFFDafter\n");
+        assertThat(history.transitions(key)).extracting(JdbcJobHistory.Transition::reason, JdbcJobHistory.Transition::message)
+                .containsExactly(tuple("Trainer\uFFFDFailed", "Trainer\uFFFDFailed in words"));
+        assertThat(history.find(key).orElseThrow().status().reason()).isEqualTo("Trainer\0Failed");
+    }
+
+    /** A value the store will never take is its refusal, not an unavailable store: not worth retrying. */
+    @Test
+    void aWriteTheStoreRefusesIsARefusalNotAnUnavailableStore() {
+        HistoryStores.migrate(database);
+        JobPlan plan = HistoryStores.plan("default", "x".repeat(70));
+
+        assertThatThrownBy(() -> history.record(HistoryStores.job(plan, JobPhase.RUNNING, "Started", NOW, null)))
+                .isInstanceOf(DataIntegrityViolationException.class)
+                .isNotInstanceOf(HistoryUnavailableException.class);
+    }
+
+    /** A write made from what the backend held before a delete, or before the name was submitted again, writes nothing. */
+    @Test
+    void aWriteReadBeforeADeleteOrANewSubmitOfTheNameWritesNothing() {
+        HistoryStores.migrate(database);
+        JobPlan plan = HistoryStores.plan("default", "again");
+        JobKey key = new JobKey("default", "again");
+        Instant readBefore = NOW.minusSeconds(1);
+        Job finished = HistoryStores.job(plan, JobPhase.SUCCEEDED, "Completed", NOW, NOW);
+        history.submitted(plan);
+        history.delete(key);
+
+        assertThat(history.record(finished, readBefore)).isFalse();
+        history.keepLog(key, Role.TRAINER, 0, "secret", readBefore);
+        assertThat(history.find(key)).isEmpty();
+        assertThat(history.keptLog(key, Role.TRAINER, 0)).isEmpty();
+
+        history.submitted(plan); // at NOW: after what was read
+        assertThat(history.record(finished, readBefore)).isFalse();
+        history.keepLog(key, Role.TRAINER, 0, "secret", readBefore);
+        assertThat(history.keptLog(key, Role.TRAINER, 0)).isEmpty();
+        assertThat(history.record(finished, NOW)).isTrue();
+        assertThat(history.find(key).orElseThrow().status().phase()).isEqualTo(JobPhase.SUCCEEDED);
     }
 
     /**
@@ -191,7 +296,7 @@ class JdbcJobHistoryTest {
         db.sql("insert into job_log_tails (namespace, name, replica, lines) values ('default', 'older', 'trainer-0', ?)")
                 .param("loss 0.1\n").update();
 
-        assertThat(HistoryStores.migrate(database)).isEqualTo(1);
+        assertThat(HistoryStores.migrate(database)).isEqualTo(2);
 
         assertThat(listed("default")).extracting(job -> job.plan().name()).containsExactly("newer", "older");
         assertThat(history.keptLog(new JobKey("default", "older"), Role.TRAINER, 0)).hasValue("loss 0.1\n");
@@ -239,7 +344,7 @@ class JdbcJobHistoryTest {
         MetricsSnapshot metrics = new MetricsSnapshot(2, 1, Map.of("loss", Map.of("trainer-0", List.of(
                 new MetricPoint(1, 0.5, NOW), new MetricPoint(2, 0.25, NOW.plusSeconds(1))))),
                 new Progress(2, 2L, 1.0, null, null, "trainer-0"));
-        history.keepMetrics(key, metrics);
+        history.keepMetrics(key, metrics, NOW);
         history.keepLog(key, Role.TRAINER, 0, "loss 0.25\n");
 
         assertThat(history.keptMetrics(key)).hasValue(metrics);
@@ -247,7 +352,7 @@ class JdbcJobHistoryTest {
         history.submitted(plan);
         assertThat(history.keptMetrics(key)).isEmpty();
         assertThat(history.keptLog(key, Role.TRAINER, 0)).isEmpty();
-        history.keepMetrics(key, metrics);
+        history.keepMetrics(key, metrics, NOW);
         assertThat(history.delete(key)).isTrue();
         assertThat(history.keptMetrics(key)).isEmpty();
     }
@@ -271,6 +376,11 @@ class JdbcJobHistoryTest {
 
     private static List<String> names(List<Job> jobs) {
         return jobs.stream().map(job -> job.plan().name()).toList();
+    }
+
+    private void recordIn(String namespace, String name, Instant finishedAt) {
+        JobPlan plan = HistoryStores.plan(namespace, name);
+        history.record(HistoryStores.job(plan, JobPhase.SUCCEEDED, "Completed", finishedAt.minusSeconds(60), finishedAt));
     }
 
     private void record(String name, JobPhase phase, Instant finishedAt) {

@@ -13,7 +13,6 @@ class PostgresJobHistoryTest extends JdbcJobHistoryTest {
 
     @Override
     HikariDataSource emptyDatabase(Path dir) {
-        PostgresServer server = PostgresServer.current();
-        return HistoryStores.pooled(server.newDatabase(), server.user(), server.password());
+        return HistoryStores.newPostgresDatabase();
     }
 }

@@ -25,6 +25,7 @@ final class MemoryJobBackend implements JobBackend {
     final AtomicInteger lists = new AtomicInteger();
     private final Map<JobKey, Job> jobs = new ConcurrentHashMap<>();
     private final JobChanges changes = new JobChanges();
+    private volatile RuntimeException refusal;
 
     @Override
     public Site site() {
@@ -41,8 +42,16 @@ final class MemoryJobBackend implements JobBackend {
         };
     }
 
+    /** Every submit from now on throws this, as a cluster that refuses the job would. */
+    void refuseSubmits(RuntimeException refusal) {
+        this.refusal = refusal;
+    }
+
     @Override
     public Job submit(JobPlan plan) {
+        if (refusal != null) {
+            throw refusal;
+        }
         Job job = new Job(plan, status(JobPhase.PENDING));
         if (jobs.putIfAbsent(job.key(), job) != null) {
             throw new JobAlreadyExistsException(job.key());

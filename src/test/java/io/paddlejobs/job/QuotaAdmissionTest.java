@@ -157,7 +157,7 @@ public class QuotaAdmissionTest {
         return service(backend, JobHistory.NONE);
     }
 
-    static JobService service(JobBackend backend, JobHistory history) {
+    public static JobService service(JobBackend backend, JobHistory history) {
         return new JobService(PLANNER, backend, NO_PACKAGES,
                 new PlanSize(Settings.defaults(PlanningProperties.class).limits().maxPlanSize().toBytes()), history);
     }

@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.util.unit.DataSize;
@@ -79,6 +80,7 @@ class PackageStoreTest {
         assertThat(store.list("team-a")).isEmpty();
     }
 
+    @Tag("redteam") // Red team round 2, M2: packages without a quota.
     @Test
     void aNamespaceOverItsByteQuotaIsRefusedButAnIdenticalUploadIsNot() throws Exception {
         byte[] first = new Archives().file("a.py", "print(1)\n").bytes();

@@ -8,8 +8,10 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("redteam") // Red team round 2, M1: slow uploads.
 class UploadLimitsTest {
 
     final AtomicLong nanos = new AtomicLong();

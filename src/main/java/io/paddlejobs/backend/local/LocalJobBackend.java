@@ -51,6 +51,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ReplicaLauncher launcher;
     private final LocalScheduler scheduler;
     private final ResourceLedger resources;
+    /** Whether starts hand out GPUs: without any, the request's device variables reach the replicas as given. */
+    private final boolean handsOutGpus;
     private final JobChanges changes = new JobChanges();
 
     private final RestartBackoff backoff;
@@ -80,6 +82,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, spawns, clock,
                 backoff);
         this.resources = resources;
+        this.handsOutGpus = resources.capacity().total().gpus() > 0; // the machine's, fixed at start
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
                 new PortAllocator(properties.firstPort(), properties.lastPort()), resources, launcher.executor(),
                 launcher::start);
@@ -97,6 +100,16 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     @Override
     public Optional<Capacity> capacity() {
         return Optional.of(scheduler.capacity());
+    }
+
+    @Override
+    public List<String> warnings(JobPlan plan) {
+        return handsOutGpus ? DevicesAtStart.warnings(plan) : List.of();
+    }
+
+    @Override
+    public JobPlan asDryRun(JobPlan plan) {
+        return handsOutGpus ? DevicesAtStart.shown(plan) : plan;
     }
 
     @Override

@@ -29,6 +29,7 @@ class SlurmBackendConfig {
         log.info("Slurm backend ({}): job files under {}, partition {}", properties.client(),
                 properties.sharedDir().toAbsolutePath().normalize(),
                 properties.partition().isEmpty() ? "(the cluster's default)" : properties.partition());
+        properties.sharedUserNotice(tenancy.securityMode()).ifPresent(log::warn);
         return backend;
     }
 }

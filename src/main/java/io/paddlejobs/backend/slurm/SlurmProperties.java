@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -125,9 +126,25 @@ public record SlurmProperties(
         if (!securityMode.equals("none") && !allowSharedFiles) {
             throw new IllegalStateException(("paddlejobs.security.mode=%s with the Slurm backend, but every tenant's jobs "
                     + "run as the one Unix user that submits them, on one shared directory: each could read and change "
-                    + "the others' files (logs, environments with their secrets, records). Set "
-                    + "paddlejobs.slurm.allow-shared-files=true to accept that.").formatted(securityMode));
+                    + "the others' files (logs, environments with their secrets, records), and cancel or change the "
+                    + "others' Slurm jobs. Set paddlejobs.slurm.allow-shared-files=true to accept that.")
+                    .formatted(securityMode));
         }
+    }
+
+    /**
+     * What the start-up says where tenants share this backend: Slurm sees one user, so nothing of Slurm's
+     * keeps one tenant's jobs from another's, and the allow-lists and limits bind only what the service submits.
+     */
+    Optional<String> sharedUserNotice(String securityMode) {
+        if (securityMode.equals("none")) {
+            return Optional.empty();
+        }
+        String user = client == ClientKind.REST ? restUser : System.getProperty("user.name");
+        return Optional.of(("Slurm runs every tenant's jobs as the one Slurm user %s: any job can cancel, hold or change "
+                + "any other tenant's Slurm jobs, and submit its own to any partition, account or QOS that user may use. "
+                + "paddlejobs.slurm.partitions, accounts and qos and the namespace limits are advisory: they bind only "
+                + "what is submitted through this service.").formatted(user));
     }
 
     JobDirectories directories() {

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.paddlejobs.testing.Settings;
 import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
 /** How many log responses one caller, and everyone, may hold open at once, and what a refusal says. */
+@Tag("redteam") // Red team round 1, M2: a few log readers holding every tenant's log requests.
 class LogStreamsTest {
 
     @Test

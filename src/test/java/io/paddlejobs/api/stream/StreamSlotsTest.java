@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.paddlejobs.problem.ProblemType;
 import io.paddlejobs.testing.Settings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
@@ -13,6 +14,7 @@ import org.springframework.web.ErrorResponseException;
  * One caller cannot take every event stream slot, whatever the kinds it opens; the service's total
  * still holds; a slot comes back once; each refusal is a typed problem with {@code Retry-After}.
  */
+@Tag("redteam") // Red team round 2, M3: one tenant taking every stream slot.
 class StreamSlotsTest {
 
     @Test

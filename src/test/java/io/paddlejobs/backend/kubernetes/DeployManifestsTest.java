@@ -178,6 +178,19 @@ class DeployManifestsTest {
                 .anySatisfy(v -> assertThat(v.getConfigMap().getName()).isEqualTo(config.getMetadata().getName()));
     }
 
+    /**
+     * Round 3's M6: the root file system is read-only, so the data root (the webhook outbox, the embedded
+     * history) is a volume, where the service's defaults put both.
+     */
+    @Test
+    void theDataRootWhereTheOutboxAndHistoryAreIsAWritableVolume() {
+        Deployment deployment = only("Deployment", Deployment.class);
+        Container app = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(app.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+        assertThat(app.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/app/data"))
+                .singleElement().satisfies(mount -> assertThat(mount.getReadOnly()).isNotEqualTo(Boolean.TRUE));
+    }
+
     /** Both replicas share one history: the database comes from the operator's Secret, the rest is deploy/ unchanged. */
     @Test
     void thePostgresOverlayGivesTheServiceItsDatabaseFromASecretAndChangesNothingElse() {

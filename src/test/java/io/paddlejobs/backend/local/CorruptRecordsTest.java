@@ -8,12 +8,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** No record, however broken or wherever planted, stops the backend from starting; the others are served. */
+@Tag("redteam") // Red team round 1, H4: a planted or broken record stops the start.
 class CorruptRecordsTest {
 
     @TempDir

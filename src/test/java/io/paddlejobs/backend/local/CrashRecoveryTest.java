@@ -17,10 +17,12 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** After a crash, and around deletes: leftovers stopped all at once, deleted jobs gone for good. */
+@Tag("redteam") // Red team round 1, M4 and M7: leftovers after a crash, a delete that comes back.
 class CrashRecoveryTest {
 
     @TempDir

@@ -9,6 +9,7 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ class GracefulRestartTest {
     @TempDir
     Path dataRoot;
 
+    @Tag("redteam") // Red team round 1, M6: a restart wiped out the queue.
     @Test
     void aNormalStopKeepsQueuedJobsQueuedAndTheyRunAfterTheStart() {
         try (var before = new LocalBackendFixture(dataRoot, 1)) {

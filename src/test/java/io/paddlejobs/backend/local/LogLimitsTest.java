@@ -16,11 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.util.unit.DataSize;
 
 /** Logs that cannot fill the disk, tails that read a bounded amount, and a full disk that loses nothing. */
+@Tag("redteam") // Red team round 1, H2 and M10: logs that fill the disk, tails that read whole files.
 class LogLimitsTest {
 
     @TempDir

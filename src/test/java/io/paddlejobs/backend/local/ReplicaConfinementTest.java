@@ -18,10 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a replica sees of the machine and of the service: its environment, other tenants' files, its own processes. */
+@Tag("redteam") // Red team round 1, H3 and M9, round 2, M4: what a tenant's replica can see and read.
 class ReplicaConfinementTest {
 
     @TempDir

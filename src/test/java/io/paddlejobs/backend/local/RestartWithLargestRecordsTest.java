@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * restarts over a hundred of them. What the recovered jobs hold is measured in this JVM (live heap
  * after a full collection, before and after the restart), rather than in a second JVM of that size.
  */
+@Tag("redteam") // Red team round 1, H5: the restart crash loop of the largest records.
 class RestartWithLargestRecordsTest {
 
     private static final int RECORDS = 100;

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reach them. {@code -Dsandbox.required=true} (as CI sets) makes a skip for want of root or of
  * bubblewrap a failure.
  */
+@Tag("redteam") // Red team round 2, H2: the root sandbox that kept its capabilities.
 class SandboxEscapeTest {
 
     @TempDir

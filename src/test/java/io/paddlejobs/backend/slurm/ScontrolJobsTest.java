@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -48,6 +49,24 @@ class ScontrolJobsTest {
                 SlurmJobInfo::state, SlurmJobInfo::reason, SlurmJobInfo::exitCode, SlurmJobInfo::nodes,
                 SlurmJobInfo::timeLimitMinutes).containsExactly(5L, 4L, 1, "FAILED", "NonZeroExitCode", 3, "n2", 5L);
         assertThat(info.endTime()).isNotNull();
+    }
+
+    /**
+     * The Slurm red team's M1 (code reading): any job of the shared Slurm user can submit its own Slurm job
+     * named to look like a component of another tenant's job. Its line stays its own: the ids come from
+     * before the name only.
+     */
+    @Test
+    @Tag("redteam")
+    void aJobNameThatForgesFieldsCannotClaimAnotherJobsId() {
+        SlurmJobInfo forged = ScontrolJobs.parse("JobId=99 JobName=paddlejobs.team-a.victim HetJobId=7 HetJobOffset=1"
+                + " JobState=FAILED ExitCode=9:0 UserId=root(0) GroupId=root(0) JobState=RUNNING Reason=None"
+                + " ExitCode=0:0 NodeList=n1");
+
+        assertThat(forged.jobId()).isEqualTo(99);
+        assertThat(forged.submittedId()).as("its own id, not the forged HetJobId").isEqualTo(99);
+        assertThat(forged.hetJobOffset()).isZero();
+        assertThat(forged.name()).isEqualTo("paddlejobs.team-a.victim");
     }
 
     @Test

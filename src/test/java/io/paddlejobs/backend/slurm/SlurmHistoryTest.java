@@ -8,13 +8,16 @@ import io.paddlejobs.job.JobHistory;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.testing.ServiceClient;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -61,6 +64,30 @@ class SlurmHistoryTest {
             assertThat(api.delete("/jobs/remembered").statusCode()).isEqualTo(204);
             assertThat(api.get("/jobs/remembered/status").statusCode()).isEqualTo(404);
             assertThat(second.getBean(JobHistory.class).find(key)).isEmpty();
+        }
+    }
+
+    /**
+     * The red team's Slurm/PostgreSQL M3: the history's row is written before Slurm is asked, so a submit
+     * Slurm refuses (here a partition the operator allows and the cluster does not have) must take it
+     * back, or it stays for good, listed nowhere; the answer is Slurm's refusal as a problem document.
+     */
+    @Test
+    @Tag("redteam")
+    void aSubmitSlurmRefusesAnswersItsProblemAndLeavesNoRowInTheHistory() {
+        try (ConfigurableApplicationContext service = SlurmCluster.startService(sharedDir,
+                "--paddlejobs.history.dir=" + historyDir, "--paddlejobs.slurm.partitions.default=nowhere")) {
+            ServiceClient api = ServiceClient.of(service);
+            HttpResponse<String> refused = api.post("/jobs", """
+                    {"name": "refused", "entry_point": "true", "num_cpus": 1, "pservers": 1, "memory": "256Mi",
+                     "partition": "nowhere"}""");
+
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(502);
+            assertThat(refused.headers().firstValue("content-type")).hasValue("application/problem+json");
+            assertThat(ServiceClient.parse(refused.body()).path("type").asString())
+                    .isEqualTo("urn:paddlejobs:problem:slurm-refused");
+            assertThat(JdbcClient.create(service.getBean(DataSource.class)).sql("select count(*) from job_history")
+                    .query(Integer.class).single()).as("rows left in the history").isZero();
         }
     }
 

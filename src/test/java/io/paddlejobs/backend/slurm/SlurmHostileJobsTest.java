@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -25,6 +26,7 @@ import tools.jackson.databind.node.ObjectNode;
  * real test cluster (the red-team report's H3, H4, M5 and L7): each test runs the attack as a job
  * and checks that it reads nothing outside the job, freezes nothing, leaves nothing running.
  */
+@Tag("redteam") // Red team round 2, H3, H4, M5 and L7 on Slurm: planted links, frozen status, detached processes.
 class SlurmHostileJobsTest extends SlurmServiceTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

@@ -23,6 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Tag("slurm")
 @ExtendWith(SlurmCluster.class)
+@Tag("redteam") // Red team round 2, H5: records planted on Slurm's shared directory.
 class SlurmPlantedRecordsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

@@ -1,9 +1,11 @@
 package io.paddlejobs.backend.slurm;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paddlejobs.testing.Settings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,6 +22,23 @@ class SlurmTenancyTest {
                 .hasMessageContaining("paddlejobs.slurm.allow-shared-files=true");
 
         assertThatCode(() -> properties(true).requireSharedFilesAccepted(mode)).doesNotThrowAnyException();
+    }
+
+    /**
+     * The Slurm red team's M1: under one Slurm user nothing of Slurm's keeps tenants apart, and the start-up
+     * says so, naming that user, rather than present the allow-lists as enforced.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"token", "kubernetes"})
+    @Tag("redteam")
+    void withTenantsTheStartUpSaysAnyJobCanStopAnyOtherAndTheAllowListsAreAdvisory(String mode) {
+        SlurmProperties rest = Settings.of(SlurmProperties.class, "shared-dir", "/shared", "allow-shared-files", true,
+                "client", "rest", "rest-user", "paddle");
+
+        assertThat(rest.sharedUserNotice(mode)).hasValueSatisfying(notice -> assertThat(notice)
+                .contains("the one Slurm user paddle").contains("can cancel, hold or change any other tenant's Slurm jobs")
+                .contains("advisory"));
+        assertThat(rest.sharedUserNotice("none")).isEmpty();
     }
 
     @ParameterizedTest
