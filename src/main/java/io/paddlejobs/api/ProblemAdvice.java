@@ -43,7 +43,7 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
             String message = violation.fields().size() > 1
                     ? violation.message() + " (fields: " + String.join(", ", violation.fields()) + ")"
                     : violation.message();
-            violation.fields().forEach(field -> errors.add(new FieldError(field, message, violation.rejected())));
+            violation.fields().forEach(field -> errors.add(new FieldError(field, message, e.rejected(violation, field))));
         }
         return Problems.invalidRequest(errors);
     }

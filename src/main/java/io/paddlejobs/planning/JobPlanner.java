@@ -47,7 +47,7 @@ public final class JobPlanner {
             violations.add(new Violation(List.of("trainers", "pservers", "memory"),
                     "the job's resources add up to more than can be counted; it is far beyond every limit", null));
         }
-        throw new InvalidJobRequestException(violations);
+        throw new InvalidJobRequestException(violations, request);
     }
 
     /**
