@@ -76,6 +76,8 @@ public class ContractSchemas implements OpenApiCustomizer {
             }
         });
         QUANTITIES.forEach(field -> quantity(property(schemas, field)));
+        // An unknown field is a 400 (num_gpu is a typo, not ignored): the contract says so too.
+        schemas.get("JobRequest").setAdditionalProperties(false);
         property(schemas, "FieldError.rejected").types(null).type(null)
                 .description("The rejected value as given (string, number or boolean), when it is short");
         // A word or a list of words and exit codes: a oneOf of both shapes breaks the generated Java client.
@@ -137,9 +139,17 @@ public class ContractSchemas implements OpenApiCustomizer {
         }
     }
 
+    /**
+     * Memory.parse's syntax with a digit other than 0 somewhere in the number: "0" (or "0.0Gi") is no
+     * memory, refused by the service, so not schema-valid either. Without a lookahead, which not every
+     * generator of examples takes: a non-zero digit before the point, or after it.
+     */
+    static final String POSITIVE_QUANTITY = "^(?:[0-9]*[1-9][0-9]*(?:\\.[0-9]+)?|[0-9]+\\.[0-9]*[1-9][0-9]*)"
+            + "(?:Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P|[eE][0-9]+)?$";
+
     private static void quantity(Schema<?> property) {
         String description = property.getDescription() == null ? "" : property.getDescription();
-        property.format("quantity").minLength(1).description(description.contains("quantity") ? description
+        property.format("quantity").minLength(1).pattern(POSITIVE_QUANTITY).description(description.contains("quantity") ? description
                 : (description + ", Kubernetes quantity").replaceFirst("^, ", ""));
     }
 }
