@@ -27,7 +27,8 @@ public final class JobPlanner {
     public JobPlanner withoutLimits() {
         int many = Integer.MAX_VALUE;
         return new JobPlanner(new PlanningPolicy(policy.defaults(),
-                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE), many), policy.gpu()));
+                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE), many), policy.gpu(),
+                policy.collective()));
     }
 
     /** @throws InvalidJobRequestException naming every rule the request breaks */
@@ -89,7 +90,14 @@ public final class JobPlanner {
         }
         List<Derivation> derivations = new ArrayList<>(t.derivations());
         String image = request.code().image();
-        if (image == null && t.useGpu() && policy.gpu().image() != null) {
+        boolean collective = request.topology().modeOrDefault() == JobMode.COLLECTIVE;
+        String collectiveImage = t.useGpu() ? policy.collective().gpuImage() : policy.collective().image();
+        if (image == null && collective && collectiveImage != null) {
+            image = collectiveImage;
+            derivations.add(new Derivation("image", image, t.useGpu()
+                    ? "the collective GPU image, Paddle 3 (paddlejobs.defaults.collective-gpu-image)"
+                    : "the collective image, Paddle 3 (paddlejobs.defaults.collective-image)"));
+        } else if (image == null && t.useGpu() && policy.gpu().image() != null) {
             image = policy.gpu().image();
             derivations.add(new Derivation("image", image, "the GPU image, as GPUs are used (paddlejobs.defaults.gpu-image)"));
         } else if (image == null) {

@@ -208,6 +208,14 @@ class JobRequestValidationTest extends ApiTest {
     }
 
     @Test
+    void aScriptThatIsNotOnThisMachineIsAPlanWarningAtSubmit() throws Exception {
+        MvcResult result = dryRun(json("{'entry_point':'python3 -u /nonexistent/train.py'}"));
+
+        assertThat(result.getResponse().getStatus()).isEqualTo(200);
+        assertThat(bodyOf(result).path("warnings").toString()).contains("/nonexistent/train.py", "does not exist");
+    }
+
+    @Test
     void aConflictShowsEachFieldWithItsOwnValue() throws Exception {
         JsonNode problem = assertProblem(dryRun(json("{'entry_point':'true','num_gpus':2,'trainers':3,'trainer_gpu':1}")), 400);
 

@@ -84,6 +84,12 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
+    /** A script named by an absolute path that is not here: the replicas would fail at once. */
+    @Override
+    public List<String> warnings(JobPlan plan) {
+        return MissingScripts.warnings(plan);
+    }
+
     @Override
     public Optional<Capacity> capacity() {
         return Optional.of(scheduler.capacity());
