@@ -190,6 +190,8 @@ class _RoleCountsRequired(TypedDict):
 
     running: int
 
+    stopped: int
+
     succeeded: int
 
 

@@ -44,7 +44,7 @@ public class ContractSchemas implements OpenApiCustomizer {
             Map.entry("JobStatus", List.of("phase", "created_at", "replicas", "restarts", "attempts")),
             Map.entry("Attempt", List.of("number", "started_at")),
             Map.entry("Progress", List.of("step", "trainer")),
-            Map.entry("RoleCounts", List.of("desired", "pending", "running", "succeeded", "failed")),
+            Map.entry("RoleCounts", List.of("desired", "pending", "running", "succeeded", "failed", "stopped")),
             Map.entry("ReplicaStatus", List.of("id", "role", "index", "state", "restarts")),
             Map.entry("Replica", List.of("role", "index", "host", "env")),
             Map.entry("RolePlan", List.of("role", "count", "entry_point", "per_replica")),
