@@ -57,8 +57,10 @@ def _submit(client: Client, args: argparse.Namespace) -> int:
     if args.max_restarts is not None:
         request["max_restarts"] = args.max_restarts
     if args.dry_run:
-        _print_json(client.submit(request, dry_run=True))
+        _print_json(client.submit(request, dry_run=True, offline=args.offline))
         return 0
+    if args.offline:
+        raise PaddleJobsError("--offline is for a dry run: add --dry-run")
     job = client.submit(request)
     if not _started(job):
         if not (args.wait or args.follow) or _phase(job) in FINISHED_PHASES:
@@ -186,6 +188,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="wait for the end, showing phase and progress; exit 0 only if it succeeded")
     submit.add_argument("--follow", "-f", action="store_true", help="print trainer 0's log as it runs, then wait")
     submit.add_argument("--dry-run", action="store_true", help="print the plan; start nothing")
+    submit.add_argument("--offline", action="store_true",
+                        help="with --dry-run: ask the cluster nothing; the exact objects, and what a submit checks besides")
     submit.add_argument("--package", metavar="DIR", help="ship this folder: replicas start in a copy of it")
     submit.add_argument("--timeout", type=float, help="with --wait: give up after this many seconds")
     submit.add_argument("--max-restarts", type=int, metavar="N",

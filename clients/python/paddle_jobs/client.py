@@ -43,20 +43,27 @@ class Client:
         self.timeout = timeout
 
     @overload
-    def submit(self, job: JobLike, dry_run: Literal[False] = False, namespace: Optional[str] = None) -> "Job": ...
+    def submit(self, job: JobLike, dry_run: Literal[False] = False, namespace: Optional[str] = None,
+               offline: Literal[False] = False) -> "Job": ...
 
     @overload
-    def submit(self, job: JobLike, dry_run: Literal[True], namespace: Optional[str] = None) -> DryRunView: ...
+    def submit(self, job: JobLike, dry_run: Literal[True], namespace: Optional[str] = None,
+               offline: bool = False) -> DryRunView: ...
 
     @overload
-    def submit(self, job: JobLike, dry_run: bool, namespace: Optional[str] = None) -> Union["Job", DryRunView]: ...
+    def submit(self, job: JobLike, dry_run: bool, namespace: Optional[str] = None,
+               offline: bool = False) -> Union["Job", DryRunView]: ...
 
-    def submit(self, job: JobLike, dry_run: bool = False, namespace: Optional[str] = None) -> Union["Job", DryRunView]:
+    def submit(self, job: JobLike, dry_run: bool = False, namespace: Optional[str] = None,
+               offline: bool = False) -> Union["Job", DryRunView]:
         """Submit a PaddleJob (or a request dict). Returns a Job (``job.created`` is False when the service
-        already had an identical job and started nothing); with dry_run, the plan the service answered."""
+        already had an identical job and started nothing); with dry_run, the plan the service answered, and
+        with offline too, one that asked the cluster nothing (its ``unchecked`` says what a submit checks besides)."""
         request = job.to_request() if isinstance(job, PaddleJob) else dict(job)
         namespace = namespace or (job.namespace if isinstance(job, PaddleJob) else None)
         query = {"dry_run": "true"} if dry_run else {}
+        if offline:
+            query["offline"] = "true"
         status, answer = self._json_answer("POST", "/jobs", query=query, body=request, namespace=namespace)
         if dry_run:
             return cast(DryRunView, answer)

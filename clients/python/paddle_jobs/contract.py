@@ -526,6 +526,10 @@ class _DryRunViewRequired(TypedDict):
 class DryRunView(_DryRunViewRequired, total=False):
     """The contract's DryRunView."""
 
+    #: With offline=true: what a submit would check that this dry run could not, as it asked the
+    #: cluster nothing (the data claim, quotas, admission, scheduling)
+    unchecked: List[str]
+
 
 class _JobViewRequired(TypedDict):
 

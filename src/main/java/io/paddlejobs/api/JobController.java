@@ -106,7 +106,21 @@ class JobController {
                              @Valid @RequestBody JobRequestBody body,
                              @Parameter(description = "Plan only; start nothing")
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
-                             @InNamespace(Action.SUBMIT) String namespace) {
+                             @InNamespace(Action.SUBMIT) String namespace,
+                             // Last, so that clients generated with positional arguments keep theirs.
+                             @Parameter(description = "With dry_run=true: ask the cluster nothing (it may be away); the "
+                                     + "answer has the exact objects and says what a submit would check besides")
+                             @RequestParam(name = "offline", defaultValue = "false") boolean offline) {
+        if (offline && !dryRun) {
+            throw new InvalidParameterException("offline", "is only for a dry run: add dry_run=true", "true");
+        }
+        if (offline) {
+            try (var permit = rate.take(access.tenant().orElseThrow())) {
+                var planned = jobs.offlineDryRun(body.toRequest(), namespace);
+                permit.spend();
+                return answers.planned(planned);
+            }
+        }
         if (dryRun) {
             return dryRun(body.toRequest(), namespace);
         }
