@@ -11,7 +11,8 @@ import sys
 import kubernetes_validate
 import yaml
 
-SHARED = "/api/_definitions.json#/$defs/"
+# How a kind's schema refers to a definition, and how the definitions refer to each other.
+PREFIXES = ("/api/_definitions.json#/$defs/", "#/$defs/")
 
 
 def main(version, out, manifests):
@@ -21,8 +22,9 @@ def main(version, out, manifests):
     def local(node, reached):
         if isinstance(node, dict):
             ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith(SHARED):
-                name = ref[len(SHARED):]
+            prefix = next((p for p in PREFIXES if isinstance(ref, str) and ref.startswith(p)), None)
+            if prefix is not None:
+                name = ref[len(prefix):]
                 if name not in reached:
                     reached[name] = {}
                     reached[name] = local(definitions[name], reached)
@@ -41,6 +43,7 @@ def main(version, out, manifests):
                 continue
             reached = {}
             schema = local(json.loads((root / name).read_text()), reached)
+            schema.pop("$id", None)  # its base would be a URL kubeconform cannot reach
             schema["$defs"] = reached
             (out / name).write_text(json.dumps(schema))
 
