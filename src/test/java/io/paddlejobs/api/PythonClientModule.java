@@ -39,7 +39,11 @@ final class PythonClientModule {
         });
         StringBuilder answers = new StringBuilder();
         for (String name : closure(schemas)) {
-            answers.append(typedDict(name, schemas.path(name)));
+            // A plan's spec is the request as given: the same fields, so the same class.
+            boolean asRequest = schemas.path(name).path("properties").propertyNames()
+                    .equals(request.path("properties").propertyNames());
+            answers.append(asRequest ? "\n\n#: The contract's " + name + ": the request as given.\n" + name + " = JobRequest\n"
+                    : typedDict(name, schemas.path(name)));
         }
         StringBuilder out = new StringBuilder("""
                 \"""The job request's fields, the job phases and the answers the client returns, as the contract
