@@ -106,14 +106,14 @@ def test_status_watch_prints_the_progress_as_plain_lines_off_a_terminal(service)
 
 
 def test_an_identical_resubmit_of_a_finished_job_says_nothing_started_and_exits_three(service):
-    request = json.dumps({"name": "cli-again", "entry_point": "true"})
+    request = json.dumps({"name": "cli-identical", "entry_point": "true"})
     assert run(service, "submit", "-", "--wait", stdin=request).returncode == 0
 
     again = run(service, "submit", "-", stdin=request)
     waited = run(service, "submit", "-", "--wait", stdin=request)
 
     assert again.returncode == 3, again.stdout + again.stderr
-    assert "nothing started: an identical job cli-again exists (Succeeded)" in again.stdout
+    assert "nothing started: an identical job cli-identical exists (Succeeded)" in again.stdout
     assert "submitted" not in again.stdout
     assert waited.returncode == 3 and "nothing started" in waited.stdout
 
