@@ -76,6 +76,9 @@ public class ContractSchemas implements OpenApiCustomizer {
             }
         });
         QUANTITIES.forEach(field -> quantity(property(schemas, field)));
+        // What a request may give is more than 0; what an answer shows may be 0 (a collective job's pservers).
+        QUANTITIES.stream().filter(field -> field.startsWith("JobRequest."))
+                .forEach(field -> property(schemas, field).pattern(POSITIVE_QUANTITY));
         // An unknown field is a 400 (num_gpu is a typo, not ignored): the contract says so too.
         schemas.get("JobRequest").setAdditionalProperties(false);
         property(schemas, "FieldError.rejected").types(null).type(null)
@@ -149,7 +152,7 @@ public class ContractSchemas implements OpenApiCustomizer {
 
     private static void quantity(Schema<?> property) {
         String description = property.getDescription() == null ? "" : property.getDescription();
-        property.format("quantity").minLength(1).pattern(POSITIVE_QUANTITY).description(description.contains("quantity") ? description
+        property.format("quantity").minLength(1).description(description.contains("quantity") ? description
                 : (description + ", Kubernetes quantity").replaceFirst("^, ", ""));
     }
 }
