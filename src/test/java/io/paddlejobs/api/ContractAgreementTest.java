@@ -31,6 +31,14 @@ class ContractAgreementTest extends ApiTest {
     }
 
     @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"4418-03-10T02:20:57+21:52", "2026-12-01T12:00:00-23:59", "2026-12-01t12:00:00.5z"})
+    void everyRfc3339TimeTheContractAdmitsIsTakenEvenPastJavaTimesOffsets(String time) throws Exception {
+        var answer = mvc.perform(get("/jobs").queryParam("created_since", time)).andReturn();
+
+        assertThat(answer.getResponse().getStatus()).as(answer.getResponse().getContentAsString()).isEqualTo(200);
+    }
+
+    @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"memory", "trainer_mem", "pserver_mem"})
     void aZeroQuantityIsOutsideTheContractAndRefused(String field) throws Exception {
         Pattern quantity = Pattern.compile(contract().at("/components/schemas/JobRequest/properties/" + field + "/pattern")
