@@ -2,29 +2,46 @@
 
 import argparse
 import json
+import os
 import sys
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
 from .client import Client, Job
-from .contract import JobPhase
+from .contract import JobPhase, JobStatus
 from .dist import package
 from .errors import PaddleJobsError, ProblemError
 from .live import watch
+
+
+# Exit statuses besides 0: a job that failed or was cancelled (--wait, --follow, --watch), a refused request
+# or an unreachable service, and a submit that started nothing because an identical job exists.
+JOB_FAILED = 1
+REFUSED = 2
+NOTHING_STARTED = 3
+# As a process killed by SIGPIPE: `paddle-jobs list | head` is no error worth a message.
+CLOSED_PIPE = 128 + 13
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = _parser().parse_args(argv)
     client = Client(url=args.url, token=args.token, namespace=args.namespace)
     try:
-        return args.run(client, args) or 0
+        status = int(args.run(client, args) or 0)
+        sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (| head): say nothing, and send what Python still flushes at exit nowhere.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return CLOSED_PIPE
     except ProblemError as e:
         sys.stderr.write("error: %s\n" % e)
         for error in e.errors:
             sys.stderr.write("  %s: %s\n" % (error.get("field"), error.get("message")))
-        return 2
+        return REFUSED
     except (PaddleJobsError, TimeoutError, OSError) as e:
         sys.stderr.write("error: %s\n" % e)
-        return 2
+        return REFUSED
     except KeyboardInterrupt:
         return 130
 
@@ -40,12 +57,14 @@ def _submit(client: Client, args: argparse.Namespace) -> int:
     if args.max_restarts is not None:
         request["max_restarts"] = args.max_restarts
     if args.dry_run:
-        _print_json(client.submit(request, dry_run=True))
+        _print_json(client.submit(request, dry_run=True, offline=args.offline))
         return 0
+    if args.offline:
+        raise PaddleJobsError("--offline is for a dry run: add --dry-run")
     job = client.submit(request)
-    for warning in job.data.get("warnings", []):
-        sys.stderr.write("warning: %s\n" % warning)
-    print("job %s submitted; status: %s" % (job.name, job.status_url()))
+    if not _started(job):
+        if not (args.wait or args.follow) or _phase(job) in FINISHED_PHASES:
+            return NOTHING_STARTED
     if args.follow:
         for line in job.logs(follow=True):
             sys.stdout.write(line)
@@ -58,8 +77,9 @@ def _submit(client: Client, args: argparse.Namespace) -> int:
 
 
 def _rerun(client: Client, args: argparse.Namespace) -> int:
-    changes = {}  # type: Dict[str, Any]
-    for change in args.set or []:
+    changes: Dict[str, Any] = {}
+    sets: List[str] = args.set or []
+    for change in sets:
         field, equals, text = change.partition("=")
         if not equals or not field:
             raise PaddleJobsError("--set takes FIELD=VALUE (a JSON value, else text), not %r" % change)
@@ -73,19 +93,35 @@ def _rerun(client: Client, args: argparse.Namespace) -> int:
     if args.dry_run:
         _print_json(client.rerun(args.job, dry_run=True, **changes))
         return 0
-    job = client.rerun(args.job, **changes)
-    for warning in job.data.get("warnings", []):
-        sys.stderr.write("warning: %s\n" % warning)
-    print("job %s submitted; status: %s" % (job.name, job.status_url()))
+    job = client.rerun(args.job, None, False, **changes)
+    _started(job)
     if args.wait:
         return _finished(job, watch(job, args.timeout))
     return 0
 
 
-def _finished(job: Job, status: Dict[str, Any]) -> int:
+FINISHED_PHASES = (JobPhase.SUCCEEDED, JobPhase.FAILED, JobPhase.CANCELLED)
+
+
+def _started(job: Job) -> bool:
+    """Says what the submit did: started the job, or nothing because an identical one exists."""
+    for warning in job.data["warnings"] if job.data is not None else []:
+        sys.stderr.write("warning: %s\n" % warning)
+    if job.created:
+        print("job %s submitted; status: %s" % (job.name, job.status_url()))
+    else:
+        print("nothing started: an identical job %s exists (%s); status: %s" % (job.name, _phase(job), job.status_url()))
+    return job.created
+
+
+def _phase(job: Job) -> str:
+    return job.data["status"]["phase"] if job.data is not None else "?"
+
+
+def _finished(job: Job, status: JobStatus) -> int:
     why = " (%s)" % status.get("message") if status.get("message") else ""
     print("job %s %s%s" % (job.name, status["phase"], why))
-    return 0 if status["phase"] == JobPhase.SUCCEEDED else 1
+    return 0 if status["phase"] == JobPhase.SUCCEEDED.value else JOB_FAILED
 
 
 def _status(client: Client, args: argparse.Namespace) -> int:
@@ -96,7 +132,7 @@ def _status(client: Client, args: argparse.Namespace) -> int:
 
 
 def _logs(client: Client, args: argparse.Namespace) -> None:
-    text = client.logs(args.name, role=args.role, index=args.index, follow=args.follow, tail=args.tail)
+    text = client.logs(args.name, role=args.role, index=args.index, follow=bool(args.follow), tail=args.tail)
     for line in ([text] if isinstance(text, str) else text):
         sys.stdout.write(line)
         sys.stdout.flush()
@@ -107,8 +143,8 @@ def _list(client: Client, args: argparse.Namespace) -> None:
                        created_before=args.before)
     print("%-40s %-10s %-8s %-8s %-9s %s" % ("NAME", "PHASE", "PSERVERS", "TRAINERS", "PROGRESS", "CREATED"))
     for job in jobs:
-        s = job.summary or {}
-        progress = s.get("progress") or {}
+        s: Mapping[str, Any] = job.summary or {}
+        progress: Mapping[str, Any] = s.get("progress") or {}
         done = "%d%%" % int(progress["fraction"] * 100) if "fraction" in progress else (
             "step %d" % progress["step"] if "step" in progress else "")
         print("%-40s %-10s %-8s %-8s %-9s %s" % (s["name"], s["phase"], s.get("pservers", ""), s.get("trainers", ""),
@@ -117,12 +153,21 @@ def _list(client: Client, args: argparse.Namespace) -> None:
 
 def _cancel(client: Client, args: argparse.Namespace) -> None:
     job = client.cancel(args.name)
-    print("job %s %s" % (job.name, (job.data or {})["status"]["phase"]))
+    print("job %s %s" % (job.name, _phase(job)))
 
 
 def _delete(client: Client, args: argparse.Namespace) -> None:
     client.delete(args.name)
     print("job %s deleted" % args.name)
+
+
+def _phase_named(text: str) -> str:
+    """A phase as the service spells it, whatever case it was typed in; unknown text is left for argparse
+    to refuse with the list of phases."""
+    for phase in JobPhase:
+        if phase.value.lower() == text.lower():
+            return phase.value
+    return text
 
 
 def _print_json(document: Any) -> None:
@@ -143,6 +188,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="wait for the end, showing phase and progress; exit 0 only if it succeeded")
     submit.add_argument("--follow", "-f", action="store_true", help="print trainer 0's log as it runs, then wait")
     submit.add_argument("--dry-run", action="store_true", help="print the plan; start nothing")
+    submit.add_argument("--offline", action="store_true",
+                        help="with --dry-run: ask the cluster nothing; the exact objects, and what a submit checks besides")
     submit.add_argument("--package", metavar="DIR", help="ship this folder: replicas start in a copy of it")
     submit.add_argument("--timeout", type=float, help="with --wait: give up after this many seconds")
     submit.add_argument("--max-restarts", type=int, metavar="N",
@@ -181,7 +228,8 @@ def _parser() -> argparse.ArgumentParser:
     logs.set_defaults(run=_logs)
 
     listing = commands.add_parser("list", help="jobs, newest first")
-    listing.add_argument("--phase", choices=[phase.value for phase in JobPhase])
+    listing.add_argument("--phase", type=_phase_named, choices=[phase.value for phase in JobPhase],
+                         help="only jobs in this phase (any case: running, Running)")
     listing.add_argument("--selector", "-l", help="labels: key=value[,key=value]")
     listing.add_argument("--limit", type=int)
     listing.add_argument("--since", help="only jobs created at or after this time (RFC 3339: 2026-12-01T12:00:00Z)")

@@ -6,13 +6,22 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import datetime, timezone
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Union
+from enum import Enum
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Tuple, Union, cast, overload
 
-from .contract import JobPhase, JobRequest
+from .contract import DryRunView, JobPhase, JobRequest, JobStatus, JobView, Plan
 from .errors import PaddleJobsError, ProblemError
 from .events import EventStream
 from .job import PaddleJob
 from .waiting import Document, until_finished
+
+JobLike = Union[PaddleJob, JobRequest, Mapping[str, Any]]
+
+
+class _Default(Enum):
+    """A request that names no timeout of its own waits as long as its client's ``timeout`` says."""
+
+    TIMEOUT = "the client's timeout"
 
 DEFAULT_URL = "http://127.0.0.1:8080"
 
@@ -23,29 +32,47 @@ class Client:
     ``url``, ``token`` and ``namespace`` default to the environment: ``PADDLE_JOBS_URL`` (else
     http://127.0.0.1:8080), ``PADDLE_JOBS_TOKEN`` (sent as a bearer token) and
     ``USER_NAMESPACE``, which replicas are given (else the service picks the caller's namespace).
+    ``timeout`` is how many seconds one request may wait for the service; None: as long as it takes.
     """
 
     def __init__(self, url: Optional[str] = None, token: Optional[str] = None, namespace: Optional[str] = None,
-                 timeout: float = 30.0) -> None:
+                 timeout: Optional[float] = 30.0) -> None:
         self.url = (url or os.environ.get("PADDLE_JOBS_URL") or DEFAULT_URL).rstrip("/")
         self.token = token if token is not None else os.environ.get("PADDLE_JOBS_TOKEN") or None
         self.namespace = namespace if namespace is not None else os.environ.get("USER_NAMESPACE") or None
         self.timeout = timeout
 
-    def submit(self, job: Union[PaddleJob, JobRequest, Mapping[str, Any]], dry_run: bool = False,
-               namespace: Optional[str] = None) -> Any:
-        """Submit a PaddleJob (or a request dict). Returns a Job; with dry_run, the plan as a dict."""
+    @overload
+    def submit(self, job: JobLike, dry_run: Literal[False] = False, namespace: Optional[str] = None,
+               offline: Literal[False] = False) -> "Job": ...
+
+    @overload
+    def submit(self, job: JobLike, dry_run: Literal[True], namespace: Optional[str] = None,
+               offline: bool = False) -> DryRunView: ...
+
+    @overload
+    def submit(self, job: JobLike, dry_run: bool, namespace: Optional[str] = None,
+               offline: bool = False) -> Union["Job", DryRunView]: ...
+
+    def submit(self, job: JobLike, dry_run: bool = False, namespace: Optional[str] = None,
+               offline: bool = False) -> Union["Job", DryRunView]:
+        """Submit a PaddleJob (or a request dict). Returns a Job (``job.created`` is False when the service
+        already had an identical job and started nothing); with dry_run, the plan the service answered, and
+        with offline too, one that asked the cluster nothing (its ``unchecked`` says what a submit checks besides)."""
         request = job.to_request() if isinstance(job, PaddleJob) else dict(job)
         namespace = namespace or (job.namespace if isinstance(job, PaddleJob) else None)
         query = {"dry_run": "true"} if dry_run else {}
-        answer = self._json("POST", "/jobs", query=query, body=request, namespace=namespace)
+        if offline:
+            query["offline"] = "true"
+        status, answer = self._json_answer("POST", "/jobs", query=query, body=request, namespace=namespace)
         if dry_run:
-            return answer
-        return Job(self, answer["name"], answer.get("namespace"), answer)
+            return cast(DryRunView, answer)
+        view = cast(JobView, answer)
+        return Job(self, view["name"], view.get("namespace"), view, created=status == 201)
 
     def get(self, name: str, namespace: Optional[str] = None) -> "Job":
         """The job by name, with its plan and status."""
-        answer = self._json("GET", "/jobs/" + _quote(name), namespace=namespace)
+        answer = cast(JobView, self._json("GET", "/jobs/" + _quote(name), namespace=namespace))
         return Job(self, answer["name"], answer.get("namespace"), answer)
 
     def list(self, phase: Optional[str] = None, label_selector: Optional[str] = None, limit: Optional[int] = None,
@@ -54,7 +81,7 @@ class Client:
         """Jobs, newest first (every page, or the first ``limit``), as Job handles with their summary; with
         created_since/created_before (RFC 3339 text, or a datetime: naive ones are local time), only those
         created at or after / before that time."""
-        jobs = []  # type: List[Job]
+        jobs: List[Job] = []
         token = None
         while True:
             query = {"phase": phase, "label_selector": label_selector, "continue": token,
@@ -67,24 +94,39 @@ class Client:
                 return jobs
 
     def cancel(self, name: str, namespace: Optional[str] = None) -> "Job":
-        answer = self._json("POST", "/jobs/%s/cancel" % _quote(name), namespace=namespace)
+        answer = cast(JobView, self._json("POST", "/jobs/%s/cancel" % _quote(name), namespace=namespace))
         return Job(self, answer["name"], answer.get("namespace"), answer)
 
-    def rerun(self, job: str, namespace: Optional[str] = None, dry_run: bool = False, **changes: Any) -> Any:
+    @overload
+    def rerun(self, job: str, namespace: Optional[str] = None, dry_run: Literal[False] = False,
+              **changes: Any) -> "Job": ...
+
+    @overload
+    def rerun(self, job: str, namespace: Optional[str] = None, *, dry_run: Literal[True],
+              **changes: Any) -> DryRunView: ...
+
+    @overload
+    def rerun(self, job: str, namespace: Optional[str] = None, dry_run: bool = False,
+              **changes: Any) -> Union["Job", DryRunView]: ...
+
+    def rerun(self, job: str, namespace: Optional[str] = None, dry_run: bool = False,
+              **changes: Any) -> Union["Job", DryRunView]:
         """Run a job again: a new job from its request with ``changes`` (request fields; None takes one
         out), named ``job`` + ``-2``, ``-3``, ... unless ``changes`` has a ``name``. Returns the new
-        Job; with dry_run, the plan as a dict."""
+        Job; with dry_run, the plan the service answered."""
         query = {"dry_run": "true"} if dry_run else {}
-        answer = self._json("POST", "/jobs/%s/rerun" % _quote(job), query=query, body=changes, namespace=namespace)
+        status, answer = self._json_answer("POST", "/jobs/%s/rerun" % _quote(job), query=query, body=changes,
+                                           namespace=namespace)
         if dry_run:
-            return answer
-        return Job(self, answer["name"], answer.get("namespace"), answer)
+            return cast(DryRunView, answer)
+        view = cast(JobView, answer)
+        return Job(self, view["name"], view.get("namespace"), view, created=status == 201)
 
     def delete(self, name: str, namespace: Optional[str] = None) -> None:
         self._request("DELETE", "/jobs/" + _quote(name), namespace=namespace).close()
 
-    def status(self, name: str, namespace: Optional[str] = None) -> Document:
-        return self._json("GET", "/jobs/%s/status" % _quote(name), namespace=namespace)
+    def status(self, name: str, namespace: Optional[str] = None) -> JobStatus:
+        return cast(JobStatus, self._json("GET", "/jobs/%s/status" % _quote(name), namespace=namespace))
 
     def status_events(self, name: str, namespace: Optional[str] = None,
                       deadline: Optional[float] = None) -> EventStream:
@@ -92,40 +134,64 @@ class Client:
         url = self._url("/jobs/%s/status" % _quote(name), None, namespace)
         return EventStream(url, self._headers("text/event-stream"), self.timeout, deadline)
 
+    @overload
+    def logs(self, name: str, role: str = "trainer", index: int = 0, follow: Literal[False] = False,
+             tail: Optional[int] = None, namespace: Optional[str] = None) -> str: ...
+
+    @overload
+    def logs(self, name: str, role: str = "trainer", index: int = 0, *, follow: Literal[True],
+             tail: Optional[int] = None, namespace: Optional[str] = None) -> Iterator[str]: ...
+
+    @overload
+    def logs(self, name: str, role: str, index: int, follow: Literal[True], tail: Optional[int] = None,
+             namespace: Optional[str] = None) -> Iterator[str]: ...
+
+    @overload
+    def logs(self, name: str, role: str = "trainer", index: int = 0, follow: bool = False,
+             tail: Optional[int] = None, namespace: Optional[str] = None) -> Union[str, Iterator[str]]: ...
+
     def logs(self, name: str, role: str = "trainer", index: int = 0, follow: bool = False, tail: Optional[int] = None,
              namespace: Optional[str] = None) -> Union[str, Iterator[str]]:
         """One replica's log: the text so far, or with ``follow`` an iterator of lines until it ends."""
         query = {"role": role, "index": str(index), "tail": None if tail is None else str(tail),
                  "follow": "true" if follow else None}
+        # A followed log is open as long as the replica runs: no timeout.
         response = self._request("GET", "/jobs/%s/logs" % _quote(name), query=query, namespace=namespace,
                                  accept="text/plain", timeout=None if follow else self.timeout)
         if not follow:
             with response:
-                return response.read().decode("utf-8", "replace")
+                return cast(bytes, response.read()).decode("utf-8", "replace")
         return _lines(response)
 
     def upload(self, archive: bytes, namespace: Optional[str] = None) -> str:
         """Upload a code package (gzipped tar bytes); returns its id, ``sha256:...``."""
         answer = self._json("POST", "/packages", raw=archive, content_type="application/gzip", namespace=namespace)
-        return answer["package"]
+        return cast(str, answer["package"])
 
     def packages(self, namespace: Optional[str] = None) -> List[Document]:
         """The namespace's code packages, oldest first: ``package``, ``size``, ``created``, ``last_used``, ``used_by``."""
-        return self._json("GET", "/packages", namespace=namespace)["items"]
+        return cast(List[Document], self._json("GET", "/packages", namespace=namespace)["items"])
 
     def delete_package(self, package: str, namespace: Optional[str] = None) -> None:
         """Delete a code package; a ProblemError 409 names the unfinished jobs that still use it."""
         self._request("DELETE", "/packages/" + _quote(package), namespace=namespace).close()
 
     def _json(self, method: str, path: str, **options: Any) -> Any:
+        return self._json_answer(method, path, **options)[1]
+
+    def _json_answer(self, method: str, path: str, **options: Any) -> Tuple[int, Any]:
+        """The answer's status code and its JSON body (None when it has none)."""
         with self._request(method, path, **options) as response:
-            text = response.read().decode("utf-8")
-        return json.loads(text) if text else None
+            status = cast(int, response.status)
+            text = cast(bytes, response.read()).decode("utf-8")
+        return status, json.loads(text) if text else None
 
     def _request(self, method: str, path: str, query: Optional[Mapping[str, Optional[str]]] = None,
                  body: Any = None, raw: Optional[bytes] = None, content_type: Optional[str] = None,
                  namespace: Optional[str] = None, accept: str = "application/json",
-                 timeout: Optional[float] = 0) -> Any:
+                 timeout: Union[float, None, _Default] = _Default.TIMEOUT) -> Any:
+        """The open response. ``timeout``: seconds to wait for the service (None: no limit); the
+        client's own when not given."""
         data = raw
         headers = self._headers(accept)
         if body is not None:
@@ -135,7 +201,10 @@ class Client:
             headers["Content-Type"] = content_type
         request = urllib.request.Request(self._url(path, query, namespace), data=data, method=method, headers=headers)
         try:
-            return urllib.request.urlopen(request, timeout=self.timeout if timeout == 0 else timeout)
+            seconds = self.timeout if timeout is _Default.TIMEOUT else timeout
+            if seconds is None:  # urlopen's own default is the socket's: no limit
+                return urllib.request.urlopen(request)
+            return urllib.request.urlopen(request, timeout=seconds)
         except urllib.error.HTTPError as e:
             raise _problem(e) from None
         except urllib.error.URLError as e:
@@ -156,55 +225,77 @@ class Client:
 
 
 class Job:
-    """A submitted job: where to watch it, how it stands, its logs, and how to stop or remove it."""
+    """A submitted job: where to watch it, how it stands, its logs, and how to stop or remove it.
 
-    def __init__(self, client: Client, name: str, namespace: Optional[str] = None, data: Optional[Document] = None,
-                 summary: Optional[Document] = None) -> None:
+    ``data`` is the service's last full answer about it (a ``JobView``: plan, status, status URL),
+    ``summary`` its line in a list; ``created`` is False for a submit that started nothing because an
+    identical job existed.
+    """
+
+    def __init__(self, client: Client, name: str, namespace: Optional[str] = None, data: Optional[JobView] = None,
+                 summary: Optional[Document] = None, created: bool = True) -> None:
         self.client = client
         self.name = name
         self.namespace = namespace
         self.data = data
         self.summary = summary
+        self.created = created
 
     def status_url(self) -> str:
         """The page (and JSON) that shows the job: open it in a browser."""
         for known in (self.data, self.summary):
             if known and known.get("status_url"):
-                return known["status_url"]
+                return str(known["status_url"])
         query = "?namespace=" + urllib.parse.quote(self.namespace) if self.namespace else ""
         return "%s/jobs/%s/status%s" % (self.client.url, _quote(self.name), query)
 
     @property
-    def plan(self) -> Document:
-        """What the service planned: topology, resources, every replica's environment, and why."""
-        if self.data is None:
-            self.refresh()
-        return self.data["plan"]  # type: ignore[index]
+    def plan(self) -> Optional[Plan]:
+        """What the service planned (topology, resources, every replica's environment, and why), as its
+        last answer about the job said; None for a job known only from a list: ``refresh()`` reads it."""
+        return self.data["plan"] if self.data is not None else None
 
     def refresh(self) -> "Job":
+        """Reads the job again: its plan and status (``data``)."""
         self.data = self.client.get(self.name, self.namespace).data
         return self
 
-    def status(self) -> Document:
+    def status(self) -> JobStatus:
         """The status now: phase, reason, message, per-role counts and replicas."""
         return self.client.status(self.name, self.namespace)
 
     def phase(self) -> JobPhase:
         return JobPhase(self.status()["phase"])
 
-    def wait(self, timeout: Optional[float] = None, poll: float = 1.0) -> Document:
+    def wait(self, timeout: Optional[float] = None, poll: float = 1.0) -> JobStatus:
         """Wait until the job ends (Succeeded, Failed or Cancelled) and return its final status.
 
         Follows the status stream, and polls every ``poll`` seconds where the service will not
         stream or the stream breaks. Raises TimeoutError when ``timeout`` seconds pass first, and
         PaddleJobsError at once when called from one of this job's own replicas, which it would
-        wait for forever.
+        wait for forever. ``timeout``: seconds; None waits as long as the job runs.
         """
         return until_finished(self, timeout, poll)
 
+    @overload
+    def logs(self, role: str = "trainer", index: int = 0, follow: Literal[False] = False,
+             tail: Optional[int] = None) -> str: ...
+
+    @overload
+    def logs(self, role: str = "trainer", index: int = 0, *, follow: Literal[True],
+             tail: Optional[int] = None) -> Iterator[str]: ...
+
+    @overload
+    def logs(self, role: str, index: int, follow: Literal[True], tail: Optional[int] = None) -> Iterator[str]: ...
+
+    @overload
+    def logs(self, role: str = "trainer", index: int = 0, follow: bool = False,
+             tail: Optional[int] = None) -> Union[str, Iterator[str]]: ...
+
     def logs(self, role: str = "trainer", index: int = 0, follow: bool = False,
              tail: Optional[int] = None) -> Union[str, Iterator[str]]:
-        """The replica's log (``role`` trainer or pserver, ``index`` from 0); ``follow`` yields lines as they come."""
+        """The replica's log (``role`` trainer or pserver, ``index`` from 0) as text; with ``follow``,
+        an iterator of its lines as they come, until the replica ends."""
         return self.client.logs(self.name, role, index, follow, tail, self.namespace)
 
     def cancel(self) -> "Job":
@@ -221,7 +312,7 @@ class Job:
         The new job is named ``<name>-2``, ``-3``, ... unless ``name=`` is given; a field given None
         is taken out of the request. The same checks as a submit; raises ProblemError naming a bad field.
         """
-        return self.client.rerun(self.name, self.namespace, **changes)
+        return self.client.rerun(self.name, self.namespace, False, **changes)
 
     def __repr__(self) -> str:
         return "Job(%r, namespace=%r)" % (self.name, self.namespace)
@@ -230,7 +321,7 @@ class Job:
 def _lines(response: Any) -> Iterator[str]:
     with response:
         for line in response:
-            yield line.decode("utf-8", "replace")
+            yield cast(bytes, line).decode("utf-8", "replace")
 
 
 def _quote(name: str) -> str:

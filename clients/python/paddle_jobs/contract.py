@@ -1,4 +1,5 @@
-"""The job request's fields and the job phases, as the contract (openapi/openapi.yaml) has them.
+"""The job request's fields, the job phases and the answers the client returns, as the contract
+(openapi/openapi.yaml) has them.
 
 Generated from the served contract: do not edit. After an API change, regenerate it with the
 contract and commit both:
@@ -54,7 +55,7 @@ class JobRequest(TypedDict, total=False):
 
     #: Webhooks told of the job's life, signed as Standard Webhooks sign them (docs/webhooks.md);
     #: each url's host must be one the operator allows (paddlejobs.webhooks.allowed-hosts)
-    notify: List[object]
+    notify: List["Notify"]
 
     #: CPUs for the job (beginner)
     num_cpus: int
@@ -141,3 +142,299 @@ class JobPhase(str, Enum):
     SUCCEEDED = "Succeeded"
     FAILED = "Failed"
     CANCELLED = "Cancelled"
+
+
+class _AttemptRequired(TypedDict):
+
+    number: int
+
+    started_at: str
+
+
+class Attempt(_AttemptRequired, total=False):
+    """The contract's Attempt."""
+
+    finished_at: str
+
+    message: str
+
+    reason: str
+
+
+class _ProgressRequired(TypedDict):
+
+    step: int
+
+    trainer: str
+
+
+class Progress(_ProgressRequired, total=False):
+    """The contract's Progress."""
+
+    eta_seconds: int
+
+    fraction: float
+
+    steps_per_second: float
+
+    total_steps: int
+
+
+class _RoleCountsRequired(TypedDict):
+
+    desired: int
+
+    failed: int
+
+    pending: int
+
+    running: int
+
+    stopped: int
+
+    succeeded: int
+
+
+class RoleCounts(_RoleCountsRequired, total=False):
+    """The contract's RoleCounts."""
+
+
+class _ReplicaStatusRequired(TypedDict):
+
+    id: str
+
+    index: int
+
+    restarts: int
+
+    role: Literal["pserver", "trainer"]
+
+    state: Literal["Pending", "Running", "Succeeded", "Failed", "Stopped"]
+
+
+class ReplicaStatus(_ReplicaStatusRequired, total=False):
+    """The contract's ReplicaStatus."""
+
+    exit_code: int
+
+    finished_at: str
+
+    gpus: List[str]
+
+    host: str
+
+    reason: str
+
+    started_at: str
+
+
+class _JobStatusRequired(TypedDict):
+
+    attempts: List["Attempt"]
+
+    created_at: str
+
+    phase: Literal["Pending", "Running", "Succeeded", "Failed", "Cancelled"]
+
+    replicas: List["ReplicaStatus"]
+
+    restarts: int
+
+
+class JobStatus(_JobStatusRequired, total=False):
+    """The contract's JobStatus."""
+
+    archived: bool
+
+    finished_at: str
+
+    message: str
+
+    progress: "Progress"
+
+    pservers: "RoleCounts"
+
+    queue_position: int
+
+    reason: str
+
+    started_at: str
+
+    trainers: "RoleCounts"
+
+
+class _DerivationRequired(TypedDict):
+
+    field: str
+
+    rule: str
+
+    value: str
+
+
+class Derivation(_DerivationRequired, total=False):
+    """The contract's Derivation."""
+
+
+class _PortsRequired(TypedDict):
+
+    first: int
+
+    num: int
+
+    num_for_sparse: int
+
+
+class Ports(_PortsRequired, total=False):
+    """The contract's Ports."""
+
+
+class _ResourcesRequired(TypedDict):
+
+    #: Kubernetes quantity
+    cpu: str
+
+    gpu: int
+
+    #: Kubernetes quantity
+    memory: str
+
+
+class Resources(_ResourcesRequired, total=False):
+    """The contract's Resources."""
+
+
+class _RolePlanRequired(TypedDict):
+
+    count: int
+
+    entry_point: str
+
+    per_replica: "Resources"
+
+    role: Literal["pserver", "trainer"]
+
+
+class RolePlan(_RolePlanRequired, total=False):
+    """The contract's RolePlan."""
+
+
+class _ReplicaRequired(TypedDict):
+
+    env: Dict[str, str]
+
+    host: str
+
+    index: int
+
+    role: Literal["pserver", "trainer"]
+
+
+class Replica(_ReplicaRequired, total=False):
+    """The contract's Replica."""
+
+
+class _NotifyRequired(TypedDict):
+
+    #: http or https URL the events are POSTed to
+    url: str
+
+
+class Notify(_NotifyRequired, total=False):
+    """The contract's Notify."""
+
+    #: Which events; succeeded, failed and cancelled when omitted
+    events: List[Literal["started", "restarting", "succeeded", "failed", "cancelled", "stalled"]]
+
+
+#: The contract's JobSpec: the request as given.
+JobSpec = JobRequest
+
+
+class _JobPlanRequired(TypedDict):
+
+    derivations: List["Derivation"]
+
+    name: str
+
+    namespace: str
+
+    replicas: List["Replica"]
+
+    spec: "JobSpec"
+
+    totals: "Resources"
+
+    trainers: "RolePlan"
+
+    use_gpu: bool
+
+    warnings: List[str]
+
+
+class JobPlan(_JobPlanRequired, total=False):
+    """The contract's JobPlan."""
+
+    image: str
+
+    ports: "Ports"
+
+    pservers: "RolePlan"
+
+
+class _DryRunViewRequired(TypedDict):
+
+    dry_run: bool
+
+    #: What this document is: DryRun
+    kind: Literal["DryRun"]
+
+    #: The objects the backend would create, as the cluster would get them (none locally)
+    manifests: List[Dict[str, object]]
+
+    name: str
+
+    namespace: str
+
+    plan: "JobPlan"
+
+    warnings: List[str]
+
+
+class DryRunView(_DryRunViewRequired, total=False):
+    """The contract's DryRunView."""
+
+    #: With offline=true: what a submit would check that this dry run could not, as it asked the
+    #: cluster nothing (the data claim, quotas, admission, scheduling)
+    unchecked: List[str]
+
+
+class _JobViewRequired(TypedDict):
+
+    #: What this document is: Job
+    kind: Literal["Job"]
+
+    name: str
+
+    namespace: str
+
+    plan: "JobPlan"
+
+    status: "JobStatus"
+
+    status_url: str
+
+    warnings: List[str]
+
+
+class JobView(_JobViewRequired, total=False):
+    """The contract's JobView."""
+
+    #: The secret that signs this job's webhooks (notify), whsec_ and base64: in the answer of the
+    #: submit that created the job only, never again; absent when its namespace's secret signs them
+    #: (docs/webhooks.md)
+    webhook_secret: str
+
+
+#: What the service planned for a job: POST /jobs?dry_run=true's plan, and a job's.
+Plan = JobPlan

@@ -21,7 +21,8 @@ class StreamUnavailable(Exception):
 def parse(lines: Iterable[bytes]) -> Iterator[Event]:
     """Events from the stream's lines, by the WHATWG framing: ``event:`` and ``data:`` fields, an
     event ends at a blank line, ``:`` starts a comment."""
-    name, data = "message", []  # type: str, List[str]
+    name: str = "message"
+    data: List[str] = []
     for raw in lines:
         line = raw.decode("utf-8", "replace").rstrip("\r\n")
         if not line:
@@ -43,7 +44,7 @@ class EventStream:
     both raise ``socket.timeout``. A deadline on each read needs the socket, which urllib hides
     once the response is open, hence http.client."""
 
-    def __init__(self, url: str, headers: Mapping[str, str], timeout: float,
+    def __init__(self, url: str, headers: Mapping[str, str], timeout: Optional[float],
                  deadline: Optional[float] = None) -> None:
         parts = urllib.parse.urlsplit(url)
         kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
@@ -71,13 +72,14 @@ class EventStream:
             self._socket.settimeout(self._read_timeout())
         return self._response.readline()
 
-    def _read_timeout(self) -> float:
+    def _read_timeout(self) -> Optional[float]:
+        """Seconds the next read may wait; None: as long as it takes (no timeout and no deadline)."""
         if self._deadline is None:
             return self._timeout
         left = self._deadline - time.monotonic()
         if left <= 0:
             raise socket.timeout("the deadline has passed")
-        return min(left, self._timeout)
+        return left if self._timeout is None else min(left, self._timeout)
 
     def close(self) -> None:
         self._response.close()

@@ -5,13 +5,14 @@ import http.client
 import json
 import sys
 import time
-from typing import Any, Dict, Optional, TextIO
+from typing import Any, Mapping, Optional, TextIO, cast
 
+from .contract import JobStatus, Progress
 from .events import StreamUnavailable
-from .waiting import FINISHED, Document, Waitable, until_finished
+from .waiting import FINISHED, Waitable, until_finished
 
 
-def describe(status: Document, progress: Optional[Document] = None) -> str:
+def describe(status: Mapping[str, Any], progress: Optional[Mapping[str, Any]] = None) -> str:
     """``Running  step 120 of 800 (15%)  2.5 steps/s  about 4 min left``: the status in one line."""
     progress = progress if progress is not None else status.get("progress")
     parts = [status.get("phase", "?")]
@@ -65,32 +66,35 @@ class LiveLine:
             self.out.flush()
 
 
-def watch(job: Waitable, timeout: Optional[float] = None, out: TextIO = sys.stdout) -> Document:
+def watch(job: Waitable, timeout: Optional[float] = None, out: TextIO = sys.stdout) -> JobStatus:
     """Show the job's line until it ends, and return its final status. Follows the status stream
-    (its status and metrics events); where the service will not stream, polls once a second."""
+    (its status and metrics events); where the service will not stream, polls once a second.
+
+    The line is shown for every change while the job runs; the final one only once the stream has
+    ended, with the newest progress: the last metrics may come after the final status, and a line
+    for the final phase with the progress before them would be stale."""
     line = LiveLine(out)
     deadline = None if timeout is None else time.monotonic() + timeout
-    status = None  # type: Optional[Dict[str, Any]]
-    progress = None  # type: Optional[Dict[str, Any]]
+    status: Optional[JobStatus] = None
+    progress: Optional[Progress] = None
     try:
         with job.client.status_events(job.name, job.namespace, deadline) as stream:
             for event in stream.events():
                 if event.name == "status":
-                    status = json.loads(event.data)
+                    status = cast(JobStatus, json.loads(event.data))
                     progress = status.get("progress", progress)
                 elif event.name == "metrics":
                     progress = json.loads(event.data).get("progress", progress)
-                if status is not None:
-                    line.show(describe(status, progress))
-                    if status["phase"] in FINISHED and event.name != "status":
-                        break
                 if event.name in ("end", "gone"):
                     break
+                if status is not None and status["phase"] not in FINISHED:
+                    line.show(describe(status, progress))
     except (StreamUnavailable, OSError, http.client.HTTPException, ValueError, KeyError):
         pass  # polled below
     if status is None or status["phase"] not in FINISHED:
         left = None if deadline is None else max(0.0, deadline - time.monotonic())
         status = until_finished(job, left, 1.0)
-    line.show(describe(status, status.get("progress") or progress))
+        progress = status.get("progress") or progress
+    line.show(describe(status, progress))
     line.done()
     return status

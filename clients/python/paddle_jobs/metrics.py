@@ -5,7 +5,7 @@ import math
 import numbers
 import re
 import sys
-from typing import Optional, Union
+from typing import Any, Dict, Optional, Union
 
 MARKER = "PADDLEJOBS_METRICS"
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*\Z")
@@ -26,7 +26,7 @@ def report(step: int, total_steps: Optional[int] = None, **values: Union[int, fl
         raise ValueError("total_steps must be an integer >= 1, not %r" % (total_steps,))
     if not values and total_steps is None:
         raise ValueError("report needs at least one value or total_steps, e.g. report(step, loss=0.35)")
-    document = {"step": int(step)}  # type: dict
+    document: Dict[str, Any] = {"step": int(step)}
     if total_steps is not None:
         document["total_steps"] = int(total_steps)
     for name, value in values.items():

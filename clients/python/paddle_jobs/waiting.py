@@ -4,9 +4,9 @@ import http.client
 import json
 import os
 import time
-from typing import Any, ContextManager, Dict, Optional, Protocol
+from typing import Any, ContextManager, Dict, Optional, Protocol, cast
 
-from .contract import JobPhase
+from .contract import JobPhase, JobStatus
 from .errors import PaddleJobsError
 from .events import StreamUnavailable
 from .replica import own_job
@@ -23,15 +23,21 @@ class _Streams(Protocol):
 
 class Waitable(Protocol):
     """What waiting needs of a job (a ``client.Job``), named here so that this module does not
-    import the client that imports it."""
-    name: str
-    namespace: Optional[str]
-    client: _Streams
+    import the client that imports it. Read-only: a job's own attributes may be narrower types."""
 
-    def status(self) -> Document: ...
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def namespace(self) -> Optional[str]: ...
+
+    @property
+    def client(self) -> _Streams: ...
+
+    def status(self) -> JobStatus: ...
 
 
-def until_finished(job: Waitable, timeout: Optional[float], poll: float) -> Document:
+def until_finished(job: Waitable, timeout: Optional[float], poll: float) -> JobStatus:
     """The job's final status. A broken or refused stream (an older service, every stream slot
     taken, the job deleted) leaves the rest to polling, whose first look surfaces any refusal."""
     if _waits_for_itself(job):
@@ -48,15 +54,15 @@ def until_finished(job: Waitable, timeout: Optional[float], poll: float) -> Docu
     return status
 
 
-def _follow(job: Waitable, deadline: Optional[float]) -> Optional[Document]:
+def _follow(job: Waitable, deadline: Optional[float]) -> Optional[JobStatus]:
     """The last status the stream sent: the final one, unless the stream ended, broke or reached
     the deadline first (then the caller's one last look decides)."""
-    status = None  # type: Optional[Document]
+    status: Optional[JobStatus] = None
     try:
         with job.client.status_events(job.name, job.namespace, deadline) as stream:
             for event in stream.events():
                 if event.name == "status":
-                    status = json.loads(event.data)
+                    status = cast(JobStatus, json.loads(event.data))
                     if status["phase"] in FINISHED:
                         return status
     except (StreamUnavailable, OSError, http.client.HTTPException, ValueError, KeyError):
@@ -70,5 +76,5 @@ def _waits_for_itself(job: Waitable) -> bool:
     return own_job() == job.name and not (mine and job.namespace and mine != job.namespace)
 
 
-def _timed_out(job: Waitable, status: Document, timeout: Optional[float]) -> TimeoutError:
+def _timed_out(job: Waitable, status: JobStatus, timeout: Optional[float]) -> TimeoutError:
     return TimeoutError("job %s is still %s after %s s" % (job.name, status["phase"], timeout))

@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 
@@ -102,3 +103,40 @@ def test_status_watch_prints_the_progress_as_plain_lines_off_a_terminal(service)
     assert watched.returncode == 0, watched.stderr
     assert "step 3 of 3 (100%)" in watched.stdout
     assert watched.stdout.strip().splitlines()[-1].startswith("job cli-watch Succeeded")
+
+
+def test_an_identical_resubmit_of_a_finished_job_says_nothing_started_and_exits_three(service):
+    request = json.dumps({"name": "cli-identical", "entry_point": "true"})
+    assert run(service, "submit", "-", "--wait", stdin=request).returncode == 0
+
+    again = run(service, "submit", "-", stdin=request)
+    waited = run(service, "submit", "-", "--wait", stdin=request)
+
+    assert again.returncode == 3, again.stdout + again.stderr
+    assert "nothing started: an identical job cli-identical exists (Succeeded)" in again.stdout
+    assert "submitted" not in again.stdout
+    assert waited.returncode == 3 and "nothing started" in waited.stdout
+
+
+def test_list_takes_a_phase_in_any_case(service):
+    assert run(service, "submit", "-", "--wait", stdin=json.dumps({"name": "cli-case", "entry_point": "true"})).returncode == 0
+
+    lower = run(service, "list", "--phase", "succeeded")
+    unknown = run(service, "list", "--phase", "done")
+
+    assert lower.returncode == 0, lower.stderr
+    assert "cli-case" in lower.stdout
+    assert unknown.returncode == 2 and "Succeeded" in unknown.stderr
+
+
+def test_a_closed_pipe_ends_the_command_quietly(service):
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will read: the first write fails, as under `| head` once head is done
+    try:
+        result = subprocess.run([sys.executable, "-m", "paddle_jobs", "--url", service, "list"], stdout=write_end,
+                                stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+
+    assert result.stderr == ""
+    assert result.returncode == 141

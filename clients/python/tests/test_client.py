@@ -1,4 +1,5 @@
 import io
+import socket
 import tarfile
 import time
 from datetime import datetime, timezone
@@ -162,3 +163,26 @@ def test_rerun_runs_a_job_again_with_changes_and_a_bad_change_is_a_problem_namin
     assert second.wait(timeout=60)["phase"] == "Succeeded"
     assert refused.value.status == 400
     assert [error["field"] for error in refused.value.errors] == ["trainers"]
+
+
+def test_a_listed_job_has_no_plan_until_it_is_read_and_reading_it_is_no_property(client):
+    client.submit(paddle_jobs.PaddleJob(job_name="py-listed", entry_point="true")).wait(timeout=60)
+    listed = next(job for job in client.list() if job.name == "py-listed")
+
+    assert listed.plan is None  # no request behind the property
+    assert listed.refresh().plan is not None and listed.plan["trainers"]["count"] == 1
+
+
+def test_timeout_none_means_no_timeout_and_a_number_means_seconds(service):
+    patient = paddle_jobs.Client(url=service, timeout=None)
+    job = patient.submit(paddle_jobs.PaddleJob(job_name="py-patient", entry_point="true"))
+
+    assert job.created
+    assert job.wait(timeout=None)["phase"] == "Succeeded"
+    assert patient.logs("py-patient", follow=True) is not None
+    with socket.socket() as silent:  # accepts connections (the backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        hasty = paddle_jobs.Client(url="http://127.0.0.1:%d" % silent.getsockname()[1], timeout=0.2)
+        with pytest.raises(OSError):  # the read timed out (urllib's URLError is an OSError too)
+            hasty.status("py-patient")

@@ -1,3 +1,4 @@
+// @ts-check
 // Cancel and delete buttons, for the status page and each row of the list. Each asks first, in
 // place ("Cancel job x? … Yes, cancel / No"), and is shown only where the caller may do it
 // (GET …/actions, which also says whether the caller may run it again; permissions are per namespace, so one answer serves a whole list).

@@ -1,3 +1,4 @@
+// @ts-check
 // The charts of the status page: one SVG line chart per metric, one line per trainer, drawn here
 // (no library). Points arrive in pieces (GET …/metrics?since=); they are merged by step, so a
 // piece read twice, or read again after the service restarted, changes nothing.

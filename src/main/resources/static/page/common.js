@@ -1,3 +1,4 @@
+// @ts-check
 // Shared by the pages. Everything that comes from the API (names, labels, messages, log text)
 // is written with textContent or attributes, never parsed as HTML.
 
@@ -71,9 +72,10 @@ export async function send(method, url, body) {
 
 // Where the service wants bearer tokens (paddlejobs.security.mode=token), the person enters theirs
 // once; it is kept for this tab only (sessionStorage) and sent with every request the page makes.
-const TOKEN_KEY = 'paddlejobs.token';
+export const TOKEN_KEY = 'paddlejobs.token';
 
-function withToken(headers) {
+/** `headers` with the person's token, where they entered one. */
+export function withToken(headers) {
   const token = sessionStorage.getItem(TOKEN_KEY);
   return token ? { ...headers, Authorization: `Bearer ${token}` } : headers;
 }

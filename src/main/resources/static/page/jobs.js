@@ -1,10 +1,13 @@
+// @ts-check
 // The job list page: the same query as the JSON list (namespace, phase, label_selector, limit,
 // continue), shown as a table. It follows the namespace's changes on GET /jobs?watch=true (Server-Sent
-// Events); without that stream (a token, which EventSource cannot send, or a broken stream) it asks
-// again every few seconds while any listed job is still going.
+// Events, read with fetch so that a token is sent too); where that stream breaks it asks again every
+// few seconds while any listed job is still going.
 import { FINISHED_PHASES, badge, el, formatTime, getJson, labelled, laterWhenVisible, showNotice } from './common.js';
 import { ActionButtons, allowedActions } from './actions.js';
 import { percent } from './progress.js';
+import { humanBytes } from './format.js';
+import { openEventStream } from './events.js';
 
 const REFRESH_INTERVAL_MS = 2000;
 const $ = (id) => document.getElementById(id);
@@ -61,7 +64,7 @@ async function showCapacity() {
     $('capacity').hidden = true;
     return;
   }
-  const amounts = (a) => `${a.gpus} GPUs, ${a.memory} memory, ${a.cpus} CPUs`;
+  const amounts = (a) => `${a.gpus} GPUs, ${humanBytes(a.memory)} memory, ${a.cpus} CPUs`;
   $('capacity-summary').textContent =
     `Free: ${amounts(capacity.free)} · in use: ${amounts(capacity.in_use)} · in all: ${amounts(capacity.total)}`;
   $('gpus').hidden = capacity.gpus.length === 0;
@@ -139,19 +142,19 @@ function keepFilterInputs() {
  * once, for what changed before it was open.
  */
 function watch() {
-  if (!window.EventSource || sessionStorage.getItem('paddlejobs.token') !== null) return false;
   const watchUrl = new URL(listUrl);
   watchUrl.searchParams.delete('continue');
   watchUrl.searchParams.delete('limit');
   watchUrl.searchParams.set('watch', 'true');
-  const events = new EventSource(watchUrl);
-  events.addEventListener('open', () => refresh());
-  events.addEventListener('job', (event) => onChange(JSON.parse(event.data)));
-  events.addEventListener('deleted', (event) => onChange(null, JSON.parse(event.data).name));
-  events.addEventListener('error', () => {
-    events.close();
-    watching = false;
-    refresh(); // and poll from here on
+  const events = openEventStream(watchUrl, {
+    open: () => refresh(),
+    job: (event) => onChange(JSON.parse(event.data)),
+    deleted: (event) => onChange(null, JSON.parse(event.data).name),
+    error: () => {
+      events.close();
+      watching = false;
+      refresh(); // and poll from here on
+    },
   });
   watching = true;
   return true;

@@ -1,3 +1,4 @@
+// @ts-check
 // The job's metrics into the charts: pushed by the status stream, or, without it, read
 // (…/metrics?since=cursor) every second while the job runs and until a read after its end brings
 // nothing new (the service may still be reading the last lines).

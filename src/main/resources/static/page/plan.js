@@ -1,3 +1,4 @@
+// @ts-check
 // The plan part of the status page: what each role gets, the job's totals, what runs, and why.
 import { el, labelled } from './common.js';
 

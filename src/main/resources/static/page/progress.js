@@ -1,3 +1,4 @@
+// @ts-check
 // How far a job's training is, in words, from the progress its status and list line carry (the
 // slowest reporting trainer's step, of total_steps when the trainers report one, and its rate).
 import { formatDuration } from './common.js';

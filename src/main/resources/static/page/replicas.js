@@ -1,3 +1,4 @@
+// @ts-check
 // The topology table and the log tails of the status page, one row and one log per replica.
 import { badge, el, getText, labelled, pageUrl, stream } from './common.js';
 

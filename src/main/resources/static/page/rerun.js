@@ -1,3 +1,4 @@
+// @ts-check
 // "Run again" on the status page: a new job from this one's request (POST …/rerun), with the
 // changes a person most often makes (its name, the trainers, max_run_time) in a small form; the
 // service names it <name>-2, -3, ... unless a name is given, and checks it as it checks a submit.

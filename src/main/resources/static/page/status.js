@@ -1,3 +1,4 @@
+// @ts-check
 // The status page: reads the job once for its plan, then has the status and metrics pushed (this
 // page's own URL as an event stream) until the job is finished; where that is not possible it polls
 // the same URL, asked for JSON, every second, and a page in a background tab waits until it is seen.
@@ -10,6 +11,8 @@ import { MetricsFeed } from './metrics.js';
 import { ActionButtons, allowedActions } from './actions.js';
 import { RerunForm } from './rerun.js';
 import { progressWords } from './progress.js';
+import { describeCounts } from './format.js';
+import { openEventStream } from './events.js';
 
 const POLL_INTERVAL_MS = 1000;
 const RETRY_INTERVAL_MS = 3000;
@@ -76,22 +79,22 @@ function pollInstead() {
 }
 
 /**
- * Has the service push the status and the metrics (Server-Sent Events on this page's URL). An
- * EventSource cannot send a token, so with one the page polls; it also polls if the stream fails.
+ * Has the service push the status and the metrics (Server-Sent Events on this page's URL, read with
+ * fetch, so with a token too); where the stream breaks, the page polls.
  */
 function listen() {
-  if (!window.EventSource || sessionStorage.getItem('paddlejobs.token') !== null) return false;
-  const events = new EventSource(window.location.href);
-  events.addEventListener('status', (event) => onStatus(JSON.parse(event.data)));
-  events.addEventListener('metrics', (event) => onMetrics(JSON.parse(event.data)));
-  events.addEventListener('end', () => events.close());
-  events.addEventListener('gone', () => {
-    events.close();
-    poll(); // shows the service's words for a job that is not there
-  });
-  events.addEventListener('error', () => {
-    events.close();
-    pollInstead();
+  const events = openEventStream(window.location.href, {
+    status: (event) => onStatus(JSON.parse(event.data)),
+    metrics: (event) => onMetrics(JSON.parse(event.data)),
+    end: () => events.close(),
+    gone: () => {
+      events.close();
+      poll(); // shows the service's words for a job that is not there
+    },
+    error: () => {
+      events.close();
+      pollInstead();
+    },
   });
   return true;
 }
@@ -211,15 +214,24 @@ function earliest(instants) {
   return known[0];
 }
 
+/**
+ * One bar: the training's steps where the trainers report a total, else how many trainers finished. The
+ * counts of a role the job does not have (a collective job's pservers) are left out.
+ */
 function renderProgress(status) {
   const trainers = status.trainers;
+  const steps = Boolean(status.progress && status.progress.total_steps);
   const progress = $('progress');
+  progress.hidden = steps;
   progress.max = Math.max(1, trainers.desired);
   progress.value = trainers.succeeded;
   $('progress-text').textContent = `${trainers.succeeded} of ${plural(trainers.desired, 'trainer')} finished`;
   if (status.progress) renderSteps(status.progress);
-  $('pserver-counts').textContent = describeCounts(status.pservers);
-  $('trainer-counts').textContent = describeCounts(status.trainers);
+  const pservers = describeCounts(status.pservers);
+  $('pserver-counts').hidden = pservers === null;
+  $('pserver-counts').previousElementSibling.hidden = pservers === null;
+  $('pserver-counts').textContent = pservers || '';
+  $('trainer-counts').textContent = describeCounts(status.trainers) || '—';
 }
 
 /**
@@ -229,22 +241,13 @@ function renderProgress(status) {
 function renderSteps(progress) {
   const steps = $('steps');
   steps.hidden = !progress.total_steps;
+  $('progress').hidden = Boolean(progress.total_steps);
   if (progress.total_steps) {
     steps.max = progress.total_steps;
     steps.value = Math.min(progress.step, progress.total_steps);
   }
   $('steps-text').hidden = false;
   $('steps-text').textContent = progressWords(progress);
-}
-
-/** "2 running", "1 succeeded, 1 failed, 1 stopped": the non-zero counts, in the order a job moves. */
-function describeCounts(counts) {
-  const stopped = counts.desired - counts.pending - counts.running - counts.succeeded - counts.failed;
-  const parts = [['pending', counts.pending], ['running', counts.running], ['succeeded', counts.succeeded],
-    ['failed', counts.failed], ['stopped', stopped]]
-    .filter(([, n]) => n > 0)
-    .map(([word, n]) => `${n} ${word}`);
-  return `${parts.join(', ') || 'none'} (of ${counts.desired})`;
 }
 
 function showFailure(failure) {

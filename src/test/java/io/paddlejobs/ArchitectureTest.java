@@ -157,7 +157,8 @@ class ArchitectureTest {
             "io.paddlejobs.packages.PackageContentController.fetchContent",
             "its signed URL is the credential: the key names the namespace and the package",
             "io.paddlejobs.api.StatusPageController.listPage", "the same page for everyone: its script asks with the token",
-            "io.paddlejobs.api.ErrorPageProblems.error", "the container's error page: a request already refused");
+            "io.paddlejobs.api.ErrorPageProblems.error", "the container's error page: a request already refused",
+            "io.paddlejobs.api.HomeRedirect.home", "a redirect to the jobs page: it reads nothing");
 
     // Importing only our classes, ArchUnit does not see that @GetMapping and the rest are @RequestMappings.
     private static final DescribedPredicate<JavaMethod> MAP_REQUESTS = DescribedPredicate.describe("map requests",

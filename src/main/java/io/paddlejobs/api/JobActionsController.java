@@ -40,7 +40,9 @@ class JobActionsController {
     record ActionsView(boolean cancel, boolean delete, boolean rerun) {
     }
 
-    @Operation(summary = "What the caller may do to a job: cancel, delete, run again")
+    @Operation(summary = "What the caller may do to a job: cancel, delete, run again", description = """
+            Whether this caller may cancel, delete and run the job again, as the pages' buttons need it: each true or \
+            false by the caller's rights and the job's phase; nothing is changed.""")
     @GetMapping(path = "/{name}/actions", produces = MediaType.APPLICATION_JSON_VALUE)
     ActionsView actions(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
         jobs.get(new JobKey(namespace, name)); // a 404 for a job that is not there, as the other job endpoints answer

@@ -106,7 +106,21 @@ class JobController {
                              @Valid @RequestBody JobRequestBody body,
                              @Parameter(description = "Plan only; start nothing")
                              @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
-                             @InNamespace(Action.SUBMIT) String namespace) {
+                             @InNamespace(Action.SUBMIT) String namespace,
+                             // Last, so that clients generated with positional arguments keep theirs.
+                             @Parameter(description = "With dry_run=true: ask the cluster nothing (it may be away); the "
+                                     + "answer has the exact objects and says what a submit would check besides")
+                             @RequestParam(name = "offline", defaultValue = "false") boolean offline) {
+        if (offline && !dryRun) {
+            throw new InvalidParameterException("offline", "is only for a dry run: add dry_run=true", "true");
+        }
+        if (offline) {
+            try (var permit = rate.take(access.tenant().orElseThrow())) {
+                var planned = jobs.offlineDryRun(body.toRequest(), namespace);
+                permit.spend();
+                return answers.planned(planned);
+            }
+        }
         if (dryRun) {
             return dryRun(body.toRequest(), namespace);
         }
@@ -217,6 +231,9 @@ class JobController {
                      @RequestParam(name = "continue", required = false) String continueToken,
                      // Read so that watch=null is refused rather than ignored; watch=true is JobWatchController's.
                      @Parameter(hidden = true) @RequestParam(required = false) Boolean watch,
+                     // Only a watch ends after it, but out of range it is refused here too, as the contract says.
+                     @Parameter(hidden = true) @RequestParam(name = "timeout_seconds", required = false)
+                     @Min(1) @Max(86_400) Integer timeoutSeconds,
                      // Last, so that clients generated with positional arguments keep theirs.
                      @Parameter(description = "Only jobs created at or after this time: " + ListFilters.TIME_SYNTAX,
                              schema = @Schema(type = "string", format = "date-time"))
@@ -231,7 +248,9 @@ class JobController {
                 page.continueToken());
     }
 
-    @Operation(summary = "A job: its resolved spec, plan and status")
+    @Operation(summary = "A job: its resolved spec, plan and status", description = """
+            The job as submitted (the plan's spec), the plan with every replica's environment and the rule behind each \
+            number, and its status; a finished job the backend forgot is read from the history (archived: true).""")
     @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
     JobView get(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
         return JobView.of(serialized.withProgress(jobs.get(new JobKey(namespace, name))), statusUrls);
@@ -249,7 +268,9 @@ class JobController {
                 .body(serialized.status(jobs.get(new JobKey(namespace, name))));
     }
 
-    @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled")
+    @Operation(summary = "Cancel a job: stop every replica, keep the record as Cancelled", description = """
+            Every replica is stopped gracefully (SIGTERM, then SIGKILL after the backend's grace period); the job stays \
+            listed with phase Cancelled, its logs and metrics kept. A job that already ended is answered as it is.""")
     @PostMapping(path = "/{name}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
     JobView cancel(@PathVariable String name, @InNamespace(Action.CANCEL) String namespace) {
         return audit.record(Action.CANCEL, namespace, name,
@@ -257,7 +278,9 @@ class JobController {
                 view -> AuditOutcome.CANCELLED);
     }
 
-    @Operation(summary = "Delete a job and everything it created")
+    @Operation(summary = "Delete a job and everything it created", description = """
+            Stops it if it runs, then removes its replicas, files, logs and history: 204. Its checkpoints on the \
+            namespace's storage are kept, so that a new job of the same name resumes from them.""")
     @ApiResponse(responseCode = "204", description = "Deleted")
     @DeleteMapping("/{name}")
     ResponseEntity<Void> delete(@PathVariable String name, @InNamespace(Action.DELETE) String namespace) {

@@ -40,7 +40,8 @@ import java.util.regex.Pattern;
             if (value == null) {
                 return true;
             }
-            if (HUGE_EXPONENT.matcher(value).matches()) {
+            // The contract's pattern has no white space; Memory.parse would strip it.
+            if (HUGE_EXPONENT.matcher(value).matches() || !value.equals(value.strip())) {
                 return false;
             }
             try {

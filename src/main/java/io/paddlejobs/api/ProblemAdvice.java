@@ -11,10 +11,12 @@ import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.Errors;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -43,7 +45,7 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
             String message = violation.fields().size() > 1
                     ? violation.message() + " (fields: " + String.join(", ", violation.fields()) + ")"
                     : violation.message();
-            violation.fields().forEach(field -> errors.add(new FieldError(field, message, violation.rejected())));
+            violation.fields().forEach(field -> errors.add(new FieldError(field, message, e.rejected(violation, field))));
         }
         return Problems.invalidRequest(errors);
     }
@@ -145,6 +147,24 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
             return ResponseEntity.status(HttpStatus.REQUEST_TIMEOUT).body(tooSlow.getBody());
         }
         return ResponseEntity.badRequest().body(UnreadableBodies.problem(causeOfType(e, JacksonException.class)));
+    }
+
+    /**
+     * A body of another type (curl's {@code -d} sends a form) says which type to send, the most
+     * common first mistake with curl; Spring's own answer only says what was wrong.
+     */
+    @Override
+    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(HttpMediaTypeNotSupportedException e,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = e.getBody();
+        MediaType wanted = e.getSupportedMediaTypes().stream().filter(type -> !type.isWildcardSubtype())
+                .findFirst().orElse(null);
+        if (wanted != null) {
+            String sent = e.getContentType() == null ? "No Content-Type" : "Content-Type '" + e.getContentType() + "'";
+            problem.setDetail("%s is not read here; send the body as %s (curl: -H 'Content-Type: %s')"
+                    .formatted(sent, wanted, wanted));
+        }
+        return handleExceptionInternal(e, problem, headers, status, request);
     }
 
     /** The first of {@code e}'s causes, {@code e} itself included, that is a {@code type}. */

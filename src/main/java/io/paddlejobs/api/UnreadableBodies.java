@@ -25,8 +25,10 @@ final class UnreadableBodies {
 
     static ProblemDetail problem(JacksonException cause) {
         if (cause instanceof UnrecognizedPropertyException unknown) {
-            return Problems.invalidRequest(List.of(new FieldError(path(unknown),
-                    "is not a field of a job request; known fields are listed in the API contract (/v3/api-docs)", null)));
+            String hint = FieldSuggestions.closest(unknown.getPropertyName(), unknown.getKnownPropertyIds())
+                    .map(known -> "; did you mean " + known + "?")
+                    .orElse("; the fields are listed in docs/request.md and the API contract (/v3/api-docs)");
+            return Problems.invalidRequest(List.of(new FieldError(path(unknown), "is not a known field" + hint, null)));
         }
         if (cause instanceof InvalidFormatException format) {
             return Problems.invalidRequest(List.of(new FieldError(path(format),

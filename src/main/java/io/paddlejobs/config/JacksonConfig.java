@@ -38,4 +38,22 @@ class JacksonConfig {
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
     }
+
+    /**
+     * Text where the contract has a number or a boolean is refused too ({@code "num_cpus": "2"}), as
+     * is a number where it has a boolean: every field's type is the contract's, none is guessed.
+     */
+    @Bean
+    JsonMapperBuilderCustomizer noTextAsNumbersOrBooleans() {
+        return builder -> builder
+                .withCoercionConfig(LogicalType.Integer, number -> number
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Boolean, flag -> flag
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail));
+    }
 }

@@ -60,6 +60,9 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
      * @param gpuImage          the image of a job that names none and uses GPUs
      * @param trainerCpuPerGpu  the fewest CPUs a GPU trainer gets per GPU (0: no floor)
      * @param trainerMemPerGpu  the least memory a GPU trainer gets per GPU (0: no floor)
+     * @param collectiveImage   the image of a collective job that names none and uses no GPUs: Paddle 3, where
+     *                          collective training lives (image is the parameter-server jobs' Paddle 2.6)
+     * @param collectiveGpuImage the image of a collective job that names none and uses GPUs
      */
     public record Defaults(
             @DefaultValue("paddlepaddle/paddle:2.6.1") @NotBlank String image,
@@ -72,7 +75,9 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
             @DefaultValue("1") @Min(0) int portsNumForSparse,
             @DefaultValue("paddlepaddle/paddle:2.6.1-gpu-cuda12.0-cudnn8.9-trt8.6") @NotBlank String gpuImage,
             @DefaultValue("2") @Min(0) int trainerCpuPerGpu,
-            @DefaultValue("8Gi") @NotBlank String trainerMemPerGpu) {
+            @DefaultValue("8Gi") @NotBlank String trainerMemPerGpu,
+            @DefaultValue("paddlepaddle/paddle:3.3.1") @NotBlank String collectiveImage,
+            @DefaultValue("paddlepaddle/paddle:3.3.1-gpu-cuda12.6-cudnn9.5") @NotBlank String collectiveGpuImage) {
     }
 
     /**
@@ -106,6 +111,7 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
                         limits.maxCpus(), Memory.parse(limits.maxMemory()), limits.maxRestarts()),
                 new PlanningPolicy.Gpu(defaults.gpuImage(),
                         defaults.trainerCpuPerGpu() == 0 ? null : Cpu.cores(defaults.trainerCpuPerGpu()),
-                        Memory.parse(defaults.trainerMemPerGpu())));
+                        Memory.parse(defaults.trainerMemPerGpu())),
+                new PlanningPolicy.Collective(defaults.collectiveImage(), defaults.collectiveGpuImage()));
     }
 }

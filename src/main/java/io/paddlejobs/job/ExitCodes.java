@@ -23,7 +23,8 @@ public final class ExitCodes {
         return "exited with code " + code + switch (code) {
             case 0 -> " (finished successfully)";
             case 1 -> " (the program reported an error; see its log)";
-            case 2 -> " (misuse of a command or a syntax error in entry_point)";
+            case 2 -> " (a usage error: Python exits 2 when it cannot open its script, a shell on a syntax error"
+                    + " in entry_point; the log says which)";
             case 126 -> " (the command is not executable)";
             case 127 -> " (command not found: check entry_point and that PATH or the image holds it)";
             default -> "";

@@ -120,4 +120,22 @@ public interface JobBackend {
     default List<Map<String, Object>> manifests(JobPlan plan) {
         return List.of();
     }
+
+    /**
+     * The objects a submit would create, worked out from this service's settings alone, without a read of
+     * the cluster (one may be away, or not yet there), and in words what that leaves unchecked. Backends that
+     * ask nobody for a dry run answer as {@link #manifests} does, with nothing unchecked.
+     */
+    default OfflineManifests offlineManifests(JobPlan plan) {
+        return new OfflineManifests(manifests(plan), List.of());
+    }
+
+    /** An offline dry run's objects, and what a submit would check that it could not. */
+    record OfflineManifests(List<Map<String, Object>> manifests, List<String> unchecked) {
+
+        public OfflineManifests {
+            manifests = List.copyOf(manifests);
+            unchecked = List.copyOf(unchecked);
+        }
+    }
 }

@@ -56,13 +56,24 @@ public class JobService {
     public record Submission(Job job, boolean created) {
     }
 
-    /** The plan a submit would start, with the objects it would create; starts nothing. */
-    public record DryRun(JobPlan plan, List<Map<String, Object>> manifests) {
+    /**
+     * The plan a submit would start, with the objects it would create; starts nothing.
+     *
+     * @param unchecked {@code null} for a dry run that checked what a submit checks; offline, what it could not
+     */
+    public record DryRun(JobPlan plan, List<Map<String, Object>> manifests, List<String> unchecked) {
     }
 
     public DryRun dryRun(JobRequest request, String namespace) {
         JobPlan plan = plan(request, namespace);
-        return new DryRun(backend.asDryRun(plan), backend.manifests(plan));
+        return new DryRun(backend.asDryRun(plan), backend.manifests(plan), null);
+    }
+
+    /** A dry run that asks the cluster nothing: the exact objects, and what a submit would check besides. */
+    public DryRun offlineDryRun(JobRequest request, String namespace) {
+        JobPlan plan = plan(request, namespace);
+        JobBackend.OfflineManifests offline = backend.offlineManifests(plan);
+        return new DryRun(backend.asDryRun(plan), offline.manifests(), offline.unchecked());
     }
 
     /**

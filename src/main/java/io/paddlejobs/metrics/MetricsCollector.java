@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -51,9 +50,11 @@ public final class MetricsCollector implements AutoCloseable {
     });
     // Access order: the eldest is the least recently read, the first to go when too many are kept.
     private final Map<JobKey, Watched> watched = new LinkedHashMap<>(16, 0.75f, true);
-    // Finished jobs whose metrics the archive has: an informer's resync tells of them again and again,
-    // and each would otherwise cost a read of the archive. Forgotten with the job.
-    private final Set<JobKey> archived = ConcurrentHashMap.newKeySet();
+    // Finished jobs whose metrics the archive has, with their settled progress (empty: none reported): an
+    // informer's resync tells of them again and again, and each would otherwise cost a read of the archive;
+    // and after a restart of the service they are what a list shows as their progress, with no read at all.
+    // Forgotten with the job.
+    private final Map<JobKey, Optional<Progress>> archived = new ConcurrentHashMap<>();
 
     /** @param waiting followers whose trainer had not started when last looked at */
     private record Watched(JobKey key, JobMetrics metrics, AtomicInteger following, Queue<TrainerFollower> waiting) {
@@ -96,7 +97,9 @@ public final class MetricsCollector implements AutoCloseable {
             known = watched.get(job.key());
         }
         if (known == null || !Objects.equals(known.metrics().jobCreatedAt(), job.status().createdAt())) {
-            return Optional.empty();
+            // A job that finished before this service started: its progress as the archive kept it.
+            return job.status().phase().isFinished() ? archived.getOrDefault(job.key(), Optional.empty())
+                    : Optional.empty();
         }
         return known.metrics().progress()
                 .map(progress -> job.status().phase().isFinished() ? progress.settled() : progress);
@@ -162,11 +165,12 @@ public final class MetricsCollector implements AutoCloseable {
     }
 
     private boolean notArchived(JobKey key) {
-        if (archive == MetricsArchive.NONE || archived.contains(key)) {
+        if (archive == MetricsArchive.NONE || archived.containsKey(key)) {
             return false;
         }
-        if (archive.keptMetrics(key).isPresent()) {
-            archived.add(key);
+        Optional<MetricsSnapshot> kept = archive.keptMetrics(key);
+        if (kept.isPresent()) {
+            archived.put(key, Optional.ofNullable(kept.get().progress()));
             return false;
         }
         return true;

@@ -27,7 +27,8 @@ public final class JobPlanner {
     public JobPlanner withoutLimits() {
         int many = Integer.MAX_VALUE;
         return new JobPlanner(new PlanningPolicy(policy.defaults(),
-                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE), many), policy.gpu()));
+                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE), many), policy.gpu(),
+                policy.collective()));
     }
 
     /** @throws InvalidJobRequestException naming every rule the request breaks */
@@ -47,7 +48,7 @@ public final class JobPlanner {
             violations.add(new Violation(List.of("trainers", "pservers", "memory"),
                     "the job's resources add up to more than can be counted; it is far beyond every limit", null));
         }
-        throw new InvalidJobRequestException(violations);
+        throw new InvalidJobRequestException(violations, request);
     }
 
     /**
@@ -89,7 +90,14 @@ public final class JobPlanner {
         }
         List<Derivation> derivations = new ArrayList<>(t.derivations());
         String image = request.code().image();
-        if (image == null && t.useGpu() && policy.gpu().image() != null) {
+        boolean collective = request.topology().modeOrDefault() == JobMode.COLLECTIVE;
+        String collectiveImage = t.useGpu() ? policy.collective().gpuImage() : policy.collective().image();
+        if (image == null && collective && collectiveImage != null) {
+            image = collectiveImage;
+            derivations.add(new Derivation("image", image, t.useGpu()
+                    ? "the collective GPU image, Paddle 3 (paddlejobs.defaults.collective-gpu-image)"
+                    : "the collective image, Paddle 3 (paddlejobs.defaults.collective-image)"));
+        } else if (image == null && t.useGpu() && policy.gpu().image() != null) {
             image = policy.gpu().image();
             derivations.add(new Derivation("image", image, "the GPU image, as GPUs are used (paddlejobs.defaults.gpu-image)"));
         } else if (image == null) {

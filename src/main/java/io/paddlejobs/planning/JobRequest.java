@@ -147,6 +147,35 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
         }
     }
 
+    /**
+     * A number or quantity field's value as the user gave it, by its wire name; {@code null} where it
+     * was not given (the planner derives it) or is not such a field.
+     */
+    public Object given(String field) {
+        return switch (field) {
+            case "num_gpus" -> compute.numGpus();
+            case "num_cpus" -> compute.numCpus();
+            case "memory" -> text(compute.memory());
+            case "trainer_cpu" -> compute.trainerCpu();
+            case "trainer_gpu" -> compute.trainerGpu();
+            case "trainer_mem" -> text(compute.trainerMem());
+            case "pserver_cpu" -> compute.pserverCpu();
+            case "pserver_mem" -> text(compute.pserverMem());
+            case "use_gpu" -> compute.useGpu();
+            case "trainers" -> topology.trainers();
+            case "pservers" -> topology.pservers();
+            case "port" -> topology.port();
+            case "ports_num" -> topology.portsNum();
+            case "ports_num_for_sparse" -> topology.portsNumForSparse();
+            case "max_restarts" -> lifecycle.maxRestarts();
+            default -> null;
+        };
+    }
+
+    private static String text(Memory memory) {
+        return memory == null ? null : memory.toString();
+    }
+
     /** The same request with another first pserver port. */
     public JobRequest withPort(int newPort) {
         var t = topology;

@@ -4,15 +4,33 @@ package io.paddlejobs.planning;
  * The operator's part of planning: values used where a request is silent, the ceilings a
  * request may not break, and what a GPU trainer needs at the least.
  */
-public record PlanningPolicy(Defaults defaults, Limits limits, Gpu gpu) {
+public record PlanningPolicy(Defaults defaults, Limits limits, Gpu gpu, Collective collective) {
 
-    /** A policy with no GPU image of its own and no per-GPU floors. */
+    /** A policy with no GPU or collective images of their own and no per-GPU floors. */
     public PlanningPolicy(Defaults defaults, Limits limits) {
         this(defaults, limits, Gpu.NONE);
     }
 
+    /** A policy with no collective images of their own. */
+    public PlanningPolicy(Defaults defaults, Limits limits, Gpu gpu) {
+        this(defaults, limits, gpu, Collective.NONE);
+    }
+
     public PlanningPolicy {
         gpu = gpu == null ? Gpu.NONE : gpu;
+        collective = collective == null ? Collective.NONE : collective;
+    }
+
+    /**
+     * The images of a collective job that names none: Paddle 3.x, where collective mode lives (the
+     * default image is a Paddle 2.6 one, for parameter-server jobs, which Paddle 3.1 dropped).
+     *
+     * @param image    without GPUs; {@code null}: the default image
+     * @param gpuImage with GPUs; {@code null}: the GPU image
+     */
+    public record Collective(String image, String gpuImage) {
+
+        public static final Collective NONE = new Collective(null, null);
     }
 
     /** Values used where a request gives none. */

@@ -94,7 +94,7 @@ class SecurityConfig {
                                 "/actuator/prometheus", "/actuator/info").permitAll()
                         .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
-                        .requestMatchers(HttpMethod.GET, "/page/**", "/favicon.ico").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/", "/page/**", "/favicon.ico").permitAll()
                         // A job's pod fetches its package with no token: the signed URL is the credential.
                         .requestMatchers(HttpMethod.GET, "/packages/*/content").permitAll()
                         .requestMatchers(PageRequests.MATCHER).permitAll()

@@ -43,11 +43,11 @@ class GeneratedJavaClientTest extends ApiTest {
         JobRequest request = new JobRequest().name("generated-client").numCpus(1)
                 .entryPoint("echo trained as $TRAINING_ROLE");
 
-        SubmitResult planned = jobs.submit(request, true, null);
+        SubmitResult planned = jobs.submit(request, true, null, null);
         assertThat(planned.getActualInstance()).isInstanceOf(DryRunView.class);
         assertThat(planned.getDryRunView().getPlan().getTrainers().getCount()).isEqualTo(1);
 
-        SubmitResult submitted = jobs.submit(request, false, null);
+        SubmitResult submitted = jobs.submit(request, false, null, null);
         assertThat(submitted.getActualInstance()).isInstanceOf(JobView.class);
         assertThat(submitted.getJobView().getStatusUrl().toString())
                 .isEqualTo("http://127.0.0.1:%d/jobs/generated-client/status?namespace=default".formatted(port));
@@ -57,7 +57,7 @@ class GeneratedJavaClientTest extends ApiTest {
         assertThat(jobs.logs("generated-client", null, "trainer", 0, null, false)).contains("trained as TRAINER");
         assertThat(jobs.callList(null, "Succeeded", null, 500, null, null, null, null, null).getItems()).extracting(JobSummary::getName)
                 .contains("generated-client");
-        assertThat(jobs.submit(request, false, null).getJobView().getName())
+        assertThat(jobs.submit(request, false, null, null).getJobView().getName())
                 .as("an identical resubmit answers the existing job").isEqualTo("generated-client");
 
         jobs.delete("generated-client", null);
@@ -67,7 +67,7 @@ class GeneratedJavaClientTest extends ApiTest {
 
     @Test
     void generatedClientCancelsARunningJob() throws Exception {
-        jobs.submit(new JobRequest().name("generated-cancel").entryPoint("sleep 300"), false, null);
+        jobs.submit(new JobRequest().name("generated-cancel").entryPoint("sleep 300"), false, null, null);
         await().atMost(DEADLINE).until(() -> jobs.status("generated-cancel", null).getPhase(),
                 phase -> phase == JobStatus.PhaseEnum.RUNNING);
 
@@ -81,7 +81,7 @@ class GeneratedJavaClientTest extends ApiTest {
     @Test
     void generatedClientReadsABadRequestAsAProblemNamingTheField() throws Exception {
         ApiException refused = catchThrowableOfType(ApiException.class,
-                () -> jobs.submit(new JobRequest().entryPoint("true").numCpus(0), true, null));
+                () -> jobs.submit(new JobRequest().entryPoint("true").numCpus(0), true, null, null));
 
         assertThat(refused.getCode()).isEqualTo(400);
         Problem problem = new JSON().getMapper().readValue(refused.getResponseBody(), Problem.class);

@@ -1,6 +1,7 @@
 package io.paddlejobs.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.testing.ServiceClient;
 import io.paddlejobs.testing.ServiceProcess;
@@ -43,7 +44,11 @@ class HistoryRestartTest {
             service.submit(LocalJobsApiTest.body("kept", "echo kept"));
             service.submit(LocalJobsApiTest.body("forgotten", "echo forgotten"));
             service.submit(LocalJobsApiTest.body("across", "sleep 600"));
+            service.submit(LocalJobsApiTest.body("progressed",
+                    "echo 'PADDLEJOBS_METRICS {\\\"step\\\": 4, \\\"total_steps\\\": 4, \\\"loss\\\": 0.5}'"));
             service.awaitPhase("kept", "Succeeded", DEADLINE);
+            service.awaitPhase("progressed", "Succeeded", DEADLINE);
+            await().atMost(DEADLINE).until(() -> progressListed(service, "progressed"));
             service.awaitPhase("forgotten", "Succeeded", DEADLINE);
             service.awaitPhase("across", "Running", DEADLINE);
         } finally {
@@ -64,7 +69,9 @@ class HistoryRestartTest {
                 archivedByName.put(item.path("name").asString(), service.status(item.path("name").asString())
                         .path("archived").asBoolean());
             }
-            assertThat(listed).containsExactlyInAnyOrder("kept", "forgotten", "across");
+            assertThat(listed).containsExactlyInAnyOrder("kept", "forgotten", "across", "progressed");
+            // What the list showed before the restart, it shows after: the archive keeps a finished job's progress.
+            await().atMost(DEADLINE).until(() -> progressListed(service, "progressed"));
             assertThat(archivedByName).containsEntry("forgotten", true).containsEntry("kept", false)
                     .containsEntry("across", false);
             assertThat(service.logs("forgotten", "role=trainer&index=0")).isEqualTo("forgotten\n");
@@ -82,6 +89,15 @@ class HistoryRestartTest {
                 assertThat(changes.get(i)).as("a transition repeated: %s", changes).isNotEqualTo(changes.get(i - 1));
             }
         });
+    }
+
+    private static boolean progressListed(ServiceClient service, String name) {
+        for (JsonNode item : service.getJson("/jobs?limit=500").path("items")) {
+            if (item.path("name").asString().equals(name)) {
+                return item.path("progress").path("step").asInt() == 4;
+            }
+        }
+        return false;
     }
 
     private static List<String> phases(List<String> transitions) {

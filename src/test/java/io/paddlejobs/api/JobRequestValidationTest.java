@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
@@ -185,7 +186,43 @@ class JobRequestValidationTest extends ApiTest {
 
         JsonNode problem = assertProblem(result, 400);
         assertThat(errorsOn(problem, "num_gpu")).singleElement()
-                .satisfies(error -> assertThat(error.path("message").asString()).contains("not a field"));
+                .satisfies(error -> assertThat(error.path("message").asString()).contains("not a known field"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"num_gpu, num_gpus", "numCpus, num_cpus", "entryPoint, entry_point", "trainer_gpus, trainer_gpu",
+            "max_runtime, max_run_time"})
+    void submitWithAFieldNearAKnownOneSuggestsIt(String unknown, String known) throws Exception {
+        JsonNode problem = assertProblem(dryRun(json("{'entry_point':'true','" + unknown + "':2}")), 400);
+
+        assertThat(errorsOn(problem, unknown)).singleElement().satisfies(error ->
+                assertThat(error.path("message").asString()).endsWith("did you mean " + known + "?"));
+    }
+
+    @Test
+    void submitWithAFieldUnlikeAnyKnownOneSuggestsNoneAndPointsToTheDocs() throws Exception {
+        JsonNode problem = assertProblem(dryRun(json("{'entry_point':'true','epochs':2}")), 400);
+
+        assertThat(errorsOn(problem, "epochs")).singleElement().satisfies(error -> assertThat(error.path("message")
+                .asString()).doesNotContain("did you mean").contains("docs/request.md"));
+    }
+
+    @Test
+    void aScriptThatIsNotOnThisMachineIsAPlanWarningAtSubmit() throws Exception {
+        MvcResult result = dryRun(json("{'entry_point':'python3 -u /nonexistent/train.py'}"));
+
+        assertThat(result.getResponse().getStatus()).isEqualTo(200);
+        assertThat(bodyOf(result).path("warnings").toString()).contains("/nonexistent/train.py", "does not exist");
+    }
+
+    @Test
+    void aConflictShowsEachFieldWithItsOwnValue() throws Exception {
+        JsonNode problem = assertProblem(dryRun(json("{'entry_point':'true','num_gpus':2,'trainers':3,'trainer_gpu':1}")), 400);
+
+        assertThat(errorsOn(problem, "num_gpus")).singleElement().satisfies(e -> assertThat(e.path("rejected").asInt()).isEqualTo(2));
+        assertThat(errorsOn(problem, "trainers")).singleElement().satisfies(e -> assertThat(e.path("rejected").asInt()).isEqualTo(3));
+        assertThat(errorsOn(problem, "trainer_gpu")).singleElement()
+                .satisfies(e -> assertThat(e.path("rejected").asInt()).isEqualTo(1));
     }
 
     static Stream<Arguments> wrongTypes() {
@@ -195,6 +232,13 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','trainers':true}", "trainers", "whole number"),
                 arguments("{'entry_point':'true','num_gpus':99999999999}", "num_gpus", "whole number"),
                 arguments("{'entry_point':'true','use_gpu':'yes'}", "use_gpu", "true or false"),
+                // no field takes its value as text: a quoted number or boolean is a mistake to hear about
+                arguments("{'entry_point':'true','num_cpus':'2'}", "num_cpus", "whole number"),
+                arguments("{'entry_point':'true','port':''}", "port", "whole number"),
+                arguments("{'entry_point':'true','max_restarts':'3'}", "max_restarts", "whole number"),
+                arguments("{'entry_point':'true','use_gpu':'true'}", "use_gpu", "true or false"),
+                arguments("{'entry_point':'true','use_gpu':1}", "use_gpu", "true or false"),
+                arguments("{'entry_point':'true','trainers':false}", "trainers", "whole number"),
                 arguments("{'entry_point':{'cmd':'true'}}", "entry_point", "a string"),
                 arguments("{'entry_point':['true']}", "entry_point", "a string"),
                 arguments("{'entry_point':-1.9}", "entry_point", "a string"),

@@ -257,9 +257,12 @@ class LiveStatusPageBrowserTests {
 
     /** The points of one trainer's line: the path's move and line commands. */
     private int pointsOf(String metric, String replica) {
-        var paths = browser.driver().findElements(
-                By.cssSelector("figure.chart[data-metric='" + metric + "'] path[data-replica='" + replica + "']"));
-        return paths.isEmpty() ? 0 : paths.get(0).getDomAttribute("d").split("[ML]").length - 1;
+        // The chart is drawn anew at every push: a path found may be replaced before it is read, so read
+        // the path the page holds at the moment of reading (in the page, at once).
+        Object d = browser.driver().executeScript("const path = document.querySelector(arguments[0]);"
+                + " return path ? path.getAttribute('d') : null;",
+                "figure.chart[data-metric='" + metric + "'] path[data-replica='" + replica + "']");
+        return d == null ? 0 : d.toString().split("[ML]").length - 1;
     }
 
     /** The legend's entries in words: {@code trainer-0 0.01208 at step 8}. */

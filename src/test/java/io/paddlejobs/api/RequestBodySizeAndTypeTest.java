@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MvcResult;
 
-/** docs/request.md: a body over 64 KiB is a 413 however it is sent; a body that is not JSON is a 415. */
+/** docs/request.md: a body over 64 KiB is a 413 however it is sent; a body not sent as JSON is a 415. */
 class RequestBodySizeAndTypeTest extends ApiTest {
 
     @Test
@@ -48,6 +48,15 @@ class RequestBodySizeAndTypeTest extends ApiTest {
                 .contentType(MediaType.TEXT_PLAIN).content("python train.py")).andReturn();
 
         assertProblem(result, 415);
+    }
+
+    @Test
+    void aFormBodyAsCurlDashDSendsItIsToldWhichContentTypeToSend() throws Exception {
+        MvcResult result = mvc.perform(post("/jobs").queryParam("dry_run", "true")
+                .contentType(MediaType.APPLICATION_FORM_URLENCODED).content("{\"entry_point\":\"true\"}")).andReturn();
+
+        assertThat(assertProblem(result, 415).path("detail").asString())
+                .contains("application/x-www-form-urlencoded").contains("-H 'Content-Type: application/json'");
     }
 
     /** Over a real connection: with no length known up front, the client sends the body chunked. */

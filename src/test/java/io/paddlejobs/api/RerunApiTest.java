@@ -64,7 +64,7 @@ class RerunApiTest extends ApiTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             {"trainers": 0}                 | trainers    | must be greater than or equal to 1
-            {"num_gpu": 1}                  | num_gpu     | is not a field of a job request
+            {"num_gpu": 1}                  | num_gpu     | did you mean num_gpus?
             {"max_run_time": "2 hours"}     | max_run_time| such as 90m
             {"entry_point": null}           | entry_point | must not be blank
             {"name": "Not_A_Label"}         | name        | lower-case letters

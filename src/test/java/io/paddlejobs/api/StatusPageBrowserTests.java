@@ -172,6 +172,12 @@ class StatusPageBrowserTests {
         assertThat(page.resources("Trainers, each")).startsWith("2");
         assertThat(page.resources("Whole job")).startsWith("2");
         page.await(d -> FINISHED.contains(page.phase()));
+        // No "none (of 0)" for the pservers a collective job does not have; the trainers' counts add up.
+        assertThat(browser.driver().findElement(By.id("pserver-counts")).isDisplayed()).isFalse();
+        assertThat(browser.driver().findElement(By.id("trainer-counts")).getText()).endsWith("(of 2)")
+                .doesNotContain("none");
+        // The badge's mark and word stay on one line.
+        assertThat(browser.driver().findElement(By.id("phase")).getCssValue("white-space")).isEqualTo("nowrap");
     }
 
     @Test
@@ -277,6 +283,9 @@ class StatusPageBrowserTests {
 
         page.await(d -> phaseListed("appears").equals("Succeeded"));
         assertThat(listFetches()).as("the row changed in place, from the event").isEqualTo(lists);
+        // The machine's memory in human units, not a quantity in Ki.
+        assertThat(browser.driver().findElement(By.id("capacity-summary")).getText()).containsPattern("[0-9.]+ [KMGTP]iB memory")
+                .doesNotContainPattern("[0-9]+Ki\\b");
         assertThat(browser.driver().executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
     }
 

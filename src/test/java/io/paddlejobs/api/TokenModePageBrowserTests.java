@@ -106,12 +106,12 @@ class TokenModePageBrowserTests {
     }
 
     @Test
-    void withATokenThePagePollsForTheMetricsAndOffersDelete() {
+    void withATokenThePageIsPushedTheMetricsWithoutPollingAndOffersDelete() {
         String statusUrl = alice.submit("""
                 {"name": "token-chart", "trainers": 1, "pservers": 1,
-                 "entry_point": "echo PADDLEJOBS_METRICS '{\\"step\\": 1, \\"loss\\": 0.5}'"}""", "team-a");
+                 "entry_point": "sleep 4; echo PADDLEJOBS_METRICS '{\\"step\\": 1, \\"loss\\": 0.5}'"}""", "team-a");
         page.open(statusUrl);
-        // An EventSource cannot send the token: the page polls, as it did before the stream.
+        // The page reads the status stream with fetch, which sends the token: pushed, not polled.
         page.await(d -> visible(By.id("token-form")) || page.phase().equals("Succeeded"));
         if (visible(By.id("token-form"))) {
             enterToken(ALICE);
@@ -121,6 +121,13 @@ class TokenModePageBrowserTests {
         assertThat(browser.driver().findElement(By.cssSelector("figure.chart[data-metric='loss'] .chart-legend li"))
                 .getDomProperty("textContent")).isEqualTo("trainer-0 0.5 at step 1");
         assertThat(browser.driver().findElements(By.cssSelector("button[aria-label='Delete job token-chart']"))).hasSize(1);
+        page.await(d -> page.phase().equals("Succeeded"));
+        // A page that polled would have read the status JSON about once a second while the job ran; the stream
+        // is one request, listed once it ended.
+        long statusReads = (Long) browser.driver().executeScript("""
+                return performance.getEntriesByType('resource')
+                    .filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith('/status')).length""");
+        assertThat(statusReads).isLessThanOrEqualTo(1);
     }
 
     @Test

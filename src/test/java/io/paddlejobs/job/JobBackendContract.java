@@ -185,6 +185,9 @@ public abstract class JobBackendContract {
                 .allSatisfy(r -> assertThat(r.state()).isEqualTo(ReplicaState.STOPPED)));
         await().atMost(DEADLINE).until(() -> !anyReplicaRunning(key("fine")));
         assertThat(job("fine").status().phase()).isEqualTo(JobPhase.SUCCEEDED);
+        // Each backend's counts say so too, and add up to the role's desired count.
+        RoleCounts pservers = job("fine").status().pservers();
+        assertThat(pservers.stopped()).isEqualTo(pservers.desired()).isPositive();
     }
 
     /** A run again (POST /jobs/{name}/rerun) starts from it, so it must outlast the job's end. */

@@ -66,6 +66,7 @@ class ContractRules implements OpenApiCustomizer {
     private static Schema<?> rerun(Map<String, Schema> schemas) {
         Schema<?> rerun = copy(schemas.get("JobRequest"));
         rerun.setRequired(null);
+        rerun.setAdditionalProperties(false); // a field JobRequest does not have is refused, as in a submit
         rerun.description("Request fields to change: any field of JobRequest; null takes the earlier job's value out");
         Map<String, Schema> properties = (Map<String, Schema>) rerun.getProperties();
         properties.replaceAll((name, property) -> {

@@ -44,7 +44,7 @@ public class ContractSchemas implements OpenApiCustomizer {
             Map.entry("JobStatus", List.of("phase", "created_at", "replicas", "restarts", "attempts")),
             Map.entry("Attempt", List.of("number", "started_at")),
             Map.entry("Progress", List.of("step", "trainer")),
-            Map.entry("RoleCounts", List.of("desired", "pending", "running", "succeeded", "failed")),
+            Map.entry("RoleCounts", List.of("desired", "pending", "running", "succeeded", "failed", "stopped")),
             Map.entry("ReplicaStatus", List.of("id", "role", "index", "state", "restarts")),
             Map.entry("Replica", List.of("role", "index", "host", "env")),
             Map.entry("RolePlan", List.of("role", "count", "entry_point", "per_replica")),
@@ -76,6 +76,11 @@ public class ContractSchemas implements OpenApiCustomizer {
             }
         });
         QUANTITIES.forEach(field -> quantity(property(schemas, field)));
+        // What a request may give is more than 0; what an answer shows may be 0 (a collective job's pservers).
+        QUANTITIES.stream().filter(field -> field.startsWith("JobRequest."))
+                .forEach(field -> property(schemas, field).pattern(POSITIVE_QUANTITY));
+        // An unknown field is a 400 (num_gpu is a typo, not ignored): the contract says so too.
+        schemas.get("JobRequest").setAdditionalProperties(false);
         property(schemas, "FieldError.rejected").types(null).type(null)
                 .description("The rejected value as given (string, number or boolean), when it is short");
         // A word or a list of words and exit codes: a oneOf of both shapes breaks the generated Java client.
@@ -136,6 +141,14 @@ public class ContractSchemas implements OpenApiCustomizer {
             typeEnumsAsStrings(values);
         }
     }
+
+    /**
+     * Memory.parse's syntax with a digit other than 0 somewhere in the number: "0" (or "0.0Gi") is no
+     * memory, refused by the service, so not schema-valid either. Without a lookahead, which not every
+     * generator of examples takes: a non-zero digit before the point, or after it.
+     */
+    static final String POSITIVE_QUANTITY = "^(?:[0-9]*[1-9][0-9]*(?:\\.[0-9]+)?|[0-9]+\\.[0-9]*[1-9][0-9]*)"
+            + "(?:Ki|Mi|Gi|Ti|Pi|k|K|M|G|T|P|[eE][0-9]+)?$";
 
     private static void quantity(Schema<?> property) {
         String description = property.getDescription() == null ? "" : property.getDescription();

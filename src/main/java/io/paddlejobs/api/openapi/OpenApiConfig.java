@@ -5,7 +5,9 @@ import io.paddlejobs.planning.JobRequest;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Contact;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.tags.Tag;
 import io.swagger.v3.oas.models.servers.Server;
 import java.util.List;
 import org.springdoc.core.utils.SpringDocUtils;
@@ -36,10 +38,20 @@ class OpenApiConfig {
                         .title("paddle-jobs")
                         .version("v1")
                         .description("""
-                                Submit PaddlePaddle parameter-server training jobs with one small JSON document: \
-                                the service plans the topology, starts the replicas, wires them together through \
-                                environment variables and serves a status URL. Errors are problem documents \
-                                (application/problem+json, RFC 9457) whose errors array names each offending field."""))
+                                Submit PaddlePaddle training jobs with one small JSON document, in mode ps \
+                                (parameter servers and trainers: Paddle 2.x fleet, Paddle v2) or collective (trainers \
+                                only, all-reducing: Paddle 3.x): the service plans the topology, starts the replicas, \
+                                wires them together through environment variables and serves a status URL. Errors are \
+                                problem documents (application/problem+json, RFC 9457) whose errors array names each \
+                                offending field.
+
+                                This is the contract as served with paddlejobs.security.mode=none (the committed \
+                                openapi/openapi.yaml): no authentication, the service on loopback only. In modes token \
+                                and kubernetes the served contract (/v3/api-docs) requires the bearer scheme on every \
+                                operation but a code package's signed content URL, and any of them may answer 401.""")
+                        .contact(new Contact().name("paddle-jobs maintainers")))
+                .tags(List.of(new Tag().name("jobs").description("Submit, watch, cancel, run again and delete training jobs"),
+                        new Tag().name("packages").description("Code packages: upload the code replicas start in")))
                 .servers(List.of(new Server().url("/").description("this service")));
     }
 }

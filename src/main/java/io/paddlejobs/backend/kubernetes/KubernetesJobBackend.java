@@ -259,6 +259,27 @@ final class KubernetesJobBackend implements JobBackend {
                 : Manifests.desired(plan, settings, claim, code.of(plan)).asMaps();
     }
 
+    /**
+     * The same objects with no read of the cluster: the data claim is taken as named in the settings and
+     * writable, as a submit would find it where it is usable; the rest is what only the cluster can say.
+     */
+    @Override
+    public OfflineManifests offlineManifests(JobPlan plan) {
+        DataClaim claim = DataClaim.assumed(settings.dataClaim());
+        List<Map<String, Object>> objects = jobSets
+                ? List.of(Manifests.asMap(JobSetManifest.desired(plan, settings, claim, code.of(plan))))
+                : Manifests.desired(plan, settings, claim, code.of(plan)).asMaps();
+        return new OfflineManifests(objects, List.of(
+                "that namespace " + plan.namespace() + " has the PersistentVolumeClaim " + settings.dataClaim()
+                        + " and that it is ReadWriteMany (else a submit is refused: 409 data-claim-unusable;"
+                        + " a read-only one is mounted read-only)",
+                "the namespace's ResourceQuota and LimitRange, and its quota across the service's replicas",
+                "the API server's own validation and admission (webhooks, Pod Security), which a submit meets",
+                "whether nodes have the GPUs, CPUs and memory asked for, and when a queue (Kueue, Volcano) admits the job",
+                "the workload (" + (jobSets ? "a JobSet" : "two Jobs and a Service") + ") is the one this service chose"
+                        + " at its start (paddlejobs.kubernetes.workload)"));
+    }
+
     private Optional<Job> toJob(ObservedJob observed) {
         try {
             JobPlan plan = plans.planOf(observed.trainerJob());

@@ -102,9 +102,17 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         return Optional.of(scheduler.capacity());
     }
 
+    /**
+     * A script named by an absolute path that is not here (the replicas would fail at once), and device
+     * variables of the request that a start replaces.
+     */
     @Override
     public List<String> warnings(JobPlan plan) {
-        return handsOutGpus ? DevicesAtStart.warnings(plan) : List.of();
+        List<String> warnings = new ArrayList<>(MissingScripts.warnings(plan));
+        if (handsOutGpus) {
+            warnings.addAll(DevicesAtStart.warnings(plan));
+        }
+        return warnings;
     }
 
     @Override

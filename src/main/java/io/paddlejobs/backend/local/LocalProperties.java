@@ -44,7 +44,8 @@ import org.springframework.validation.annotation.Validated;
  * @param gpus              the GPUs jobs may be given, by index or UUID, or {@code none}; empty: those
  *                          {@code nvidia-smi} lists
  * @param nvidiaSmi         the command that lists the GPUs
- * @param memory            memory jobs may be given in all; unset: this process's cgroup limit, else the machine's
+ * @param memory            memory jobs may be given in all (512Gi or 512GB: the same); unset: this process's cgroup
+ *                          limit, else the machine's
  * @param cpus              CPUs jobs are counted against; unset: this process's cgroup limit, else the machine's
  * @param cpuOversubscription how many CPUs of jobs are counted per CPU of the machine: jobs mostly wait
  *                          on each other, on data and on GPUs, and a trainer asks for a whole CPU it rarely

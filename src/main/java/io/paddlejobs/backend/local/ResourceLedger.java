@@ -66,10 +66,19 @@ final class ResourceLedger {
         if (memory.compareTo(machine.memory()) > 0) {
             String field = plan.spec().compute().memory() != null || plan.spec().compute().trainerMem() == null ? "memory" : "trainer_mem";
             violations.add(Violation.of(field, memory.toString(), ("this machine has %s of memory for jobs; the job "
-                    + "asks for %s (its trainers' and pservers' memory together)").formatted(readable(machine.memory()),
-                    memory)));
+                    + "asks for %s (its trainers' and pservers' memory together)%s").formatted(readable(machine.memory()),
+                    memory, perGpuFloor(plan))));
         }
         return violations;
+    }
+
+    /** Where the per-GPU memory floor raised the trainers' memory, that is where most of it comes from: say so. */
+    private static String perGpuFloor(JobPlan plan) {
+        return plan.derivations().stream()
+                .filter(d -> d.field().equals("trainer_mem") && d.rule().startsWith("raised to the per-GPU floor"))
+                .findFirst()
+                .map(d -> "; each GPU trainer gets %s, %s".formatted(d.value(), d.rule()))
+                .orElse("");
     }
 
     /**

@@ -73,9 +73,11 @@ class DeployManifestsTest {
     void rendersTheServiceWithItsOwnNamespaceAccountAndPermissions() {
         assertThat(objects).extracting(o -> o.get("kind")).containsExactlyInAnyOrder("Namespace", "ServiceAccount",
                 "ClusterRole", "ClusterRole", "ClusterRoleBinding", "RoleBinding", "ConfigMap", "Deployment",
-                "PodDisruptionBudget", "Service");
+                "PodDisruptionBudget", "Service", "NetworkPolicy", "NetworkPolicy");
+        // The job pods' NetworkPolicy is the served namespace's, as the RoleBinding is.
         assertThat(objects).filteredOn(o -> !List.of("Namespace", "ClusterRole", "ClusterRoleBinding", "RoleBinding")
-                .contains(o.get("kind"))).allSatisfy(o -> assertThat(metadata(o).get("namespace")).isEqualTo("paddle-jobs"));
+                .contains(o.get("kind")) && !"paddle-jobs-replicas".equals(metadata(o).get("name")))
+                .allSatisfy(o -> assertThat(metadata(o).get("namespace")).isEqualTo("paddle-jobs"));
     }
 
     @Test
@@ -191,22 +193,45 @@ class DeployManifestsTest {
                 .singleElement().satisfies(mount -> assertThat(mount.getReadOnly()).isNotEqualTo(Boolean.TRUE));
     }
 
-    /** Both replicas share one history: the database comes from the operator's Secret, the rest is deploy/ unchanged. */
+    /**
+     * Both replicas share one history: the database comes from the operator's Secret, as files (a Spring config
+     * tree), never in the environment; the rest is deploy/ unchanged.
+     */
     @Test
-    void thePostgresOverlayGivesTheServiceItsDatabaseFromASecretAndChangesNothingElse() {
+    void thePostgresOverlayGivesTheServiceItsDatabaseFromASecretAsFilesAndChangesNothingElse() {
         Map<String, Object> deployment = withPostgres.stream().filter(o -> "Deployment".equals(o.get("kind")))
                 .findFirst().orElseThrow();
-        Container app = Serialization.unmarshal(Serialization.asJson(deployment), Deployment.class).getSpec()
-                .getTemplate().getSpec().getContainers().get(0);
-        assertThat(app.getEnv()).filteredOn(e -> e.getName().startsWith("SPRING_DATASOURCE_"))
-                .extracting(e -> e.getName() + "=" + e.getValueFrom().getSecretKeyRef().getName() + "/"
-                        + e.getValueFrom().getSecretKeyRef().getKey())
-                .containsExactly("SPRING_DATASOURCE_URL=paddle-jobs-history/url",
-                        "SPRING_DATASOURCE_USERNAME=paddle-jobs-history/username",
-                        "SPRING_DATASOURCE_PASSWORD=paddle-jobs-history/password");
+        var pod = Serialization.unmarshal(Serialization.asJson(deployment), Deployment.class).getSpec().getTemplate()
+                .getSpec();
+        Container app = pod.getContainers().get(0);
+        assertThat(app.getEnv()).noneMatch(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null);
+        assertThat(app.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("SPRING_CONFIG_IMPORT");
+            assertThat(e.getValue()).isEqualTo("configtree:/etc/paddle-jobs/history/");
+        });
+        assertThat(pod.getVolumes()).filteredOn(v -> v.getSecret() != null).singleElement().satisfies(v -> {
+            assertThat(v.getSecret().getSecretName()).isEqualTo("paddle-jobs-history");
+            assertThat(v.getSecret().getItems()).extracting(i -> i.getKey() + "->" + i.getPath()).containsExactly(
+                    "url->spring.datasource.url", "username->spring.datasource.username",
+                    "password->spring.datasource.password");
+        });
         Container plain = only("Deployment", Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(app.getEnv()).containsAll(plain.getEnv());
         assertThat(withPostgres).hasSameSizeAs(objects);
+    }
+
+    /** kube-score's criticals that are real: every pod's writes are bounded, and a NetworkPolicy selects the service. */
+    @Test
+    void theServiceWritesOnlyBoundedVolumesAndANetworkPolicySelectsIt() {
+        var pod = only("Deployment", Deployment.class).getSpec().getTemplate().getSpec();
+        assertThat(pod.getVolumes()).filteredOn(v -> v.getEmptyDir() != null).isNotEmpty()
+                .allSatisfy(v -> assertThat(v.getEmptyDir().getSizeLimit()).as(v.getName()).isNotNull());
+        var resources = pod.getContainers().get(0).getResources();
+        assertThat(resources.getRequests()).containsKey("ephemeral-storage");
+        assertThat(resources.getLimits()).containsKey("ephemeral-storage");
+        assertThat(objects).filteredOn(o -> "NetworkPolicy".equals(o.get("kind")))
+                .extracting(o -> metadata(o).get("namespace") + "/" + metadata(o).get("name"))
+                .contains("paddle-jobs/paddle-jobs", "paddle-training/paddle-jobs-replicas");
     }
 
     private static List<String> verbs(List<PolicyRule> rules, String group, String resource) {

@@ -101,6 +101,24 @@ class KubernetesBackendApplicationTest {
     }
 
     @Test
+    void anOfflineDryRunReadsNothingOfTheClusterShowsTheObjectsAndSaysWhatItCouldNotCheck() throws Exception {
+        CLUSTER.admin.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                .withNewMetadata().withName("unclaimed").endMetadata().build()).createOr(n -> n.update());
+
+        var online = send("POST", "/jobs?dry_run=true&namespace=unclaimed", JOB.formatted("offline"));
+        var offline = send("POST", "/jobs?dry_run=true&offline=true&namespace=unclaimed", JOB.formatted("offline"));
+        var notDry = send("POST", "/jobs?offline=true&namespace=unclaimed", JOB.formatted("offline"));
+
+        assertThat(online.statusCode()).as(online.body()).isEqualTo(409); // the claim was read, and is missing
+        assertThat(offline.statusCode()).as(offline.body()).isEqualTo(200);
+        assertThat(offline.body()).contains("\"kind\":\"Job\"", "\"name\":\"offline-pserver\"", "\"claimName\":\"paddle-data\"",
+                "\"unchecked\":[", "PersistentVolumeClaim paddle-data", "ResourceQuota");
+        assertThat(notDry.statusCode()).as(notDry.body()).isEqualTo(400);
+        assertThat(notDry.body()).contains("\"field\":\"offline\"", "dry_run=true");
+        assertThat(CLUSTER.admin.batch().v1().jobs().inNamespace("unclaimed").list().getItems()).isEmpty();
+    }
+
+    @Test
     void withoutTheServicesInClusterUrlAJobWithAPackageIsA400SayingWhatToConfigure() throws Exception {
         var upload = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/packages"))
                 .header("Content-Type", "application/gzip")

@@ -12,11 +12,13 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobMode;
+import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Violation;
+import io.paddlejobs.testing.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -166,6 +168,21 @@ class GpuSchedulingTest {
         try (var none = local(4, List.of("none"))) {
             assertThatThrownBy(() -> none.backend.requireFits(none.plan(JobRequests.named("gpu", "true")
                     .numGpus(1).build()))).hasMessage("this machine has no GPUs; the job asks for 1");
+        }
+    }
+
+    @Test
+    void memoryTheUserNeverAskedForIsExplainedByThePerGpuFloor() {
+        try (var local = local(4, List.of())) {
+            // As a service plans with its shipped settings: the per-GPU floors on.
+            JobPlanner shipped = new JobPlanner(Settings.planningPolicy());
+            assertThatThrownBy(() -> local.backend.requireFits(shipped.plan(JobRequests.named("floored", "true")
+                    .numGpus(8).build(), "default", local.backend.site())))
+                    .isInstanceOfSatisfying(InvalidJobRequestException.class, e -> assertThat(e.violations())
+                            .filteredOn(v -> v.fields().contains("memory")).singleElement()
+                            .satisfies(v -> assertThat(v.message()).contains("the job asks for 72Gi")
+                                    .contains("each GPU trainer gets 8Gi, raised to the per-GPU floor of")
+                                    .contains("paddlejobs.defaults.trainer-mem-per-gpu")));
         }
     }
 
