@@ -39,8 +39,9 @@ public final class JobPlanner {
             Topology topology = new TopologyRules(request, policy).derive();
             violations.addAll(topology.violations());
             violations.addAll(new LimitRules(policy.limits()).check(topology));
+            violations.addAll(LauncherRules.check(request, topology));
             if (violations.isEmpty()) {
-                return assemble(request, namespace, site, topology);
+                return assemble(request, namespace, site, topology).plusWarnings(LauncherRules.warnings(request));
             }
         } catch (ArithmeticException overflow) {
             // Counts times sizes past what a long holds: far beyond any limit, so say that.
