@@ -47,6 +47,7 @@ final class ReplicaLauncher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicaLauncher.class);
     private static final int MAX_MESSAGE = 500;
+    private static final long RENDEZVOUS_LOOK_MILLIS = 20;
 
     private final LocalProperties properties;
     private final JobRecordStore store;
@@ -130,13 +131,20 @@ final class ReplicaLauncher implements AutoCloseable {
         Files.createDirectories(checkpoints);
         sandbox.handOver(store.workDir(key), properties.directories().storageDir(key.namespace()), checkpoints);
         int attempt = job.attempt();
-        // Spawning is most of a start's time; the replicas are started side by side.
-        List<CompletableFuture<Void>> starts = placed.replicas().stream()
+        startSideBySide(job, placed, RendezvousGate.startFirst(placed), attempt);
+        watchPservers(job, placed, attempt);
+        if (RendezvousGate.applies(placed)) {
+            lookAt(job, placed, RendezvousGate.of(placed, properties.rendezvousListenTimeout(), clock), attempt);
+        }
+        watchForStalls(job, placed, attempt);
+    }
+
+    /** Spawning is most of a start's time; the replicas are started side by side. */
+    private void startSideBySide(LocalJob job, JobPlan placed, List<Replica> replicas, int attempt) {
+        List<CompletableFuture<Void>> starts = replicas.stream()
                 .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica, attempt), executor))
                 .toList();
         CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
-        watchPservers(job, placed, attempt);
-        watchForStalls(job, placed, attempt);
     }
 
     /**
@@ -242,6 +250,34 @@ final class ReplicaLauncher implements AutoCloseable {
             stopLater(job.finish(JobPhase.FAILED, "PserverNotListening", failure.get()));
         } else if (!watch.isDone()) {
             timers.schedule(() -> lookAt(job, watch, attempt), 1, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Starts the trainers held for trainer 0's master port once it listens (see {@link RendezvousGate}), or
+     * fails the job when it does not in time. Looked at often: each look a held trainer waits is start-up time.
+     */
+    private void lookAt(LocalJob job, JobPlan placed, RendezvousGate gate, int attempt) {
+        if (job.phase().isFinished() || job.attempt() != attempt || job.restartAt() != null) {
+            return; // ended, or the attempt it watched did (the next one has a gate of its own)
+        }
+        Map<String, ReplicaStatus> replicas = job.snapshot().status().replicas().stream()
+                .collect(Collectors.toMap(ReplicaStatus::id, Function.identity()));
+        switch (gate.look(replicas)) {
+            case WAIT -> timers.schedule(() -> lookAt(job, placed, gate, attempt), RENDEZVOUS_LOOK_MILLIS,
+                    TimeUnit.MILLISECONDS);
+            case RELEASE -> executor.execute(() -> {
+                try {
+                    startSideBySide(job, placed, RendezvousGate.held(placed), attempt);
+                } catch (RuntimeException e) {
+                    log.warn("Job {} could not start its other trainers", job.key(), e);
+                    stopLater(job.failToStart(bounded("a replica could not be started: " + rootCause(e).getMessage())));
+                }
+            });
+            case FAIL -> stopLater(job.finish(JobPhase.FAILED, "RendezvousNotListening", gate.failure()));
+            case GIVE_UP -> {
+                // trainer 0 failed or was stopped: its exit decides the job
+            }
         }
     }
 

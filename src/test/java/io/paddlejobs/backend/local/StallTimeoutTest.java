@@ -35,8 +35,11 @@ class StallTimeoutTest {
         try (var local = new LocalBackendFixture(dataRoot, SHORT)) {
             Path go = dataRoot.resolve("go");
             Path stop = dataRoot.resolve("stop");
-            // Both print once and fall silent until the test says go; then they print until it says stop.
-            submit(local, "hung", "stall_timeout=2s", 2, "echo step-1; until [ -e " + go + " ]; do sleep 0.1; done; "
+            // Both print once and fall silent until the test says go; then they print until it says stop. Trainer 0
+            // listens on its master port, as Paddle's store does: the other trainer starts once it does.
+            String listen = "if [ \"$RANK\" = 0 ]; then " + RendezvousGateTest.listenOnMasterPort(dataRoot.resolve("listening"))
+                    + " & fi; ";
+            submit(local, "hung", "stall_timeout=2s", 2, listen + "echo step-1; until [ -e " + go + " ]; do sleep 0.1; done; "
                     + "until [ -e " + stop + " ]; do echo alive; sleep 0.2; done");
 
             JobStatus stalled = awaitReason(local, "hung", "Stalled");
