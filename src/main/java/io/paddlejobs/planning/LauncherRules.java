@@ -13,9 +13,10 @@ import java.util.Set;
  * others through the injected environment and starts one worker per GPU of its trainer (one on CPU), so a
  * program sees {@code nranks = trainers x workers}. A flag that says otherwise ({@code --nnodes 3} in a
  * two-trainer job) would be overridden by that environment or leave the launcher waiting for nodes that
- * never come: it is refused, naming the flag. In a ps job every replica's launcher would take the
- * trainers' endpoints for a collective group and the pservers would never start: that is a warning, since
- * the service cannot see what a script the entry point runs does.
+ * never come: it is refused, naming the flag. In a ps job every replica's launcher, pservers' included,
+ * takes the trainers' endpoints for a collective group, so the pservers never start and the job hangs
+ * (trainer 0's launcher serves its rendezvous on all addresses of the job's port, so even the pservers'
+ * listen check is answered): that is refused too, with the fix.
  */
 final class LauncherRules {
 
@@ -27,8 +28,17 @@ final class LauncherRules {
     }
 
     static List<Violation> check(JobRequest request, Topology topology) {
+        if (request.topology().modeOrDefault() == JobMode.PS) {
+            String pservers = request.code().pserverEntryPoint();
+            boolean launches = LauncherCommand.find(request.code().entryPoint()).isPresent()
+                    || pservers != null && LauncherCommand.find(pservers).isPresent();
+            return !launches ? List.of() : List.of(Violation.of(FIELD, request.code().entryPoint(), "entry_point runs paddle.distributed.launch "
+                    + "in a ps job: each replica's launcher, the pservers' too, would take PADDLE_TRAINER_ENDPOINTS for a "
+                    + "collective group, and the pservers would never start. Drop the launcher and run the script itself: "
+                    + "fleet.init() reads the environment"));
+        }
         Optional<LauncherCommand> launcher = LauncherCommand.find(request.code().entryPoint());
-        if (launcher.isEmpty() || request.topology().modeOrDefault() != JobMode.COLLECTIVE) {
+        if (launcher.isEmpty()) {
             return List.of();
         }
         Map<String, String> flags = launcher.get().flags();
@@ -64,13 +74,8 @@ final class LauncherRules {
 
     static List<String> warnings(JobRequest request) {
         Optional<LauncherCommand> launcher = LauncherCommand.find(request.code().entryPoint());
-        if (launcher.isEmpty()) {
+        if (launcher.isEmpty() || request.topology().modeOrDefault() != JobMode.COLLECTIVE) {
             return List.of();
-        }
-        if (request.topology().modeOrDefault() == JobMode.PS) {
-            return List.of("entry_point runs paddle.distributed.launch in a ps job: each replica's launcher would "
-                    + "take PADDLE_TRAINER_ENDPOINTS for a collective group and the pservers would never start. "
-                    + "Drop the launcher and run the script itself: fleet.init() reads the environment");
         }
         List<String> warnings = new ArrayList<>();
         if (launcher.get().flags().containsKey("--master")) {

@@ -68,11 +68,14 @@ class LauncherRulesTest {
     }
 
     @Test
-    void aPsJobThatStartsTheLauncherIsWarnedWithTheFix() {
-        JobPlan plan = plan("num_cpus=2", "python -m paddle.distributed.launch train_ps.py");
+    void aPsJobThatStartsTheLauncherIsRefusedWithTheFix() {
+        InvalidJobRequestException e = rejection("num_cpus=2", "python -m paddle.distributed.launch train_ps.py");
 
-        assertThat(plan.warnings()).singleElement().asString()
-                .contains("ps job", "pservers would never start", "Drop the launcher", "fleet.init() reads the environment");
+        assertThat(e.violations()).singleElement().satisfies(v -> {
+            assertThat(v.fields()).containsExactly("entry_point");
+            assertThat(v.message()).contains("ps job", "pservers would never start", "Drop the launcher",
+                    "fleet.init() reads the environment");
+        });
     }
 
     @Test
