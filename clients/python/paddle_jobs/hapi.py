@@ -5,7 +5,7 @@
 
 Each training step's loss and metrics (``loss``, ``acc``, ...) become a ``PADDLEJOBS_METRICS`` line with the
 global step (epoch x steps per epoch + step) and ``total_steps`` (epochs x steps per epoch, where hapi knows
-them); each evaluation's as ``eval.loss``, ``eval.acc`` at the step it ran after. hapi's progress bar
+them, less one: the last step's number); each evaluation's as ``eval.loss``, ``eval.acc`` at the step it ran after. hapi's progress bar
 rewrites its line with ``\\r`` and no newline: the service finds a report wherever it stands on a line.
 
 Paddle is imported only when the callback is first used, so ``paddle_jobs`` stays free of it.
@@ -67,7 +67,8 @@ def _build():
             last_of_epoch = steps is not None and step == steps - 1
             if self._step % self.every and not last_of_epoch:
                 return
-            total = epochs * steps if steps and epochs else None
+            # total_steps is the step the last report carries: steps count from 0.
+            total = max(1, epochs * steps - 1) if steps and epochs else None
             values = _numbers(logs)
             if values or total:
                 report(self._step, total_steps=total, **values)
