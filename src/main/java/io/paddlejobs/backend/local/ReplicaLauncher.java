@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.StallWatch;
+import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -66,6 +67,8 @@ final class ReplicaLauncher implements AutoCloseable {
     private final JobPlanner planner;
     private final Site site;
     private final RestartBackoff backoff;
+    /** When each trainer last reported a new step: a job that reports steps shows progress only so. */
+    private final StepSightings steps = new StepSightings();
 
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
                     CodePackages packages, Sandbox sandbox, Clock clock, RestartBackoff backoff) {
@@ -79,6 +82,11 @@ final class ReplicaLauncher implements AutoCloseable {
         this.environment = new ReplicaEnvironment(properties.inheritEnv());
         this.clock = clock;
         timers.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Where the metrics reader's sightings of new steps go, for the stall judgement. */
+    StepSightings steps() {
+        return steps;
     }
 
     /** Where work runs that must not run on the calling thread. */
@@ -293,7 +301,7 @@ final class ReplicaLauncher implements AutoCloseable {
             return; // ended, or the attempt it watched did (the next one has a watch of its own)
         }
         Optional<String> silence = watch.silence(job.snapshot().status().replicas(),
-                id -> lastWritten(job.key(), id), clock.instant());
+                id -> lastWritten(job.key(), id), id -> steps.last(job.key(), id), clock.instant());
         LocalJob.Outcome outcome = job.stallSeen(attempt, silence, backoff);
         if (outcome.restartAt() != null) {
             restartLater(job, outcome);

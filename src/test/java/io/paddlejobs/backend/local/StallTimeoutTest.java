@@ -57,6 +57,31 @@ class StallTimeoutTest {
         }
     }
 
+    /**
+     * A launcher waiting for its master, or a rank whose all-reduce hangs, may print all the while: once a
+     * trainer has reported steps, only a new step is progress.
+     */
+    @Test
+    void aTrainerThatReportedStepsAndNowOnlyPrintsIsStalledSinceItsLastNewStep() {
+        try (var local = new LocalBackendFixture(dataRoot, SHORT);
+             var metrics = new io.paddlejobs.metrics.MetricsCollector(local.backend,
+                     new io.paddlejobs.metrics.MetricsProperties(1000, 64, 64, 200, Duration.ofMillis(50)),
+                     java.time.Clock.systemUTC())) {
+            submit(local, "spinning", "stall_timeout=2s", 1, "for s in 1 2 3; do "
+                    + "echo \"PADDLEJOBS_METRICS {\\\"step\\\": $s, \\\"loss\\\": 1}\"; sleep 0.2; done; "
+                    + "while true; do echo master not ready; sleep 0.2; done");
+
+            JobStatus stalled = awaitReason(local, "spinning", "Stalled");
+
+            assertThat(stalled.phase()).isEqualTo(JobPhase.RUNNING);
+            assertThat(stalled.message()).contains("trainer-0 since ", "(its last new step)");
+            assertThat(local.log("spinning", Role.TRAINER, 0)).as("it printed all the while").contains("master not ready");
+            local.backend.cancel(new io.paddlejobs.job.JobKey(LocalBackendFixture.NAMESPACE, "spinning"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void underRestartOnStallAStalledAttemptIsRestartedAndTheNextOneResumes() throws IOException {
         try (var local = new LocalBackendFixture(dataRoot, SHORT)) {
