@@ -79,7 +79,8 @@ public final class JobPlanner {
                 PaddleEnv.hosts(site, namespace, job, Role.PSERVER, t.pservers()),
                 PaddleEnv.hosts(site, namespace, job, Role.TRAINER, t.trainers()),
                 ports, t.devicesPerTrainer(), t.useGpu(),
-                t.perTrainer().cpu().wholeCoresAtLeastOne(), t.perPserver().cpu().wholeCoresAtLeastOne());
+                t.perTrainer().cpu().wholeCoresAtLeastOne(), t.perPserver().cpu().wholeCoresAtLeastOne(),
+                LauncherCommand.find(trainerEntryPoint).isPresent());
         List<Replica> replicas = new ArrayList<>();
         for (RolePlan role : List.of(pservers, trainers)) {
             List<String> hosts = role.role() == Role.PSERVER ? wiring.pserverHosts() : wiring.trainerHosts();
@@ -89,6 +90,12 @@ public final class JobPlanner {
             }
         }
         List<Derivation> derivations = new ArrayList<>(t.derivations());
+        if (wiring.mode() == JobMode.COLLECTIVE && wiring.trainersLaunch()) {
+            derivations.add(new Derivation("env", "no " + PaddleEnv.TRAINER_ENDPOINTS, "entry_point starts "
+                    + "paddle.distributed.launch, which would count the distinct hosts in " + PaddleEnv.TRAINER_ENDPOINTS
+                    + " as its nodes (trainers sharing a node would each train alone); it reads PADDLE_MASTER, "
+                    + "PADDLE_NNODES, POD_IP and PADDLE_TRAINER_ID instead and sets the list for its workers"));
+        }
         String image = request.code().image();
         if (image == null && t.useGpu() && policy.gpu().image() != null) {
             image = policy.gpu().image();

@@ -80,7 +80,7 @@ final class LauncherRules {
         List<String> warnings = new ArrayList<>();
         if (launcher.get().flags().containsKey("--master")) {
             warnings.add("entry_point gives paddle.distributed.launch --master " + launcher.get().flags().get("--master")
-                    + ": the launcher takes PADDLE_MASTER and PADDLE_TRAINER_ENDPOINTS (trainer 0) instead");
+                    + ": the launcher takes PADDLE_MASTER (trainer 0) instead");
         }
         return warnings;
     }

@@ -97,10 +97,12 @@ public final class PaddleEnv {
      * The facts every replica's environment is computed from.
      *
      * @param trainerThreads whole cores of one trainer, at least 1; {@code pserverThreads} likewise
+     * @param trainersLaunch whether the trainers' entry point starts Paddle's launcher ({@link LauncherCommand})
      */
     record Wiring(JobMode mode, String job, String dataPath, String checkpointPath, List<String> pserverHosts,
                   List<String> trainerHosts,
-                  Ports ports, int trainerCount, boolean useGpu, int trainerThreads, int pserverThreads) {
+                  Ports ports, int trainerCount, boolean useGpu, int trainerThreads, int pserverThreads,
+                  boolean trainersLaunch) {
     }
 
     /** The injected environment of one replica, then the user's own variables. */
@@ -123,13 +125,21 @@ public final class PaddleEnv {
     /**
      * What Paddle 3's init_parallel_env() with gloo really reads (checked against the 3.3.1 wheel), then the
      * same facts as the launcher and Paddle 3's CLIs read them: one master, one count, one rank per trainer.
+     *
+     * <p>Trainers that start the launcher get no {@code PADDLE_TRAINER_ENDPOINTS}: given that list, the
+     * launcher (3.3.1's {@code collective_compatible} plugin) counts its nodes as the distinct hosts in it,
+     * so trainers that share a host (two Slurm tasks on one node) would each train alone. Without it the
+     * launcher reads {@code PADDLE_MASTER}, {@code PADDLE_NNODES}, {@code POD_IP} and {@code PADDLE_TRAINER_ID}
+     * (its node rank), right wherever the trainers are, and writes the list for its own workers.
      */
     private static Map<String, String> collective(Wiring w, int index) {
         List<String> endpoints = endpointList(w.trainerHosts(), w.ports().first());
         Map<String, String> env = new LinkedHashMap<>();
         env.put(TRAINER_ID, Integer.toString(index));
         env.put(TRAINERS_NUM, Integer.toString(endpoints.size()));
-        env.put(TRAINER_ENDPOINTS, String.join(",", endpoints));
+        if (!w.trainersLaunch()) {
+            env.put(TRAINER_ENDPOINTS, String.join(",", endpoints));
+        }
         env.put(CURRENT_ENDPOINT, endpoints.get(index));
         env.put(PADDLE_TRAINING_ROLE, Role.TRAINER.name());
         // Rank 0 serves the store that the ranks meet at, on its own endpoint.

@@ -8,9 +8,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -35,7 +32,6 @@ class RealPaddleLauncherTest {
     private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofSeconds(10);
     /** hapi_ranks.py: 2 epochs of 8 steps, one report each, and an evaluation after each epoch. */
     private static final int STEPS = 16;
-    private static final Pattern CHECKSUM = Pattern.compile("world (\\d+) rank (\\d+) parameters sha256 ([0-9a-f]{64})");
 
     @TempDir
     static Path dataRoot;
@@ -134,26 +130,8 @@ class RealPaddleLauncherTest {
         assertThat(client.get("/jobs/ps-launched").statusCode()).as("nothing was created").isEqualTo(404);
     }
 
-    /**
-     * Both trainers' logs end with one group of two: world 2, ranks 0 and 1, the same parameters. Which log
-     * shows which rank is the launcher's to say (until each replica has a working directory of its own, two
-     * launchers of a job write, and repeat, the same log/workerlog.0).
-     */
     private void assertOneGroupOfTwo(String job) {
-        java.util.Set<String> ranks = new java.util.TreeSet<>();
-        java.util.Set<String> checksums = new java.util.TreeSet<>();
-        for (int trainer = 0; trainer < 2; trainer++) {
-            String log = log(job, trainer);
-            Matcher end = CHECKSUM.matcher(log);
-            assertThat(end.find()).as("%s trainer-%d:%n%s", job, trainer, log).isTrue();
-            do {
-                assertThat(end.group(1)).as("world size in %s", end.group()).isEqualTo("2");
-                ranks.add(end.group(2));
-                checksums.add(end.group(3));
-            } while (end.find());
-        }
-        assertThat(ranks).containsExactly("0", "1");
-        assertThat(checksums).as("all-reduced: the same parameters on both ranks").hasSize(1);
+        PaddleExamples.assertOneGroupOfTwo(List.of(log(job, 0), log(job, 1)));
     }
 
     private static List<Integer> steps(JsonNode metrics, String name, String trainer) {
@@ -167,8 +145,7 @@ class RealPaddleLauncherTest {
 
     /** A 2-trainer collective job; the client's hapi callback on the path, as a user installs it. */
     private static String collective(String name, String entryPoint) {
-        String clients = Path.of(System.getProperty("project.basedir", ".")).resolve("clients/python")
-                .toAbsolutePath().normalize().toString();
+        String clients = PaddleExamples.pythonClient();
         return """
                 {"name": "%s", "mode": "collective", "trainers": 2, "entry_point": %s,
                  "env": {"PYTHONPATH": "%s", "OMP_NUM_THREADS": "1"}}"""
@@ -184,7 +161,6 @@ class RealPaddleLauncherTest {
     }
 
     private static String program() throws URISyntaxException {
-        return Path.of(Objects.requireNonNull(RealPaddleLauncherTest.class.getResource("paddle/hapi_ranks.py")).toURI())
-                .toString();
+        return PaddleExamples.hapiRanksProgram().toString();
     }
 }

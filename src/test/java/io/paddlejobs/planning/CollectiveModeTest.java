@@ -134,6 +134,36 @@ class CollectiveModeTest {
         });
     }
 
+    /**
+     * Paddle 3.3.1's launcher, given PADDLE_TRAINER_ENDPOINTS, counts its nodes as the distinct hosts in it: two
+     * trainers placed on one node (Slurm) would each be a group of one. Trainers that start it get no list, and
+     * the names it reads instead say the same as for every other reader.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"python -m paddle.distributed.launch train.py", "fleetrun --log_dir log train.py",
+            "cd src && /venv/bin/python3 -m paddle.distributed.launch run_check"})
+    void trainersThatStartTheLauncherGetNoEndpointListForItToCountHostsIn(String entryPoint) {
+        JobPlan plan = plan(JobRequests.spec("mode=collective trainers=3").entryPoint(entryPoint).build());
+
+        assertThat(plan.replicas()).allSatisfy(r -> {
+            Map<String, String> env = r.env();
+            assertThat(env).doesNotContainKey("PADDLE_TRAINER_ENDPOINTS");
+            assertThat(env.get("MASTER_ADDR") + ":" + env.get("MASTER_PORT")).isEqualTo(env.get("PADDLE_MASTER"))
+                    .isEqualTo(plan.replicasOf(Role.TRAINER).get(0).host() + ":" + plan.ports().first());
+            assertThat(env).containsEntry("PADDLE_NNODES", "3").containsEntry("POD_IP", r.host())
+                    .containsEntry("PADDLE_TRAINER_ID", Integer.toString(r.index()));
+        });
+        assertThat(rule(plan, "env")).contains("PADDLE_TRAINER_ENDPOINTS", "distinct hosts");
+    }
+
+    @Test
+    void trainersThatDoNotStartTheLauncherKeepTheEndpointListThatFleetReads() {
+        JobPlan plan = plan(JobRequests.spec("mode=collective trainers=2").entryPoint("python train.py").build());
+
+        assertThat(plan.replicas()).allSatisfy(r -> assertThat(r.env()).containsKey("PADDLE_TRAINER_ENDPOINTS"));
+        assertThat(plan.derivations()).noneMatch(d -> d.field().equals("env"));
+    }
+
     @ParameterizedTest(name = "{0} is reserved")
     @CsvSource({"MASTER_ADDR", "MASTER_PORT", "NNODES", "RANK", "PADDLE_NNODES", "PADDLE_JOB_ID", "POD_IP"})
     void theLaunchersAndTheClisNamesAreReservedLikeEveryInjectedName(String name) {
