@@ -1,8 +1,8 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
-import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
@@ -41,9 +41,9 @@ final class RendezvousGate {
         this.deadline = clock.instant().plus(timeout);
     }
 
-    /** Whether a plan's trainers meet at trainer 0: a collective job of two trainers or more. */
+    /** Whether a plan's trainers meet at trainer 0 ({@link Rendezvous#applies}). */
     static boolean applies(JobPlan plan) {
-        return plan.mode() == JobMode.COLLECTIVE && plan.trainers().count() > 1;
+        return Rendezvous.applies(plan);
     }
 
     /** The replicas to start at once: all, or for a gated job trainer 0 alone. */
@@ -80,10 +80,7 @@ final class RendezvousGate {
 
     /** Why the job fails when trainer 0 has not listened in time. */
     String failure() {
-        return ("trainer-0 did not accept connections on its master port %s:%d (PADDLE_MASTER) within %ds "
-                + "(paddlejobs.local.rendezvous-listen-timeout); the other trainers were not started, as they would "
-                + "wait for it forever. A program under paddle.distributed.launch serves it from its launcher, one "
-                + "calling init_parallel_env() from its store. See its log: role=trainer&index=0")
-                .formatted(master.getHostString(), master.getPort(), timeout.toSeconds());
+        return Rendezvous.notListening(master.getHostString(), master.getPort(), timeout,
+                "paddlejobs.local.rendezvous-listen-timeout");
     }
 }

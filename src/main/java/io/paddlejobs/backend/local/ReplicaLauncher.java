@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.CodePackages;
@@ -282,7 +283,7 @@ final class ReplicaLauncher implements AutoCloseable {
                     stopLater(job.failToStart(bounded("a replica could not be started: " + rootCause(e).getMessage())));
                 }
             });
-            case FAIL -> stopLater(job.finish(JobPhase.FAILED, "RendezvousNotListening", gate.failure()));
+            case FAIL -> stopLater(job.finish(JobPhase.FAILED, Rendezvous.NOT_LISTENING, gate.failure()));
             case GIVE_UP -> {
                 // trainer 0 failed or was stopped: its exit decides the job
             }

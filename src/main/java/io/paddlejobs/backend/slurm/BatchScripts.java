@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Resources;
 import io.paddlejobs.planning.RolePlan;
@@ -59,9 +60,11 @@ final class BatchScripts {
                 + "ROLES=" + quote(names.toString()) + "\n"
                 + "STATE_DIR=" + quote(files.stateDir(attempt).toAbsolutePath().toString()) + "\n"
                 + "RESTART_COUNT=" + attempt + "\n"
+                + "RENDEZVOUS_TIMEOUT=" + (Rendezvous.applies(plan) ? properties.rendezvousListenTimeout().toSeconds() : 0)
+                + "\n"
                 + vars
                 + container(plan, files, properties)
-                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT\n"
+                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT\n"
                 + BODY;
         Duration maxRunTime = plan.spec().lifecycle().maxRunTime();
         Duration left = maxRunTime == null ? null : max(maxRunTime.minus(ranBefore), Duration.ofMinutes(1));

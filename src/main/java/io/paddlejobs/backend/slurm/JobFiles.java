@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
@@ -38,6 +39,8 @@ record JobFiles(Path dir) {
     private static final int MAX_PLACEMENT_BYTES = 256 * 1024;
     /** As {@code launch.sh} writes it: the exit code, and {@code stopped} when the job was being stopped. */
     private static final Pattern EXIT = Pattern.compile("(\\d{1,3})( stopped)?\\n?");
+    /** The seconds launch.sh waited for trainer 0 (RENDEZVOUS_TIMEOUT): a whole number, nothing else. */
+    private static final Pattern SECONDS = Pattern.compile("\\d{1,9}");
 
     Path record() {
         return dir.resolve(JobDirectories.RECORD);
@@ -137,7 +140,10 @@ record JobFiles(Path dir) {
         boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
         Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
                 .filter(JobWrittenFiles.Content::whole).map(content -> Placement.parse(content.text())).orElse(null);
-        return new ReplicaMarks(marks, stopping, placement);
+        Duration rendezvous = read(state.resolve("rendezvous-not-listening"), MAX_MARK_BYTES)
+                .map(content -> SECONDS.matcher(content.text().strip()))
+                .filter(Matcher::matches).map(seconds -> Duration.ofSeconds(Long.parseLong(seconds.group()))).orElse(null);
+        return new ReplicaMarks(marks, stopping, placement, rendezvous);
     }
 
     /** The launcher writes {@code date -u +%FT%TZ}; anything else is no time. */
