@@ -96,6 +96,12 @@ public final class JobPlanner {
                     + " as its nodes (trainers sharing a node would each train alone); it reads PADDLE_MASTER, "
                     + "PADDLE_NNODES, POD_IP and PADDLE_TRAINER_ID instead and sets the list for its workers"));
         }
+        String tensorBoard = request.code().env().get(PaddleEnv.TENSORBOARD_DIR);
+        if (tensorBoard != null && !tensorBoard.isBlank()) {
+            derivations.add(new Derivation("metrics", "TensorBoard scalars from " + tensorBoard, "env names "
+                    + PaddleEnv.TENSORBOARD_DIR + ": each trainer's entry point runs under a reader that reports the "
+                    + "scalars of the TensorBoard and VisualDL event files written there as metrics (docs/metrics.md)"));
+        }
         String image = request.code().image();
         if (image == null && t.useGpu() && policy.gpu().image() != null) {
             image = policy.gpu().image();

@@ -61,6 +61,12 @@ public final class PaddleEnv {
     public static final String PADDLE_JOB_ID = "PADDLE_JOB_ID";
 
     /**
+     * Not injected: a job's {@code env} sets it to the directory its trainers write TensorBoard or VisualDL
+     * event files to, and each trainer then runs under a reader that charts their scalars (docs/metrics.md).
+     */
+    public static final String TENSORBOARD_DIR = "PADDLE_JOB_TENSORBOARD_DIR";
+
+    /**
      * Threads per process, from the replica's CPU share: without them every Paddle process starts
      * a thread per core of the machine. Defaults only: a user's own value wins.
      */

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.local;
 import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
+import io.paddlejobs.backend.TensorBoardScalars;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -217,7 +218,7 @@ final class ReplicaLauncher implements AutoCloseable {
         try {
             Map<String, String> env = new HashMap<>(replica.env());
             env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
-            var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), plan.role(replica.role()).entryPoint(),
+            var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), TensorBoardScalars.command(plan, replica.role()),
                     env, store.workDir(key), properties.directories().storageDir(key.namespace()),
                     store.logFile(key, replica.id()), properties.maxLogSize().toBytes(),
                     job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());

@@ -1,13 +1,12 @@
 package io.paddlejobs.backend.slurm;
 
+import static io.paddlejobs.backend.ShellScripts.quote;
+
 import io.paddlejobs.backend.Rendezvous;
+import io.paddlejobs.backend.ShellScripts;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Resources;
 import io.paddlejobs.planning.RolePlan;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +20,8 @@ import java.util.StringJoiner;
  */
 final class BatchScripts {
 
-    private static final String BODY = resource("batch-body.sh");
-    static final String LAUNCHER = resource("launch.sh");
+    private static final String BODY = ShellScripts.resource(BatchScripts.class, "batch-body.sh");
+    static final String LAUNCHER = ShellScripts.resource(BatchScripts.class, "launch.sh");
     private static final long MIB = 1024 * 1024;
 
     private BatchScripts() {
@@ -178,18 +177,6 @@ final class BatchScripts {
     private static void option(StringBuilder options, String name, String value) {
         if (!value.isEmpty()) {
             options.append(" --").append(name).append('=').append(value);
-        }
-    }
-
-    static String quote(String text) {
-        return "'" + text.replace("'", "'\\''") + "'";
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = BatchScripts.class.getResourceAsStream(name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException | NullPointerException e) {
-            throw new UncheckedIOException(new IOException("missing resource " + name, e));
         }
     }
 }

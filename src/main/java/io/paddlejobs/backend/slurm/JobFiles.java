@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.backend.JobWrittenFiles;
+import io.paddlejobs.backend.TensorBoardScalars;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.PaddleEnv;
 import io.paddlejobs.planning.Replica;
@@ -90,7 +91,8 @@ record JobFiles(Path dir) {
             }
             Files.writeString(dir.resolve("launch.sh"), BatchScripts.LAUNCHER);
             for (RolePlan role : BatchScripts.roles(plan)) {
-                Files.writeString(dir.resolve("entry").resolve(role.role().label()), role.entryPoint());
+                Files.writeString(dir.resolve("entry").resolve(role.role().label()),
+                        TensorBoardScalars.command(plan, role.role()));
             }
             for (Replica replica : plan.replicas()) {
                 // Only the service's own values name hosts by token: the user's reach the replica as given.

@@ -1,9 +1,13 @@
 package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.paddlejobs.backend.TensorBoardScalarsTest;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -11,12 +15,13 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A collective job's trainers meet at trainer 0's master port (docs/operations/slurm.md): on Slurm too the
- * others start once it listens (launch.sh), a trainer 0 that never does fails the job in words, and one that
- * ends without listening lets the others run. Trainer 0 meeting a real Paddle rank is
- * {@link SlurmPaddleJobsTest}'s.
+ * Collective jobs on the real Slurm cluster. Their trainers meet at trainer 0's master port
+ * (docs/operations/slurm.md): the others start once it listens (launch.sh), a trainer 0 that never does fails
+ * the job in words, and one that ends without listening lets the others run; trainer 0 meeting a real Paddle
+ * rank is {@link SlurmPaddleJobsTest}'s. And a trainer's TensorBoard scalars are charted here as on the
+ * other backends (docs/metrics.md).
  */
-class SlurmRendezvousTest extends SlurmServiceTest {
+class SlurmCollectiveJobsTest extends SlurmServiceTest {
 
     private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofSeconds(5);
 
@@ -48,19 +53,34 @@ class SlurmRendezvousTest extends SlurmServiceTest {
                 .contains("trainer-0 did not listen on");
     }
 
+    /** Each trainer copies what tensorboardX wrote into a directory of its own, which the job names. */
     @Test
-    void aTrainerZeroThatEndsWithoutListeningLetsTheOtherRunAsBefore() {
-        api.submit(collective("apart", "echo rank-$RANK"));
+    void aTrainerZeroThatEndsWithoutListeningLetsTheOtherRunAndEachTrainersTensorBoardScalarsAreCharted()
+            throws Exception {
+        Path events = TensorBoardScalarsTest.fixtures().resolve("tensorboardx/events.out.tfevents.fixture");
+        api.submit(collective("apart", "echo rank-$RANK; mkdir -p runs/$RANK && cp " + events + " runs/$RANK/",
+                ", \"env\": {\"PADDLE_JOB_TENSORBOARD_DIR\": \"runs/$RANK\"}"));
 
         JsonNode status = api.awaitPhase("apart", "Succeeded", SlurmJobsApiTest.RUN);
 
         assertThat(status.at("/replicas/1/state").asString()).isEqualTo("Succeeded");
         assertThat(api.logs("apart", "role=trainer&index=1")).contains("rank-1");
+        // 5 scalars at 4 steps from each of 2 trainers
+        await().atMost(SlurmJobsApiTest.RUN).until(() -> api.getJson("/jobs/apart/metrics").at("/cursor").asLong() == 40);
+        JsonNode loss = api.getJson("/jobs/apart/metrics").at("/metrics/loss");
+        for (String trainer : List.of("trainer-0", "trainer-1")) {
+            assertThat(loss.path(trainer).valueStream().map(point -> point.get("value").asDouble()).toList())
+                    .as("%s: %s", trainer, loss).containsExactly(2.5, 1.25, 0.5, 0.35);
+        }
     }
 
     private static String collective(String name, String entryPoint) {
+        return collective(name, entryPoint, "");
+    }
+
+    private static String collective(String name, String entryPoint, String more) {
         return """
-                {"name": "%s", "mode": "collective", "trainers": 2, "memory": "256Mi", "entry_point": "%s"}"""
-                .formatted(name, entryPoint);
+                {"name": "%s", "mode": "collective", "trainers": 2, "memory": "256Mi", "entry_point": "%s"%s}"""
+                .formatted(name, entryPoint, more);
     }
 }
