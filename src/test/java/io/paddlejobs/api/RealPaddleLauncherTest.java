@@ -21,15 +21,19 @@ import tools.jackson.databind.JsonNode;
 /**
  * Paddle programs as their users already run them (docs/environment.md), on the real Paddle 3.3.1 wheel
  * and the local backend: {@code paddle.distributed.launch} unchanged as the entry point, two launcher jobs
- * at once, a stand-in for Paddle 3's CLIs, hapi's {@code Model.fit} with its progress bar and the client's
- * callback, and a trainer 0 that never listens. Needs the venvs of {@code .ci/prepare-paddle}.
+ * at once, a stand-in for Paddle 3's CLIs, and hapi's {@code Model.fit} with its progress bar and the client's
+ * callback. Needs the venvs of {@code .ci/prepare-paddle}.
  */
 @Tag("paddle")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class RealPaddleLauncherTest {
 
     private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
-    private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * Trainer 0 listens once it has imported Paddle, which two jobs side by side on a busy machine can take
+     * tens of seconds to do; a trainer 0 that never listens is RendezvousGateTest's (real processes, 2 s).
+     */
+    private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofMinutes(3);
     /** hapi_ranks.py: 2 epochs of 8 steps, one report each, and an evaluation after each epoch. */
     private static final int STEPS = 16;
 
@@ -101,20 +105,6 @@ class RealPaddleLauncherTest {
         assertThat(client.status("hapi").at("/progress/fraction").asDouble()).isEqualTo(1.0);
         assertThat(log("hapi", 1)).as("trainer 1 started once trainer 0's store listened")
                 .doesNotContain("Retry to connect");
-    }
-
-    @Test
-    void aTrainerZeroThatNeverListensFailsTheJobInWordsAndTheOtherIsNeverStarted() throws Exception {
-        client.submit(collective("unmet", "if [ \"$RANK\" = 0 ]; then exec sleep 3504; fi; exec " + python()
-                + " " + program()));
-
-        JsonNode status = client.awaitPhase("unmet", "Failed", JOB_DEADLINE);
-
-        assertThat(status.get("reason").asString()).isEqualTo("RendezvousNotListening");
-        assertThat(status.get("message").asString()).contains("trainer-0 did not accept connections on its master port",
-                "within " + RENDEZVOUS_TIMEOUT.toSeconds() + "s");
-        assertThat(status.at("/replicas/1/started_at").isMissingNode() || status.at("/replicas/1/started_at").isNull())
-                .as("trainer-1 never started: %s", status).isTrue();
     }
 
     @Test
