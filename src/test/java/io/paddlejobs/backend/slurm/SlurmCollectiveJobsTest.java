@@ -18,8 +18,8 @@ import tools.jackson.databind.JsonNode;
  * Collective jobs on the real Slurm cluster. Their trainers meet at trainer 0's master port
  * (docs/operations/slurm.md): the others start once it listens (launch.sh), a trainer 0 that never does fails
  * the job in words, and one that ends without listening lets the others run; trainer 0 meeting a real Paddle
- * rank is {@link SlurmPaddleJobsTest}'s. And a trainer's TensorBoard scalars are charted here as on the
- * other backends (docs/metrics.md).
+ * rank is {@link SlurmLauncherTest}'s and {@link SlurmPaddleJobsTest}'s. And a trainer's TensorBoard
+ * scalars are charted here as on the other backends (docs/metrics.md).
  */
 class SlurmCollectiveJobsTest extends SlurmServiceTest {
 

@@ -70,27 +70,6 @@ class SlurmPaddleJobsTest extends SlurmServiceTest {
                 .as("trainer-1 started once trainer 0's store listened").doesNotContain("Retry to connect");
     }
 
-    /**
-     * The unchanged launcher, as Kubeflow's PaddleJob examples run it, with its two trainers on one address
-     * (every node of the test cluster is 127.0.0.1, as two tasks on one node of a real cluster are): one group
-     * of two, where a launcher that counted the distinct hosts of PADDLE_TRAINER_ENDPOINTS saw one node and
-     * each trainer trained alone.
-     */
-    @Test
-    void theUnchangedLauncherWithBothTrainersOnOneAddressFormsOneGroupOfTwo() throws Exception {
-        String entryPoint = PaddleVenvs.python("3.3.1") + " -m paddle.distributed.launch " + PaddleExamples.hapiRanksProgram();
-        api.submit("""
-                {"name": "launched", "mode": "collective", "trainers": 2, "entry_point": "%s",
-                 "env": {"PYTHONPATH": "%s", "OMP_NUM_THREADS": "1"}}""".formatted(entryPoint, PaddleExamples.pythonClient()));
-
-        JsonNode status = api.awaitPhase("launched", "Succeeded", JOB_DEADLINE);
-
-        assertThat(status.path("replicas").valueStream().map(r -> r.path("host").asString()).distinct().toList())
-                .as("the trainers share one address: %s", status).hasSize(1);
-        PaddleExamples.assertOneGroupOfTwo(List.of(api.logs("launched", "role=trainer&index=0"),
-                api.logs("launched", "role=trainer&index=1")));
-    }
-
     private static List<String> states(JsonNode status, String role) {
         return status.path("replicas").valueStream().filter(r -> r.path("role").asString().equals(role))
                 .map(r -> r.path("state").asString()).toList();
