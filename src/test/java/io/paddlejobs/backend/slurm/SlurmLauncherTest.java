@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paddlejobs.api.PaddleExamples;
 import io.paddlejobs.api.PaddleVenvs;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -21,9 +20,6 @@ import tools.jackson.databind.JsonNode;
  */
 @Tag("paddle")
 class SlurmLauncherTest extends SlurmServiceTest {
-
-    /** Generous: on two shared cores one Paddle import alone can take several seconds. */
-    private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
 
     @TempDir
     static Path sharedDir;
@@ -47,7 +43,7 @@ class SlurmLauncherTest extends SlurmServiceTest {
                 {"name": "launched", "mode": "collective", "trainers": 2, "entry_point": "%s",
                  "env": {"PYTHONPATH": "%s", "OMP_NUM_THREADS": "1"}}""".formatted(entryPoint, PaddleExamples.pythonClient()));
 
-        JsonNode status = api.awaitPhase("launched", "Succeeded", JOB_DEADLINE);
+        JsonNode status = api.awaitPhase("launched", "Succeeded", SlurmPaddleJobsTest.JOB_DEADLINE);
 
         assertThat(status.path("replicas").valueStream().map(r -> r.path("host").asString()).distinct().toList())
                 .as("the trainers share one address: %s", status).hasSize(1);

@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 class SlurmPaddleJobsTest extends SlurmServiceTest {
 
     /** Generous: on two shared cores one Paddle import alone can take several seconds. */
-    private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
+    static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
 
     @TempDir
     static Path sharedDir;
