@@ -3,8 +3,8 @@ gradients on its own rows, and gloo all-reduces them, so every rank takes the sa
 
 paddle.distributed.init_parallel_env() reads what paddle-jobs injects in collective mode:
 PADDLE_TRAINER_ID, PADDLE_TRAINERS_NUM, PADDLE_TRAINER_ENDPOINTS, PADDLE_CURRENT_ENDPOINT,
-PADDLE_DISTRI_BACKEND=gloo and the store's address PADDLE_MASTER (trainer 0's endpoint; Paddle 3.3
-reads it, not MASTER_ADDR/MASTER_PORT, which paddle-jobs does not inject).
+PADDLE_DISTRI_BACKEND=gloo and the store's address PADDLE_MASTER (its C++ store reads that one;
+MASTER_ADDR/MASTER_PORT, injected too for Paddle 3's CLIs, name the same endpoint).
 
 It survives a restart of its job (max_restarts): every CHECKPOINT_EVERY steps rank 0 saves the model,
 the optimizer and the next step with paddle.save into PADDLE_JOB_CHECKPOINT_DIR (the same directory

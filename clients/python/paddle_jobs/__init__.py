@@ -18,5 +18,15 @@ from .metrics import report
 from .dist import dist_train
 from .replica import in_replica
 
+
+
+def __getattr__(name):
+    # The hapi callback needs Paddle; it is imported only when asked for.
+    if name == "MetricsCallback":
+        from .hapi import MetricsCallback
+        return MetricsCallback
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
 __all__ = ["Client", "Job", "JobPhase", "JobRequest", "PaddleJob", "PaddleJobsError", "ProblemError", "dist_train",
            "in_replica", "report"]

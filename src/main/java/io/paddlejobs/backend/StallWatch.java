@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 
 /**
  * One attempt's {@code stall_timeout}: the attempt is stalled once no running trainer has printed a
- * line for that long. A metrics line is a line of the log, so it counts as a sign of life; what a
+ * line for that long, or, for a trainer that reports steps, reported a new one. A metrics line is a line of the log, so it counts as a sign of life; what a
  * trainer printed before this attempt began does not. A hung all-reduce looks like this: every
  * trainer alive and silent. The local and Slurm backends both judge their replicas' log files so; the
  * Kubernetes backend judges what its log reads have seen of each trainer pod.
@@ -48,6 +48,18 @@ public final class StallWatch {
      * @param lastWritten when a replica last wrote to its log ({@code null} if it never has)
      */
     public Optional<String> silence(List<ReplicaStatus> replicas, Function<String, Instant> lastWritten, Instant now) {
+        return silence(replicas, lastWritten, id -> null, now);
+    }
+
+    /**
+     * As above, for a job whose trainers may report steps: a trainer that reported a new step in this attempt
+     * shows life only by reporting another; lines it prints meanwhile (a hung all-reduce's warnings, a
+     * launcher's "master not ready") are no progress.
+     *
+     * @param lastNewStep when a replica last reported a step above its earlier ones ({@code null} if never)
+     */
+    public Optional<String> silence(List<ReplicaStatus> replicas, Function<String, Instant> lastWritten,
+                                    Function<String, Instant> lastNewStep, Instant now) {
         List<ReplicaStatus> running = replicas.stream()
                 .filter(r -> r.role() == Role.TRAINER && r.state() == ReplicaState.RUNNING).toList();
         if (running.isEmpty()) {
@@ -55,15 +67,23 @@ public final class StallWatch {
         }
         Instant cutoff = now.minus(timeout);
         List<String> silent = running.stream()
-                .map(r -> new Heard(r.id(), lastHeard(lastWritten.apply(r.id()))))
+                .map(r -> heard(r.id(), lastWritten.apply(r.id()), lastNewStep.apply(r.id())))
                 .filter(heard -> !heard.at().isAfter(cutoff))
-                .map(heard -> heard.id() + " since " + heard.at().truncatedTo(ChronoUnit.SECONDS))
+                .map(heard -> heard.id() + " since " + heard.at().truncatedTo(ChronoUnit.SECONDS)
+                        + (heard.byStep() ? " (its last new step)" : ""))
                 .toList();
         if (silent.size() < running.size()) {
             return Optional.empty();
         }
         return Optional.of("no trainer printed a line or reported a metric for %s (stall_timeout): %s"
                 .formatted(RestartDecision.words(timeout), silent.stream().collect(Collectors.joining(", "))));
+    }
+
+    private Heard heard(String id, Instant written, Instant newStep) {
+        if (newStep != null && !newStep.isBefore(began)) {
+            return new Heard(id, newStep, true);
+        }
+        return new Heard(id, lastHeard(written), false);
     }
 
     /**
@@ -96,6 +116,6 @@ public final class StallWatch {
         return written == null || written.isBefore(began) ? began : written;
     }
 
-    private record Heard(String id, Instant at) {
+    private record Heard(String id, Instant at, boolean byStep) {
     }
 }

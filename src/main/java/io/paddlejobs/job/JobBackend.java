@@ -25,6 +25,14 @@ import java.util.function.Consumer;
  */
 public interface JobBackend {
 
+    /**
+     * The metrics reader saw trainer {@code replica} of the job report a step above any it reported before.
+     * A backend that judges stalls takes it as the sign of progress of a job that reports steps: once a
+     * trainer has reported one in its attempt, lines without a new step no longer count as life.
+     */
+    default void newStepReported(JobKey key, String replica, java.time.Instant at) {
+    }
+
     /** Whether replicas start in their job's unpacked code package ({@code package}); a backend that cannot refuses such jobs. */
     default boolean shipsCodePackages() {
         return false;

@@ -37,18 +37,24 @@ final class JobMetrics {
         return jobCreatedAt;
     }
 
-    /** A line of a replica's output; anything but a report is passed over. */
-    synchronized void read(String replica, String line, Instant time) {
+    /**
+     * A report of a replica's output (what follows the marker word); anything else is passed over. A report
+     * that cannot be read is counted, so that a misspelt one is noticed.
+     *
+     * @return whether it took the replica to a step it had not reported before
+     */
+    synchronized boolean read(String replica, String line, Instant time) {
         if (!MetricLine.isReport(line)) {
-            return;
+            return false;
         }
         var report = MetricLine.parse(line);
         if (report.isEmpty()) {
             ignoredLines++;
-            return;
+            return false;
         }
-        steps.computeIfAbsent(replica, r -> new StepRate())
-                .add(report.get().step(), report.get().totalSteps(), time.toEpochMilli());
+        StepRate rate = steps.computeIfAbsent(replica, r -> new StepRate());
+        boolean newStep = rate.isNew(report.get().step());
+        rate.add(report.get().step(), report.get().totalSteps(), time.toEpochMilli());
         boolean refused = false;
         for (Map.Entry<String, Double> value : report.get().values().entrySet()) {
             Series target = seriesFor(value.getKey(), replica);
@@ -62,6 +68,7 @@ final class JobMetrics {
         if (refused) {
             ignoredLines++;
         }
+        return newStep;
     }
 
     /** A report line that could not be read whole (over the length limit). */

@@ -6,50 +6,66 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
- * An output stream that hands each complete line written to it to a consumer. Lines that do not
- * start like a report are skipped without being decoded; a report longer than {@link #MAX_LINE}
- * is dropped (and said so), so that one endless line cannot fill the memory.
+ * An output stream that hands on every report written to it, wherever it stands on its line: a report
+ * runs from the marker word to the end of the line, to a carriage return, or to the next marker. A
+ * progress bar (hapi's {@code ProgBarLogger}) rewrites its line with {@code \r} and no newline, so a report
+ * printed while it shows lands after the bar, mid-line; and the bar's next {@code \r} ends the report.
+ * Text without the marker is skipped without being decoded; a report longer than {@link #MAX_LINE} is
+ * dropped (and said so), so that one endless line cannot fill the memory.
  */
 final class LineSink extends OutputStream {
 
     static final int MAX_LINE = 64 * 1024;
-    private static final byte[] MARKER = MetricLine.MARKER.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] WORD = MetricLine.WORD.getBytes(StandardCharsets.US_ASCII);
 
-    private final Consumer<String> lines;
+    private final Consumer<String> reports;
     private final Runnable overlong;
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
-    private int lineLength;
+    private final ByteArrayOutputStream report = new ByteArrayOutputStream();
+    /** How much of the marker word the latest bytes spell. */
+    private int matched;
+    private boolean inReport;
     private boolean skipping;
 
     /**
-     * @param lines    gets every complete report line, without its line end
-     * @param overlong told of each report line over the limit
+     * @param reports  gets every report, from its marker word on, without what ended it
+     * @param overlong told of each report over the limit
      */
-    LineSink(Consumer<String> lines, Runnable overlong) {
-        this.lines = lines;
+    LineSink(Consumer<String> reports, Runnable overlong) {
+        this.reports = reports;
         this.overlong = overlong;
     }
 
     @Override
     public void write(int b) {
-        if (b == '\n') {
-            endLine();
+        if (b == '\n' || b == '\r') {
+            endReport();
+            matched = 0;
             return;
         }
-        if (skipping) {
+        // The word's first letter occurs in it only once, so a mismatch can only restart the match there.
+        matched = b == WORD[matched] ? matched + 1 : b == WORD[0] ? 1 : 0;
+        boolean wordEnds = matched == WORD.length;
+        if (wordEnds) {
+            matched = 0;
+            if (inReport) {
+                report.write(b);
+                endReport(report.size() - WORD.length); // the report before this marker ends here
+            }
+            inReport = true;
+            skipping = false;
+            report.reset();
+            report.write(WORD, 0, WORD.length);
             return;
         }
-        if (lineLength < MARKER.length && b != MARKER[lineLength]) {
-            skipping = true; // not a report: the rest of this line is not kept
+        if (!inReport || skipping) {
             return;
         }
-        if (lineLength == MAX_LINE) {
+        if (report.size() == MAX_LINE) {
             skipping = true;
             overlong.run();
             return;
         }
-        line.write(b);
-        lineLength++;
+        report.write(b);
     }
 
     @Override
@@ -59,20 +75,21 @@ final class LineSink extends OutputStream {
         }
     }
 
-    /** A last line without a line end, once the replica has ended. */
+    /** A last report without a line end, once the replica has ended. */
     void finish() {
-        if (lineLength > 0 && !skipping) {
-            endLine();
-        }
+        endReport();
     }
 
-    private void endLine() {
-        if (!skipping && lineLength >= MARKER.length) {
-            String text = line.toString(StandardCharsets.UTF_8);
-            lines.accept(text.endsWith("\r") ? text.substring(0, text.length() - 1) : text);
+    private void endReport() {
+        endReport(report.size());
+    }
+
+    private void endReport(int length) {
+        if (inReport && !skipping) {
+            reports.accept(new String(report.toByteArray(), 0, length, StandardCharsets.UTF_8));
         }
-        line.reset();
-        lineLength = 0;
+        inReport = false;
         skipping = false;
+        report.reset();
     }
 }

@@ -23,7 +23,9 @@ public record MetricLine(long step, Long totalSteps, Map<String, Double> values)
 
     static final String TOTAL_STEPS = "total_steps";
 
-    public static final String MARKER = "PADDLEJOBS_METRICS ";
+    /** What makes text look like a report, wherever it stands on a line; a report is the word, a space, the JSON. */
+    static final String WORD = "PADDLEJOBS_METRICS";
+    public static final String MARKER = WORD + " ";
     static final int MAX_NAME_LENGTH = 64;
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*");
     // Python's json.dumps writes NaN and Infinity for a diverging loss; they are read, then left out.
@@ -41,9 +43,9 @@ public record MetricLine(long step, Long totalSteps, Map<String, Double> values)
         this(step, null, values);
     }
 
-    /** Whether a line of output is meant as a report (it may still be a malformed one). */
+    /** Whether text is meant as a report (it may still be a malformed one): it starts with the marker word. */
     static boolean isReport(String line) {
-        return line.startsWith(MARKER);
+        return line.startsWith(WORD);
     }
 
     /**
@@ -51,7 +53,7 @@ public record MetricLine(long step, Long totalSteps, Map<String, Double> values)
      * of it is taken: a misspelt name or a string value should be noticed, not half-charted).
      */
     static Optional<MetricLine> parse(String line) {
-        if (!isReport(line)) {
+        if (!line.startsWith(MARKER)) {
             return Optional.empty();
         }
         JsonNode object;

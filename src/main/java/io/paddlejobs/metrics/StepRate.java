@@ -35,6 +35,11 @@ final class StepRate {
         size = Math.min(size + 1, WINDOW);
     }
 
+    /** Whether a report of {@code step} would take this trainer further than it has been. */
+    boolean isNew(long step) {
+        return size == 0 || step > lastStep();
+    }
+
     long lastStep() {
         return steps[(next - 1 + WINDOW) % WINDOW];
     }

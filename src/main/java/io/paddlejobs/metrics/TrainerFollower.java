@@ -64,7 +64,12 @@ final class TrainerFollower implements Runnable {
                     continue;
                 }
                 boolean ended = hasEnded(state.get());
-                LineSink sink = new LineSink(line -> target.read(replica, line, now()), target::ignoreLine);
+                LineSink sink = new LineSink(line -> {
+                    Instant at = now();
+                    if (target.read(replica, line, at)) {
+                        jobs.newStepReported(key, replica, at);
+                    }
+                }, target::ignoreLine);
                 if (!jobs.writeLogs(key, Role.TRAINER, index, null, !ended, sink)) {
                     whenJobGone.run();
                     return;

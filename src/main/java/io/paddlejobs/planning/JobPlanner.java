@@ -40,8 +40,9 @@ public final class JobPlanner {
             Topology topology = new TopologyRules(request, policy).derive();
             violations.addAll(topology.violations());
             violations.addAll(new LimitRules(policy.limits()).check(topology));
+            violations.addAll(LauncherRules.check(request, topology));
             if (violations.isEmpty()) {
-                return assemble(request, namespace, site, topology);
+                return assemble(request, namespace, site, topology).plusWarnings(LauncherRules.warnings(request));
             }
         } catch (ArithmeticException overflow) {
             // Counts times sizes past what a long holds: far beyond any limit, so say that.
@@ -79,7 +80,8 @@ public final class JobPlanner {
                 PaddleEnv.hosts(site, namespace, job, Role.PSERVER, t.pservers()),
                 PaddleEnv.hosts(site, namespace, job, Role.TRAINER, t.trainers()),
                 ports, t.devicesPerTrainer(), t.useGpu(),
-                t.perTrainer().cpu().wholeCoresAtLeastOne(), t.perPserver().cpu().wholeCoresAtLeastOne());
+                t.perTrainer().cpu().wholeCoresAtLeastOne(), t.perPserver().cpu().wholeCoresAtLeastOne(),
+                LauncherCommand.find(trainerEntryPoint).isPresent());
         List<Replica> replicas = new ArrayList<>();
         for (RolePlan role : List.of(pservers, trainers)) {
             List<String> hosts = role.role() == Role.PSERVER ? wiring.pserverHosts() : wiring.trainerHosts();
@@ -89,6 +91,18 @@ public final class JobPlanner {
             }
         }
         List<Derivation> derivations = new ArrayList<>(t.derivations());
+        if (wiring.mode() == JobMode.COLLECTIVE && wiring.trainersLaunch()) {
+            derivations.add(new Derivation("env", "no " + PaddleEnv.TRAINER_ENDPOINTS, "entry_point starts "
+                    + "paddle.distributed.launch, which would count the distinct hosts in " + PaddleEnv.TRAINER_ENDPOINTS
+                    + " as its nodes (trainers sharing a node would each train alone); it reads PADDLE_MASTER, "
+                    + "PADDLE_NNODES, POD_IP and PADDLE_TRAINER_ID instead and sets the list for its workers"));
+        }
+        String tensorBoard = request.code().env().get(PaddleEnv.TENSORBOARD_DIR);
+        if (tensorBoard != null && !tensorBoard.isBlank()) {
+            derivations.add(new Derivation("metrics", "TensorBoard scalars from " + tensorBoard, "env names "
+                    + PaddleEnv.TENSORBOARD_DIR + ": each trainer's entry point runs under a reader that reports the "
+                    + "scalars of the TensorBoard and VisualDL event files written there as metrics (docs/metrics.md)"));
+        }
         String image = request.code().image();
         boolean collective = request.topology().modeOrDefault() == JobMode.COLLECTIVE;
         String collectiveImage = t.useGpu() ? policy.collective().gpuImage() : policy.collective().image();

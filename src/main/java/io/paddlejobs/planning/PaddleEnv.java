@@ -45,6 +45,27 @@ public final class PaddleEnv {
     public static final String MASTER = "PADDLE_MASTER";
     public static final String DISTRI_BACKEND = "PADDLE_DISTRI_BACKEND";
 
+    /*
+     * Collective mode also speaks for the programs that start Paddle's launcher themselves. Each says
+     * the same as the names above, in its own words, so that every reader meets at one endpoint:
+     * paddle.distributed.launch reads POD_IP (which host it is: trainer 0's launcher serves the
+     * rendezvous only when the master's host is its own), PADDLE_NNODES and PADDLE_JOB_ID (Kubeflow's
+     * PaddleJob sets both); Paddle 3's training CLIs (paddleformers-cli, paddlefleet-cli) read NNODES,
+     * RANK, MASTER_ADDR and MASTER_PORT, delete PADDLE_TRAINER_*, then start the launcher with them.
+     */
+    public static final String NNODES = "NNODES";
+    public static final String RANK = "RANK";
+    public static final String MASTER_ADDR = "MASTER_ADDR";
+    public static final String MASTER_PORT = "MASTER_PORT";
+    public static final String PADDLE_NNODES = "PADDLE_NNODES";
+    public static final String PADDLE_JOB_ID = "PADDLE_JOB_ID";
+
+    /**
+     * Not injected: a job's {@code env} sets it to the directory its trainers write TensorBoard or VisualDL
+     * event files to, and each trainer then runs under a reader that charts their scalars (docs/metrics.md).
+     */
+    public static final String TENSORBOARD_DIR = "PADDLE_JOB_TENSORBOARD_DIR";
+
     /**
      * Threads per process, from the replica's CPU share: without them every Paddle process starts
      * a thread per core of the machine. Defaults only: a user's own value wins.
@@ -67,7 +88,8 @@ public final class PaddleEnv {
     public static final Set<String> RESERVED = Set.of(
             PSERVERS, PORT, PORTS_NUM, PORTS_NUM_FOR_SPARSE, NUM_GRADIENT_SERVERS, TRAINER_ID, TRAINER_COUNT, USE_GPU,
             TRAINING_ROLE, PADDLE_TRAINING_ROLE, PSERVERS_IP_PORT_LIST, TRAINER_ENDPOINTS, TRAINERS_NUM, POD_IP,
-            CURRENT_ENDPOINT, MASTER, DISTRI_BACKEND, JOB_NAME, JOB_DATA, RESTART_COUNT, CHECKPOINT_DIR);
+            CURRENT_ENDPOINT, MASTER, DISTRI_BACKEND, JOB_NAME, JOB_DATA, RESTART_COUNT, CHECKPOINT_DIR,
+            NNODES, RANK, MASTER_ADDR, MASTER_PORT, PADDLE_NNODES, PADDLE_JOB_ID);
 
     private PaddleEnv() {
     }
@@ -81,10 +103,12 @@ public final class PaddleEnv {
      * The facts every replica's environment is computed from.
      *
      * @param trainerThreads whole cores of one trainer, at least 1; {@code pserverThreads} likewise
+     * @param trainersLaunch whether the trainers' entry point starts Paddle's launcher ({@link LauncherCommand})
      */
     record Wiring(JobMode mode, String job, String dataPath, String checkpointPath, List<String> pserverHosts,
                   List<String> trainerHosts,
-                  Ports ports, int trainerCount, boolean useGpu, int trainerThreads, int pserverThreads) {
+                  Ports ports, int trainerCount, boolean useGpu, int trainerThreads, int pserverThreads,
+                  boolean trainersLaunch) {
     }
 
     /** The injected environment of one replica, then the user's own variables. */
@@ -104,19 +128,38 @@ public final class PaddleEnv {
         return env;
     }
 
-    /** What Paddle 3's init_parallel_env() with gloo really reads (checked against the 3.3.1 wheel). */
+    /**
+     * What Paddle 3's init_parallel_env() with gloo really reads (checked against the 3.3.1 wheel), then the
+     * same facts as the launcher and Paddle 3's CLIs read them: one master, one count, one rank per trainer.
+     *
+     * <p>Trainers that start the launcher get no {@code PADDLE_TRAINER_ENDPOINTS}: given that list, the
+     * launcher (3.3.1's {@code collective_compatible} plugin) counts its nodes as the distinct hosts in it,
+     * so trainers that share a host (two Slurm tasks on one node) would each train alone. Without it the
+     * launcher reads {@code PADDLE_MASTER}, {@code PADDLE_NNODES}, {@code POD_IP} and {@code PADDLE_TRAINER_ID}
+     * (its node rank), right wherever the trainers are, and writes the list for its own workers.
+     */
     private static Map<String, String> collective(Wiring w, int index) {
         List<String> endpoints = endpointList(w.trainerHosts(), w.ports().first());
         Map<String, String> env = new LinkedHashMap<>();
         env.put(TRAINER_ID, Integer.toString(index));
         env.put(TRAINERS_NUM, Integer.toString(endpoints.size()));
-        env.put(TRAINER_ENDPOINTS, String.join(",", endpoints));
+        if (!w.trainersLaunch()) {
+            env.put(TRAINER_ENDPOINTS, String.join(",", endpoints));
+        }
         env.put(CURRENT_ENDPOINT, endpoints.get(index));
         env.put(PADDLE_TRAINING_ROLE, Role.TRAINER.name());
         // Rank 0 serves the store that the ranks meet at, on its own endpoint.
         env.put(MASTER, endpoints.get(0));
         // Paddle's "auto" on a CPU-only wheel does not make a process group that DataParallel can use.
         env.put(DISTRI_BACKEND, w.useGpu() ? "nccl" : "gloo");
+        String nodes = Integer.toString(endpoints.size());
+        env.put(POD_IP, w.trainerHosts().get(index));
+        env.put(PADDLE_NNODES, nodes);
+        env.put(PADDLE_JOB_ID, w.job());
+        env.put(NNODES, nodes);
+        env.put(RANK, Integer.toString(index));
+        env.put(MASTER_ADDR, w.trainerHosts().get(0));
+        env.put(MASTER_PORT, Integer.toString(w.ports().first()));
         return env;
     }
 

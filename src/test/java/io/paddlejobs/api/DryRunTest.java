@@ -136,6 +136,12 @@ class DryRunTest extends ApiTest {
         assertThat(env.path("PADDLE_MASTER").asString()).isEqualTo(env.path("PADDLE_TRAINER_ENDPOINTS").asString().split(",")[0]);
         assertThat(env.path("PADDLE_CURRENT_ENDPOINT").asString()).isEqualTo(
                 env.path("PADDLE_TRAINER_ENDPOINTS").asString().split(",")[1]);
+        assertThat(env.path("MASTER_ADDR").asString() + ":" + env.path("MASTER_PORT").asString())
+                .isEqualTo(env.path("PADDLE_MASTER").asString());
+        assertThat(env.path("POD_IP").asString() + ":" + env.path("MASTER_PORT").asString())
+                .isEqualTo(env.path("PADDLE_CURRENT_ENDPOINT").asString());
+        assertThat(env.path("RANK").asString()).isEqualTo("1");
+        assertThat(env.path("NNODES").asString()).isEqualTo("2").isEqualTo(env.path("PADDLE_NNODES").asString());
     }
 
     @Test

@@ -78,6 +78,11 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','env':{'A-B':'x'}}", "env", "A-B: name must match"),
                 arguments("{'entry_point':'true','env':{'PADDLE_TRAINER_ID':'3'}}", "env", "PADDLE_TRAINER_ID: is injected"),
                 arguments("{'entry_point':'true','env':{'POD_IP':'10.0.0.1'}}", "env", "POD_IP: is injected"),
+                arguments("{'entry_point':'true','mode':'collective','env':{'MASTER_PORT':'8080'}}", "env",
+                        "MASTER_PORT: is injected"),
+                arguments("{'entry_point':'true','env':{'NNODES':'3'}}", "env", "NNODES: is injected"),
+                arguments("{'entry_point':'python -m paddle.distributed.launch --nnodes 3 t.py','mode':'collective',"
+                        + "'trainers':2}", "entry_point", "paddle.distributed.launch --nnodes 3 contradicts the plan"),
                 arguments("{'entry_point':'true','env':{'PADDLE_INIT_FOO':'1'}}", "env", "PADDLE_INIT_FOO: is injected"),
                 arguments("{'entry_point':'true','env':{'POD_NAME':'x'}}", "env", "POD_NAME: is set by the backend"),
                 arguments("{'entry_point':'true','env':{'JOB_COMPLETION_INDEX':'0'}}", "env", "JOB_COMPLETION_INDEX: is set by the backend"),

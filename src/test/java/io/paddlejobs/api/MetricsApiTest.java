@@ -56,6 +56,33 @@ class MetricsApiTest extends ApiTest {
         assertThat(progress.get("fraction").asDouble()).isEqualTo(1.0);
     }
 
+    /**
+     * A program that writes TensorBoard event files and prints no report: its job names their directory, and
+     * each trainer's scalars are charted (here the trainers copy what tensorboardX wrote, into a directory each).
+     */
+    @Test
+    void aTrainersTensorBoardScalarsAreChartedWhenItsJobNamesTheirDirectory() throws Exception {
+        Path events = io.paddlejobs.backend.TensorBoardScalarsTest.fixtures()
+                .resolve("tensorboardx/events.out.tfevents.fixture");
+        client.submit("""
+                {"name": "charted", "trainers": 2, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "mkdir -p runs/$PADDLE_TRAINER_ID && cp %s runs/$PADDLE_TRAINER_ID/",
+                 "env": {"PADDLE_JOB_TENSORBOARD_DIR": "runs/$PADDLE_TRAINER_ID"}}
+                """.formatted(events));
+        awaitPhase("charted", "Succeeded");
+
+        // 5 scalars at 4 steps from each of 2 trainers
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(metrics("charted", 0).at("/cursor")
+                .asLong()).as("trainer-0's log:%n%s", client.logs("charted", "role=trainer&index=0")).isEqualTo(40));
+        JsonNode metrics = metrics("charted", 0).at("/metrics");
+        for (String trainer : List.of("trainer-0", "trainer-1")) {
+            assertThat(values(metrics.at("/loss/" + trainer), "step")).containsExactly(0.0, 1.0, 2.0, 3.0);
+            assertThat(values(metrics.at("/loss/" + trainer), "value")).containsExactly(2.5, 1.25, 0.5, 0.35);
+            assertThat(values(metrics.at("/acc/" + trainer), "value")).containsExactly(0.0, 0.25, 0.5, 0.75);
+        }
+        assertThat(metrics("charted", 0).at("/ignored_lines").asInt()).isZero();
+    }
+
     @Test
     void sinceGivesOnlyThePointsReportedAfterAnEarlierRead() throws IOException {
         Path release = DATA_ROOT.resolve("release-since");

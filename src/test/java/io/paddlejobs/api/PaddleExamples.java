@@ -3,11 +3,15 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,6 +23,7 @@ public final class PaddleExamples {
             "^PADDLEJOBS_METRICS \\{\"step\": (\\d+), (?:\"total_steps\": \\d+, )?\"loss\": ([^,}]+)}$", Pattern.MULTILINE);
     private static final Pattern PS_CHECKPOINT = Pattern.compile("pass-(\\d+)");
     private static final Pattern CHECKSUM = Pattern.compile("parameters sha256 ([0-9a-f]{64})");
+    private static final Pattern RANK_CHECKSUM = Pattern.compile("world (\\d+) rank (\\d+) parameters sha256 ([0-9a-f]{64})");
 
     private PaddleExamples() {
     }
@@ -71,5 +76,38 @@ public final class PaddleExamples {
     public static Optional<String> parametersChecksum(String log) {
         Matcher checksum = CHECKSUM.matcher(log);
         return checksum.find() ? Optional.of(checksum.group(1)) : Optional.empty();
+    }
+
+    /** A small {@code paddle.Model.fit} program (test resource) that ends each rank with its world, rank and checksum. */
+    public static Path hapiRanksProgram() throws URISyntaxException {
+        return Path.of(Objects.requireNonNull(PaddleExamples.class.getResource("paddle/hapi_ranks.py")).toURI());
+    }
+
+    /** The Python client's sources, for a job's {@code PYTHONPATH} (its hapi callback), as a user installs it. */
+    public static String pythonClient() {
+        return Path.of(System.getProperty("project.basedir", ".")).resolve("clients/python").toAbsolutePath()
+                .normalize().toString();
+    }
+
+    /**
+     * The trainers' logs end with one group of two: world 2, ranks 0 and 1, the same parameters. Which log
+     * shows which rank is the launcher's to say (while the replicas of a job share one working directory, two
+     * launchers write, and repeat, the same log/workerlog.0).
+     */
+    public static void assertOneGroupOfTwo(List<String> trainerLogs) {
+        Set<String> ranks = new TreeSet<>();
+        Set<String> checksums = new TreeSet<>();
+        for (int trainer = 0; trainer < trainerLogs.size(); trainer++) {
+            String log = trainerLogs.get(trainer);
+            Matcher end = RANK_CHECKSUM.matcher(log);
+            assertThat(end.find()).as("trainer-%d:%n%s", trainer, log).isTrue();
+            do {
+                assertThat(end.group(1)).as("world size in %s", end.group()).isEqualTo("2");
+                ranks.add(end.group(2));
+                checksums.add(end.group(3));
+            } while (end.find());
+        }
+        assertThat(ranks).containsExactly("0", "1");
+        assertThat(checksums).as("all-reduced: the same parameters on both ranks").hasSize(1);
     }
 }

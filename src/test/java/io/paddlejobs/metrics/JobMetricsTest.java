@@ -60,4 +60,23 @@ class JobMetricsTest {
         assertThat(snapshot.ignoredLines()).isEqualTo(2);
         assertThat(snapshot.metrics().get("loss")).containsOnlyKeys("trainer-0");
     }
+
+    @Test
+    void aReportWithoutTheSpaceAfterTheMarkerIsCountedAsIgnoredNotPassedOver() {
+        JobMetrics metrics = new JobMetrics(limits(8), T);
+        metrics.read("trainer-0", "PADDLEJOBS_METRICS{\"step\": 1, \"loss\": 1}", T);
+        metrics.read("trainer-0", "PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 1} step 2/9 [==>...]", T);
+
+        assertThat(metrics.since(0).ignoredLines()).isEqualTo(2);
+    }
+
+    @Test
+    void aReportSaysWhetherItTookTheTrainerToANewStep() {
+        JobMetrics metrics = new JobMetrics(limits(8), T);
+
+        assertThat(metrics.read("trainer-0", "PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 1}", T)).isTrue();
+        assertThat(metrics.read("trainer-0", "PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 1}", T)).isFalse();
+        assertThat(metrics.read("trainer-0", "PADDLEJOBS_METRICS {\"step\": 2, \"total_steps\": 9}", T)).isTrue();
+        assertThat(metrics.read("trainer-0", "step 3 of 9", T)).isFalse();
+    }
 }

@@ -16,13 +16,35 @@ class LineSinkTest {
 
     @Test
     void reportLinesArePassedOnWholeAcrossWritesAndOtherLinesAreNot() {
-        write("pass 1 loss 0.3\nPADDLEJOBS_METR");
+        write("pass 1 loss 0.3\nPAPADDLEJOBS_METR");
         write("ICS {\"step\": 1, \"loss\": 0.3}\r\nPADDLE is not a report\n");
         write("PADDLEJOBS_METRICS {\"step\": 2, \"loss\": 0.2}");
 
         assertThat(lines).containsExactly("PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 0.3}");
         sink.finish();
         assertThat(lines).last().isEqualTo("PADDLEJOBS_METRICS {\"step\": 2, \"loss\": 0.2}");
+    }
+
+    /** hapi's ProgBarLogger rewrites its line with \r and no newline; a report printed meanwhile lands on it. */
+    @Test
+    void reportsAfterAProgressBarOrACarriageReturnAreFoundAndTheBarsNextRewriteEndsThem() {
+        write("\rstep  8/32 [===>......] - loss: 0.52 - 26ms/stepPADDLEJOBS_METRICS {\"step\": 8, \"loss\": 0.52}\n");
+        write("\rstep  9/32 [====>.....] - loss: 0.50\rPADDLEJOBS_METRICS {\"step\": 9, \"loss\": 0.5}");
+        write("\rstep 10/32 [=====>....] - loss: 0.48 - 25ms/step");
+        write("PADDLEJOBS_METRICS {\"step\": 10}PADDLEJOBS_METRICS {\"step\": 11}\n");
+
+        assertThat(lines).containsExactly(
+                "PADDLEJOBS_METRICS {\"step\": 8, \"loss\": 0.52}",
+                "PADDLEJOBS_METRICS {\"step\": 9, \"loss\": 0.5}",
+                "PADDLEJOBS_METRICS {\"step\": 10}",
+                "PADDLEJOBS_METRICS {\"step\": 11}");
+    }
+
+    @Test
+    void textThatOnlyLooksLikeAReportIsStillHandedOnToBeCounted() {
+        write("note: PADDLEJOBS_METRICS{\"step\": 1} has no space\nPADDLEJOBS_METRIC {\"step\": 2}\n");
+
+        assertThat(lines).containsExactly("PADDLEJOBS_METRICS{\"step\": 1} has no space");
     }
 
     @Test

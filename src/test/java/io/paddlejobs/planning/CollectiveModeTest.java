@@ -84,6 +84,13 @@ class CollectiveModeTest {
                 Map.entry("PADDLE_TRAINING_ROLE", "TRAINER"),
                 Map.entry("PADDLE_MASTER", "job-trainer-0.job:8000"),
                 Map.entry("PADDLE_DISTRI_BACKEND", "gloo"),
+                Map.entry("POD_IP", "job-trainer-1.job"),
+                Map.entry("PADDLE_NNODES", "3"),
+                Map.entry("PADDLE_JOB_ID", "job"),
+                Map.entry("NNODES", "3"),
+                Map.entry("RANK", "1"),
+                Map.entry("MASTER_ADDR", "job-trainer-0.job"),
+                Map.entry("MASTER_PORT", "8000"),
                 Map.entry("PADDLE_JOB_NAME", "job"),
                 Map.entry("PADDLE_JOB_DATA", "/data/default"),
                 Map.entry("PADDLE_JOB_CHECKPOINT_DIR", "/data/default/checkpoints/job"),
@@ -103,6 +110,66 @@ class CollectiveModeTest {
         });
     }
 
+    /**
+     * Each program asks "where do we meet, how many nodes, which one am I" in its own words
+     * (init_parallel_env, paddle.distributed.launch, Kubeflow's PaddleJob, Paddle 3's CLIs): every
+     * answer is the same, or two readers in one job would form two groups.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"mode=collective num_cpus=4", "mode=collective trainers=3 num_gpus=6 port=9100",
+            "mode=collective trainers=1"})
+    void everyNameForTheMasterTheCountAndTheRankSaysTheSame(String spec) {
+        JobPlan plan = plan(spec);
+        assertThat(plan.replicas()).allSatisfy(r -> {
+            Map<String, String> env = r.env();
+            assertThat(env.get("MASTER_ADDR") + ":" + env.get("MASTER_PORT"))
+                    .isEqualTo(env.get("PADDLE_MASTER"))
+                    .isEqualTo(env.get("PADDLE_TRAINER_ENDPOINTS").split(",")[0]);
+            assertThat(env.get("POD_IP")).isEqualTo(r.host());
+            assertThat(env.get("POD_IP") + ":" + plan.ports().first()).isEqualTo(env.get("PADDLE_CURRENT_ENDPOINT"));
+            assertThat(env.get("NNODES")).isEqualTo(env.get("PADDLE_NNODES")).isEqualTo(env.get("PADDLE_TRAINERS_NUM"))
+                    .isEqualTo(Integer.toString(plan.trainers().count()));
+            assertThat(env.get("RANK")).isEqualTo(env.get("PADDLE_TRAINER_ID")).isEqualTo(Integer.toString(r.index()));
+            assertThat(env.get("PADDLE_JOB_ID")).isEqualTo(plan.name());
+        });
+    }
+
+    /**
+     * Paddle 3.3.1's launcher, given PADDLE_TRAINER_ENDPOINTS, counts its nodes as the distinct hosts in it: two
+     * trainers placed on one node (Slurm) would each be a group of one. Trainers that start it get no list, and
+     * the names it reads instead say the same as for every other reader.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"python -m paddle.distributed.launch train.py", "fleetrun --log_dir log train.py",
+            "cd src && /venv/bin/python3 -m paddle.distributed.launch run_check"})
+    void trainersThatStartTheLauncherGetNoEndpointListForItToCountHostsIn(String entryPoint) {
+        JobPlan plan = plan(JobRequests.spec("mode=collective trainers=3").entryPoint(entryPoint).build());
+
+        assertThat(plan.replicas()).allSatisfy(r -> {
+            Map<String, String> env = r.env();
+            assertThat(env).doesNotContainKey("PADDLE_TRAINER_ENDPOINTS");
+            assertThat(env.get("MASTER_ADDR") + ":" + env.get("MASTER_PORT")).isEqualTo(env.get("PADDLE_MASTER"))
+                    .isEqualTo(plan.replicasOf(Role.TRAINER).get(0).host() + ":" + plan.ports().first());
+            assertThat(env).containsEntry("PADDLE_NNODES", "3").containsEntry("POD_IP", r.host())
+                    .containsEntry("PADDLE_TRAINER_ID", Integer.toString(r.index()));
+        });
+        assertThat(rule(plan, "env")).contains("PADDLE_TRAINER_ENDPOINTS", "distinct hosts");
+    }
+
+    @Test
+    void trainersThatDoNotStartTheLauncherKeepTheEndpointListThatFleetReads() {
+        JobPlan plan = plan(JobRequests.spec("mode=collective trainers=2").entryPoint("python train.py").build());
+
+        assertThat(plan.replicas()).allSatisfy(r -> assertThat(r.env()).containsKey("PADDLE_TRAINER_ENDPOINTS"));
+        assertThat(plan.derivations()).noneMatch(d -> d.field().equals("env"));
+    }
+
+    @ParameterizedTest(name = "{0} is reserved")
+    @CsvSource({"MASTER_ADDR", "MASTER_PORT", "NNODES", "RANK", "PADDLE_NNODES", "PADDLE_JOB_ID", "POD_IP"})
+    void theLaunchersAndTheClisNamesAreReservedLikeEveryInjectedName(String name) {
+        assertThat(PaddleEnv.isReserved(name)).isTrue();
+    }
+
     @Test
     void gpuCollectiveTrainersUseNccl() {
         assertThat(plan("mode=collective num_gpus=2").replicas())
@@ -112,7 +179,7 @@ class CollectiveModeTest {
     @Test
     void collectiveTrainersGetNoParameterServerOrPaddleV2Names() {
         assertThat(plan("mode=collective num_cpus=2").replicas()).allSatisfy(r -> assertThat(r.env())
-                .doesNotContainKeys("TRAINING_ROLE", "PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_PSERVERS", "POD_IP")
+                .doesNotContainKeys("TRAINING_ROLE", "PADDLE_PSERVERS_IP_PORT_LIST", "PADDLE_PSERVERS", "PADDLE_PORT")
                 .allSatisfy((name, value) -> assertThat(name).doesNotStartWith("PADDLE_INIT_")));
     }
 

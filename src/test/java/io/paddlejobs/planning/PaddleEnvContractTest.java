@@ -146,10 +146,15 @@ class PaddleEnvContractTest {
         assertThat(env(Role.TRAINER, 0)).containsEntry("TRAINING_ROLE", "TRAINER");
     }
 
+    /**
+     * PADDLE_TRAINERS is a list of trainer IPs to Paddle 1.x; the launcher's and the CLIs' names would
+     * tell a ps job's launcher to form a collective group (docs/environment.md): a ps job has none of them.
+     */
     @Test
     void namesThatMeanOtherThingsInOtherGenerationsAreNeverInjected() {
         assertThat(PLAN.replicas()).allSatisfy(r -> assertThat(r.env())
-                .doesNotContainKeys("PADDLE_TRAINERS", "PADDLE_MASTER", "PADDLE_NNODES"));
+                .doesNotContainKeys("PADDLE_TRAINERS", "PADDLE_MASTER", "PADDLE_NNODES", "PADDLE_JOB_ID",
+                        "NNODES", "RANK", "MASTER_ADDR", "MASTER_PORT"));
     }
 
     @Test

@@ -89,6 +89,11 @@ final class KubernetesJobBackend implements JobBackend {
 
     /** Pods fetch a package from this service, so only once it is configured where they reach it. */
     @Override
+    public void newStepReported(JobKey key, String replica, java.time.Instant at) {
+        stalls.sawNewStep(key, replica, at);
+    }
+
+    @Override
     public boolean shipsCodePackages() {
         return code.configured();
     }

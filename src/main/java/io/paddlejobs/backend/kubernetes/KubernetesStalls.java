@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.paddlejobs.backend.StallWatch;
+import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
@@ -27,11 +28,18 @@ import java.util.stream.Collectors;
 final class KubernetesStalls {
 
     private final TrainerLines lines;
+    /** When each trainer last reported a new step, from the metrics reader. */
+    private final StepSightings steps = new StepSightings();
     /** Jobs last told as stalled: a change is told once when the warning comes, once when it goes. */
     private final Set<JobKey> toldStalled = ConcurrentHashMap.newKeySet();
 
     KubernetesStalls(TrainerLines lines) {
         this.lines = lines;
+    }
+
+    /** The metrics reader saw a trainer report a new step: from then on, only new steps are its progress. */
+    void sawNewStep(JobKey key, String replica, Instant at) {
+        steps.saw(key, replica, at);
     }
 
     /** How often to look at the job for a stall, or empty while there is nothing to watch (no timeout, not running). */
@@ -55,7 +63,7 @@ final class KubernetesStalls {
         return new StallWatch(timeout, StallWatch.began(status)).silence(status.replicas(), id -> {
             Pod pod = job.pod(Role.TRAINER, trainers.get(id));
             return pod == null ? null : lines.lastPrinted(key, trainers.get(id), pod.getMetadata().getName());
-        }, now);
+        }, id -> steps.last(key, id), now);
     }
 
     /** The status as a stall shows it: the attempt failed where {@code restart_on} names stall, else a warning. */

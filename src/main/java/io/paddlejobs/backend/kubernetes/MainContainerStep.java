@@ -3,6 +3,7 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.paddlejobs.backend.TensorBoardScalars;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.PaddleEnv;
 import io.paddlejobs.planning.Ports;
@@ -25,7 +26,7 @@ record MainContainerStep(JobPlan plan, Role role) implements PodStep {
         var container = new ContainerBuilder(pod.main())
                 .withImage(plan.image())
                 .withCommand("sh", "-c", Expansion.literal(
-                        MAKE_CHECKPOINT_DIR + EntryPoints.command(plan.role(role).entryPoint())));
+                        MAKE_CHECKPOINT_DIR + EntryPoints.command(TensorBoardScalars.command(plan, role))));
         if (role == Role.PSERVER) {
             container.withPorts(containerPorts(plan.ports()));
         }

@@ -37,6 +37,8 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
                 env.add(new EnvVar(name, hostExpression(), null));
             } else if (name.equals(PaddleEnv.CURRENT_ENDPOINT)) {
                 env.add(new EnvVar(name, hostExpression() + ":" + plan.ports().first(), null));
+            } else if (name.equals(PaddleEnv.RANK)) {
+                env.add(new EnvVar(name, Expansion.reference(PaddleEnv.TRAINER_ID), null));
             }
         });
         return pod.withMain(new ContainerBuilder(pod.main()).withEnv(env).build());
@@ -64,7 +66,7 @@ record ReplicaEnvStep(JobPlan plan, Role role) implements PodStep {
 
     private boolean isPerReplica(String name) {
         return name.equals(PaddleEnv.POD_IP) || name.equals(PaddleEnv.CURRENT_ENDPOINT)
-                || name.equals(PaddleEnv.TRAINER_ID) || name.equals(TRAINER_ID_V2);
+                || name.equals(PaddleEnv.TRAINER_ID) || name.equals(TRAINER_ID_V2) || name.equals(PaddleEnv.RANK);
     }
 
     static String completionIndex() {

@@ -98,6 +98,11 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     }
 
     @Override
+    public void newStepReported(JobKey key, String replica, java.time.Instant at) {
+        launcher.steps().saw(key, replica, at);
+    }
+
+    @Override
     public Optional<Capacity> capacity() {
         return Optional.of(scheduler.capacity());
     }

@@ -24,6 +24,10 @@ import org.springframework.validation.annotation.Validated;
  * @param lastPort          the last port given to pservers
  * @param pserverListenTimeout how long a running pserver may take to listen on its first port
  *                          before its job fails (its trainers would wait for it forever)
+ * @param rendezvousListenTimeout how long trainer 0 of a collective job may take to listen on its master
+ *                          port ({@code PADDLE_MASTER}) before its job fails; the other trainers start
+ *                          once it listens, so none of them waits out Paddle's fixed 3 s connect retry. A
+ *                          program that prepares its data before {@code init_parallel_env()} listens only then
  * @param maxLogSize        per replica log: past it the oldest output is dropped (a line says how much)
  * @param minFreeSpace      below this much free space in the data root, submits are refused (507)
  * @param sandbox           how replicas are confined: {@code auto} (bubblewrap where it works), {@code bubblewrap}
@@ -60,6 +64,7 @@ public record LocalProperties(
         @DefaultValue("21000") @Min(1024) @Max(65535) int firstPort,
         @DefaultValue("29999") @Min(1024) @Max(65535) int lastPort,
         @DefaultValue("120s") @NotNull Duration pserverListenTimeout,
+        @DefaultValue("30m") @NotNull Duration rendezvousListenTimeout,
         @DefaultValue("64MB") @NotNull DataSize maxLogSize,
         @DefaultValue("512MB") @NotNull DataSize minFreeSpace,
         @DefaultValue("auto") @NotNull Sandbox.Mode sandbox,

@@ -67,7 +67,8 @@ final class PserverWatch {
                 id, address.getHostString(), address.getPort(), timeout.toSeconds(), id.substring(id.indexOf('-') + 1)));
     }
 
-    private static boolean accepts(InetSocketAddress address) {
+    /** Whether something listens at the address: a connect that is made, then closed at once. */
+    static boolean accepts(InetSocketAddress address) {
         try (Socket socket = new Socket()) {
             socket.connect(address, CONNECT_TIMEOUT_MILLIS);
             return true;

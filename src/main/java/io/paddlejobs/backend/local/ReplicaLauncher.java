@@ -1,6 +1,9 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.backend.StallWatch;
+import io.paddlejobs.backend.StepSightings;
+import io.paddlejobs.backend.TensorBoardScalars;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -48,6 +51,7 @@ final class ReplicaLauncher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReplicaLauncher.class);
     private static final int MAX_MESSAGE = 500;
     private static final Duration BACKOFF_LOOK = Duration.ofSeconds(1);
+    private static final long RENDEZVOUS_LOOK_MILLIS = 20;
 
     private final LocalProperties properties;
     private final JobRecordStore store;
@@ -67,6 +71,8 @@ final class ReplicaLauncher implements AutoCloseable {
     private final JobPlanner planner;
     private final Site site;
     private final RestartBackoff backoff;
+    /** When each trainer last reported a new step: a job that reports steps shows progress only so. */
+    private final StepSightings steps = new StepSightings();
 
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
                     CodePackages packages, Sandbox sandbox, SpawnHealth spawns, Clock clock, RestartBackoff backoff) {
@@ -81,6 +87,11 @@ final class ReplicaLauncher implements AutoCloseable {
         this.environment = new ReplicaEnvironment(properties.inheritEnv());
         this.clock = clock;
         timers.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Where the metrics reader's sightings of new steps go, for the stall judgement. */
+    StepSightings steps() {
+        return steps;
     }
 
     /** Where work runs that must not run on the calling thread. */
@@ -126,14 +137,23 @@ final class ReplicaLauncher implements AutoCloseable {
         JobWorkspace.Prepared workspace = this.workspace.prepare(job.key(), placed.spec().code().codePackage(),
                 placed.replicas().stream().map(Replica::id).toList());
         int attempt = job.attempt();
-        // Spawning is most of a start's time; the replicas are started side by side.
-        List<CompletableFuture<Void>> starts = placed.replicas().stream()
+        startSideBySide(job, placed, RendezvousGate.startFirst(placed), attempt, workspace);
+        watchPservers(job, placed, attempt);
+        if (RendezvousGate.applies(placed)) {
+            lookAt(job, placed, RendezvousGate.of(placed, properties.rendezvousListenTimeout(), clock), attempt,
+                    workspace);
+        }
+        watchForStalls(job, placed, attempt);
+    }
+
+    /** Spawning is most of a start's time; the replicas are started side by side. */
+    private void startSideBySide(LocalJob job, JobPlan placed, List<Replica> replicas, int attempt,
+                                 JobWorkspace.Prepared workspace) {
+        List<CompletableFuture<Void>> starts = replicas.stream()
                 .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica, attempt, workspace),
                         executor))
                 .toList();
         CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
-        watchPservers(job, placed, attempt);
-        watchForStalls(job, placed, attempt);
     }
 
     /**
@@ -209,7 +229,7 @@ final class ReplicaLauncher implements AutoCloseable {
         try {
             Map<String, String> env = new HashMap<>(replica.env());
             env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
-            var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), plan.role(replica.role()).entryPoint(),
+            var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), TensorBoardScalars.command(plan, replica.role()),
                     env, workspace.replicas().get(replica.id()), workspace.user(), store.logFile(key, replica.id()),
                     properties.maxLogSize().toBytes(), job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());
             ReplicaProcess process = start(launch);
@@ -265,6 +285,35 @@ final class ReplicaLauncher implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the trainers held for trainer 0's master port once it listens (see {@link RendezvousGate}), or
+     * fails the job when it does not in time. Looked at often: each look a held trainer waits is start-up time.
+     */
+    private void lookAt(LocalJob job, JobPlan placed, RendezvousGate gate, int attempt,
+                        JobWorkspace.Prepared workspace) {
+        if (job.phase().isFinished() || job.attempt() != attempt || job.restartAt() != null) {
+            return; // ended, or the attempt it watched did (the next one has a gate of its own)
+        }
+        Map<String, ReplicaStatus> replicas = job.snapshot().status().replicas().stream()
+                .collect(Collectors.toMap(ReplicaStatus::id, Function.identity()));
+        switch (gate.look(replicas)) {
+            case WAIT -> timers.schedule(() -> lookAt(job, placed, gate, attempt, workspace), RENDEZVOUS_LOOK_MILLIS,
+                    TimeUnit.MILLISECONDS);
+            case RELEASE -> executor.execute(() -> {
+                try {
+                    startSideBySide(job, placed, RendezvousGate.held(placed), attempt, workspace);
+                } catch (RuntimeException e) {
+                    log.warn("Job {} could not start its other trainers", job.key(), e);
+                    stopLater(job.failToStart(bounded("a replica could not be started: " + rootCause(e).getMessage())));
+                }
+            });
+            case FAIL -> stopLater(job.finish(JobPhase.FAILED, Rendezvous.NOT_LISTENING, gate.failure()));
+            case GIVE_UP -> {
+                // trainer 0 failed or was stopped: its exit decides the job
+            }
+        }
+    }
+
     /** Looks for a stall of this attempt as long as it runs, when the job has a {@code stall_timeout}. */
     private void watchForStalls(LocalJob job, JobPlan placed, int attempt) {
         if (placed.spec().lifecycle().stallTimeout() != null) {
@@ -277,7 +326,7 @@ final class ReplicaLauncher implements AutoCloseable {
             return; // ended, or the attempt it watched did (the next one has a watch of its own)
         }
         Optional<String> silence = watch.silence(job.snapshot().status().replicas(),
-                id -> lastWritten(job.key(), id), clock.instant());
+                id -> lastWritten(job.key(), id), id -> steps.last(job.key(), id), clock.instant());
         LocalJob.Outcome outcome = job.stallSeen(attempt, silence, backoff);
         if (outcome.restartAt() != null) {
             restartLater(job, outcome);

@@ -1,12 +1,12 @@
 package io.paddlejobs.backend.slurm;
 
+import static io.paddlejobs.backend.ShellScripts.quote;
+
+import io.paddlejobs.backend.Rendezvous;
+import io.paddlejobs.backend.ShellScripts;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Resources;
 import io.paddlejobs.planning.RolePlan;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +20,8 @@ import java.util.StringJoiner;
  */
 final class BatchScripts {
 
-    private static final String BODY = resource("batch-body.sh");
-    static final String LAUNCHER = resource("launch.sh");
+    private static final String BODY = ShellScripts.resource(BatchScripts.class, "batch-body.sh");
+    static final String LAUNCHER = ShellScripts.resource(BatchScripts.class, "launch.sh");
     private static final long MIB = 1024 * 1024;
 
     private BatchScripts() {
@@ -59,9 +59,11 @@ final class BatchScripts {
                 + "ROLES=" + quote(names.toString()) + "\n"
                 + "STATE_DIR=" + quote(files.stateDir(attempt).toAbsolutePath().toString()) + "\n"
                 + "RESTART_COUNT=" + attempt + "\n"
+                + "RENDEZVOUS_TIMEOUT=" + (Rendezvous.applies(plan) ? properties.rendezvousListenTimeout().toSeconds() : 0)
+                + "\n"
                 + vars
                 + container(plan, files, properties)
-                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT\n"
+                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT\n"
                 + BODY;
         Duration maxRunTime = plan.spec().lifecycle().maxRunTime();
         Duration left = maxRunTime == null ? null : max(maxRunTime.minus(ranBefore), Duration.ofMinutes(1));
@@ -175,18 +177,6 @@ final class BatchScripts {
     private static void option(StringBuilder options, String name, String value) {
         if (!value.isEmpty()) {
             options.append(" --").append(name).append('=').append(value);
-        }
-    }
-
-    static String quote(String text) {
-        return "'" + text.replace("'", "'\\''") + "'";
-    }
-
-    private static String resource(String name) {
-        try (InputStream in = BatchScripts.class.getResourceAsStream(name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException | NullPointerException e) {
-            throw new UncheckedIOException(new IOException("missing resource " + name, e));
         }
     }
 }

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.slurm;
 import io.paddlejobs.backend.DirectoryHandle;
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.backend.JobWrittenFiles;
+import io.paddlejobs.backend.TensorBoardScalars;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.PaddleEnv;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
@@ -54,6 +56,8 @@ record JobFiles(Path shared, JobKey key) {
     private static final int MAX_PLACEMENT_BYTES = 256 * 1024;
     /** As {@code launch.sh} writes it: the exit code, and {@code stopped} when the job was being stopped. */
     private static final Pattern EXIT = Pattern.compile("(\\d{1,3})( stopped)?\\n?");
+    /** The seconds launch.sh waited for trainer 0 (RENDEZVOUS_TIMEOUT): a whole number, nothing else. */
+    private static final Pattern SECONDS = Pattern.compile("\\d{1,9}");
 
     /** The job's directory (a path: where it is, not what is there now). */
     Path dir() {
@@ -116,7 +120,8 @@ record JobFiles(Path shared, JobKey key) {
             job.write("launch.sh", DirectoryHandle.PRIVATE_FILE, bytes(BatchScripts.LAUNCHER));
             try (DirectoryHandle entry = job.directory(ENTRY)) {
                 for (RolePlan role : BatchScripts.roles(plan)) {
-                    entry.write(role.role().label(), DirectoryHandle.PRIVATE_FILE, bytes(role.entryPoint()));
+                    entry.write(role.role().label(), DirectoryHandle.PRIVATE_FILE,
+                            bytes(TensorBoardScalars.command(plan, role.role())));
                 }
             }
             try (DirectoryHandle env = job.directory(ENV)) {
@@ -180,7 +185,10 @@ record JobFiles(Path shared, JobKey key) {
         boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
         Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
                 .filter(JobWrittenFiles.Content::whole).map(content -> Placement.parse(content.text())).orElse(null);
-        return new ReplicaMarks(marks, stopping, placement);
+        Duration rendezvous = read(state.resolve("rendezvous-not-listening"), MAX_MARK_BYTES)
+                .map(content -> SECONDS.matcher(content.text().strip()))
+                .filter(Matcher::matches).map(seconds -> Duration.ofSeconds(Long.parseLong(seconds.group()))).orElse(null);
+        return new ReplicaMarks(marks, stopping, placement, rendezvous);
     }
 
     /** The launcher writes {@code date -u +%FT%TZ}; anything else is no time. */

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 
@@ -9,14 +10,20 @@ import java.util.Map;
  *
  * @param stopping  the batch step had decided the outcome and was stopping the other replicas
  * @param placement where each replica runs, once the batch step has computed it; else {@code null}
+ * @param rendezvousTimeout how long a trainer waited for trainer 0 to listen on its master port before it
+ *                  gave up and failed the job (launch.sh); {@code null} when none did
  */
-record ReplicaMarks(Map<String, Mark> replicas, boolean stopping, Placement placement) {
+record ReplicaMarks(Map<String, Mark> replicas, boolean stopping, Placement placement, Duration rendezvousTimeout) {
 
     /** A job whose replicas have written nothing yet. */
     static final ReplicaMarks NONE = new ReplicaMarks(Map.of(), false, null);
 
     ReplicaMarks {
         replicas = Map.copyOf(replicas);
+    }
+
+    ReplicaMarks(Map<String, Mark> replicas, boolean stopping, Placement placement) {
+        this(replicas, stopping, placement, null);
     }
 
     Mark of(String replicaId) {

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.JobChanges;
+import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
@@ -43,6 +44,8 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final SlurmStops stops;
     private final RestartBackoff backoff;
     private StatusPoller poller;
+    /** When each trainer last reported a new step, from the metrics reader, for the stall judgement. */
+    private final StepSightings steps = new StepSightings();
 
     SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock,
                     RestartBackoff backoff) {
@@ -80,7 +83,12 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
         NextAttempts next = new NextAttempts(jobs, slurm, records, properties, changes);
         poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval(), changes, next, backoff,
-                stops::stopAttempt);
+                stops::stopAttempt, steps);
+    }
+
+    @Override
+    public void newStepReported(JobKey key, String replica, java.time.Instant at) {
+        steps.saw(key, replica, at);
     }
 
     /** Every job Slurm remembers; none when Slurm does not answer (the poller checks again). */

@@ -28,6 +28,10 @@ import org.springframework.validation.annotation.Validated;
  *                     service cancels it ({@code scancel --signal=TERM}, then {@code scancel}), and how
  *                     long before the time limit Slurm sends them SIGTERM ({@code --signal=TERM@}), so
  *                     that they can write a last checkpoint
+ * @param rendezvousListenTimeout how long trainer 0 of a collective job may take to listen on its master
+ *                     port ({@code PADDLE_MASTER}) before its job fails; the other trainers start once it
+ *                     listens, so none of them waits out Paddle's fixed 3 s connect retry. A program that
+ *                     prepares its data before {@code init_parallel_env()} listens only then
  * @param replicaPath  the {@code PATH} replicas run with (their environment is otherwise only the plan's)
  * @param slurmConf    for {@code cli}: the {@code slurm.conf} the commands read; empty for Slurm's own default
  * @param binDir       for {@code cli}: the directory with {@code sbatch}, {@code scontrol} and {@code scancel};
@@ -62,6 +66,7 @@ public record SlurmProperties(
         @DefaultValue("0s") @NotNull Duration timeLimit,
         @DefaultValue("1s") @NotNull Duration pollInterval,
         @DefaultValue("30s") @NotNull Duration stopGracePeriod,
+        @DefaultValue("30m") @NotNull Duration rendezvousListenTimeout,
         @DefaultValue("/usr/local/bin:/usr/bin:/bin") @NotNull String replicaPath,
         @DefaultValue("") String slurmConf,
         @DefaultValue("") String binDir,

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.StallWatch;
+import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.RestartOn;
@@ -23,12 +24,13 @@ final class SlurmStalls {
     }
 
     /** Which trainers were silent since when, when the running attempt {@code mapped} has stalled; else empty. */
-    static Optional<String> silence(SlurmJob job, JobStatus mapped, JobFiles files, Instant now) {
+    static Optional<String> silence(SlurmJob job, JobStatus mapped, JobFiles files, StepSightings steps, Instant now) {
         Duration timeout = job.plan().spec().lifecycle().stallTimeout();
         if (timeout == null || mapped.phase() != JobPhase.RUNNING || mapped.startedAt() == null) {
             return Optional.empty();
         }
-        return new StallWatch(timeout, StallWatch.began(mapped)).silence(mapped.replicas(), id -> modified(files.logFile(id)), now);
+        return new StallWatch(timeout, StallWatch.began(mapped)).silence(mapped.replicas(),
+                id -> modified(files.logFile(id)), id -> steps.last(job.key(), id), now);
     }
 
     /** Whether a stall fails the attempt ({@code restart_on} names it) rather than being a warning. */

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
@@ -96,6 +97,10 @@ final class SlurmStatusMapper {
             default -> failed.map(f -> "stopped: " + f.id() + " failed").orElse("stopped: the job ended");
         };
         List<ReplicaStatus> replicas = replicas(job, stoppedBecause, slurmStopped);
+        if (rendezvousFailed(job, state)) {
+            return status(job, JobPhase.FAILED, Rendezvous.NOT_LISTENING, rendezvousFailure(job), started, finished,
+                    replicas);
+        }
         long minutes = job.components().stream().mapToLong(SlurmJobInfo::timeLimitMinutes).max().orElse(0);
         return switch (state) {
             case "COMPLETED" -> failed.isPresent()
@@ -120,6 +125,24 @@ final class SlurmStatusMapper {
                     : status(job, JobPhase.FAILED, SlurmWords.stateReason(state), SlurmWords.ended(state,
                             job.components()), started, finished, replicas);
         };
+    }
+
+    /**
+     * A trainer gave up waiting for trainer 0 to listen and ended the job (launch.sh): that is why it failed,
+     * unless it was cancelled or Slurm ended it first. Only a job whose trainers meet at trainer 0 waits.
+     */
+    private static boolean rendezvousFailed(Tracked job, String state) {
+        return job.marks().rendezvousTimeout() != null && Rendezvous.applies(job.plan()) && !job.cancelRequested()
+                && (state.equals("FAILED") || state.equals("COMPLETED"));
+    }
+
+    private static String rendezvousFailure(Tracked job) {
+        String trainer0 = Replica.idOf(Role.TRAINER, 0);
+        Placement.Slot slot = job.marks().placement() == null ? null : job.marks().placement().slots().get(trainer0);
+        String host = slot != null ? slot.address() : job.plan().replicasOf(Role.TRAINER).get(0).host();
+        int port = slot != null ? slot.port() : job.plan().ports().first();
+        return Rendezvous.notListening(host, port, job.marks().rendezvousTimeout(),
+                "paddlejobs.slurm.rendezvous-listen-timeout");
     }
 
     private static JobStatus failedBy(Tracked job, ReplicaStatus replica, Instant started, Instant finished,

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.StallWatch;
+import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
@@ -42,6 +43,7 @@ final class StatusPoller implements AutoCloseable {
     private final NextAttempts next;
     private final RestartBackoff backoff;
     private final LongConsumer stopAttempt;
+    private final StepSightings steps;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "slurm-poller");
         thread.setDaemon(true);
@@ -52,7 +54,8 @@ final class StatusPoller implements AutoCloseable {
     private final Set<JobKey> failing = ConcurrentHashMap.newKeySet();
 
     private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock,
-                         Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, LongConsumer stopAttempt) {
+                         Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, LongConsumer stopAttempt,
+                         StepSightings steps) {
         this.jobs = jobs;
         this.slurm = slurm;
         this.records = records;
@@ -61,16 +64,18 @@ final class StatusPoller implements AutoCloseable {
         this.next = next;
         this.backoff = backoff;
         this.stopAttempt = stopAttempt;
+        this.steps = steps;
     }
 
     /**
      * @param changed     told the key of each job a poll changed, once the change is in {@code jobs}
      * @param stopAttempt stops a Slurm job whose attempt was failed by its stall
+     * @param steps       when each trainer last reported a new step (the stall judgement's progress)
      */
     static StatusPoller start(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records,
                               Clock clock, Duration interval, Consumer<JobKey> changed, NextAttempts next,
-                              RestartBackoff backoff, LongConsumer stopAttempt) {
-        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stopAttempt);
+                              RestartBackoff backoff, LongConsumer stopAttempt, StepSightings steps) {
+        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stopAttempt, steps);
         poller.executor.scheduleWithFixedDelay(poller::pollQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         return poller;
     }
@@ -140,7 +145,7 @@ final class StatusPoller implements AutoCloseable {
                 : SlurmStatusMapper.map(tracked);
         SlurmJob current = job.with(plan, placed, job.status());
         Instant now = clock.instant();
-        Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), now);
+        Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
         boolean stalled = silence.isPresent() && SlurmStalls.failsTheAttempt(current);
         SlurmJob updated;
         if (status.phase().isFinished()) {

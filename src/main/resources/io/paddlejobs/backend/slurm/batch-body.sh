@@ -1,6 +1,7 @@
 # The batch step (runs once, on the first node of the first component). Set above by the service:
 # JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order), STATE_DIR (this
-# attempt's marks), RESTART_COUNT (this attempt's number) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
+# attempt's marks), RESTART_COUNT (this attempt's number), RENDEZVOUS_TIMEOUT (seconds trainer 0 of a
+# collective job has to listen on its master port, 0 for no wait: see launch.sh) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
 # <ROLE>_GPUS (per task); with containers, CONTAINER_IMAGE and CONTAINER_MOUNTS.
 set -uo pipefail
 STATE=$STATE_DIR

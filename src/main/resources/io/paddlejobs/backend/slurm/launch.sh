@@ -60,6 +60,27 @@ init='trap "kill -TERM -1 2>/dev/null" TERM; "$@" & c=$!; wait $c; rc=$?
 while kill -0 $c 2>/dev/null; do wait $c; rc=$?; done; exit $rc'
 
 log=$JOB_DIR/logs/$id.log
+
+# A collective job's trainers other than 0 start once trainer 0 accepts connections on its master port
+# (PADDLE_MASTER: its store, or its launcher's rendezvous), as on the local backend: Paddle's store client
+# that finds nobody there waits a fixed 3 s before it tries again. One that ends first lets them start. One
+# that does not listen within RENDEZVOUS_TIMEOUT seconds fails the job: the mark tells the service why (it
+# words the reason itself), and "stopping" makes what ends from now on stopped rather than failed.
+if [ "$role" = trainer ] && [ "$SLURM_PROCID" -gt 0 ] && [ "${RENDEZVOUS_TIMEOUT:-0}" -gt 0 ]; then
+    master=${HOST[trainer-0]}/${PORT[trainer-0]}
+    deadline=$((SECONDS + RENDEZVOUS_TIMEOUT))
+    until (exec 3<>"/dev/tcp/$master") 2>/dev/null || [ -e "$STATE/trainer-0.exit" ]; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "launch.sh: trainer-0 did not listen on ${master/\//:} within ${RENDEZVOUS_TIMEOUT}s; $id was not started" >> "$log"
+            echo "$RENDEZVOUS_TIMEOUT" > "$STATE/rendezvous-not-listening.tmp" \
+                && mv "$STATE/rendezvous-not-listening.tmp" "$STATE/rendezvous-not-listening"
+            touch "$STATE/stopping"
+            exit 1
+        fi
+        sleep 0.05
+    done
+fi
+
 date -u +%FT%TZ > "$STATE/$id.started"
 cd "$JOB_DIR/work/$id" || exit 1   # its own working directory, made by the service
 entry=$(cat "$JOB_DIR/entry/$role")

@@ -49,6 +49,9 @@ class ReplicaEnvStepTest {
                 Map.of("metadata.annotations['batch.kubernetes.io/job-completion-index']", Integer.toString(index)));
         assertThat(seen).isEqualTo(replica.env())
                 .containsEntry(PaddleEnv.CURRENT_ENDPOINT, "allreduce-trainer-" + index + ".allreduce:7164")
+                .containsEntry(PaddleEnv.POD_IP, "allreduce-trainer-" + index + ".allreduce")
+                .containsEntry(PaddleEnv.RANK, Integer.toString(index))
+                .containsEntry(PaddleEnv.MASTER_ADDR, "allreduce-trainer-0.allreduce")
                 .doesNotContainKey("PADDLE_INIT_TRAINER_ID");
     }
 

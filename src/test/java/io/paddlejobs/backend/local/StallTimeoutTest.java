@@ -35,8 +35,11 @@ class StallTimeoutTest {
         try (var local = new LocalBackendFixture(dataRoot, SHORT)) {
             Path go = dataRoot.resolve("go");
             Path stop = dataRoot.resolve("stop");
-            // Both print once and fall silent until the test says go; then they print until it says stop.
-            submit(local, "hung", "stall_timeout=2s", 2, "echo step-1; until [ -e " + go + " ]; do sleep 0.1; done; "
+            // Both print once and fall silent until the test says go; then they print until it says stop. Trainer 0
+            // listens on its master port, as Paddle's store does: the other trainer starts once it does.
+            String listen = "if [ \"$RANK\" = 0 ]; then " + RendezvousGateTest.listenOnMasterPort(dataRoot.resolve("listening"))
+                    + " & fi; ";
+            submit(local, "hung", "stall_timeout=2s", 2, listen + "echo step-1; until [ -e " + go + " ]; do sleep 0.1; done; "
                     + "until [ -e " + stop + " ]; do echo alive; sleep 0.2; done");
 
             JobStatus stalled = awaitReason(local, "hung", "Stalled");
@@ -51,6 +54,31 @@ class StallTimeoutTest {
             Files.createFile(stop);
             Job done = local.awaitPhase("hung", JobPhase.SUCCEEDED);
             assertThat(done.status().restarts()).as("a warning restarts nothing").isZero();
+        }
+    }
+
+    /**
+     * A launcher waiting for its master, or a rank whose all-reduce hangs, may print all the while: once a
+     * trainer has reported steps, only a new step is progress.
+     */
+    @Test
+    void aTrainerThatReportedStepsAndNowOnlyPrintsIsStalledSinceItsLastNewStep() {
+        try (var local = new LocalBackendFixture(dataRoot, SHORT);
+             var metrics = new io.paddlejobs.metrics.MetricsCollector(local.backend,
+                     new io.paddlejobs.metrics.MetricsProperties(1000, 64, 64, 200, Duration.ofMillis(50)),
+                     java.time.Clock.systemUTC())) {
+            submit(local, "spinning", "stall_timeout=2s", 1, "for s in 1 2 3; do "
+                    + "echo \"PADDLEJOBS_METRICS {\\\"step\\\": $s, \\\"loss\\\": 1}\"; sleep 0.2; done; "
+                    + "while true; do echo master not ready; sleep 0.2; done");
+
+            JobStatus stalled = awaitReason(local, "spinning", "Stalled");
+
+            assertThat(stalled.phase()).isEqualTo(JobPhase.RUNNING);
+            assertThat(stalled.message()).contains("trainer-0 since ", "(its last new step)");
+            assertThat(local.log("spinning", Role.TRAINER, 0)).as("it printed all the while").contains("master not ready");
+            local.backend.cancel(new io.paddlejobs.job.JobKey(LocalBackendFixture.NAMESPACE, "spinning"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

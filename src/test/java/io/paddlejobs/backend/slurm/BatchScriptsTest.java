@@ -117,6 +117,21 @@ class BatchScriptsTest {
         assertThat(BatchScripts.imageWarning(PlacementTest.plan(), none)).as("no image asked for").isEmpty();
     }
 
+    @Test
+    void onlyACollectiveJobsOtherTrainersWaitForTrainerZeroAndForAsLongAsTheOperatorSays() {
+        SlurmProperties properties = Settings.of(SlurmProperties.class, "shared-dir", "/shared",
+                "rendezvous-listen-timeout", "45s");
+        JobFiles files = new JobFiles(Path.of("/shared"), new JobKey("default", "demo"));
+        JobPlan collective = new io.paddlejobs.planning.JobPlanner(Settings.planningPolicyWithoutGpuRules()).plan(
+                JobRequests.named("meet", "python3 train.py").mode(io.paddlejobs.planning.JobMode.COLLECTIVE).trainers(2)
+                        .build(), "default", new SlurmSite(properties));
+
+        assertThat(BatchScripts.of(collective, files, properties).body()).contains("RENDEZVOUS_TIMEOUT=45\n")
+                .contains("export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT\n");
+        assertThat(BatchScripts.of(PlacementTest.plan(), files, properties).body()).as("a ps job: nobody waits")
+                .contains("RENDEZVOUS_TIMEOUT=0\n");
+    }
+
     private static JobPlan withImage(JobPlan plan, String image) {
         return plan.withSpec(JobRequests.Builder.from(plan.spec()).image(image).build());
     }

@@ -52,6 +52,28 @@ class PlacementTest {
     }
 
     @Test
+    void aCollectiveJobsNamesForTheMasterAllNameTrainerZeroOnceItIsPlaced() {
+        JobRequest request = JobRequests.named("ring", "python3 train.py").mode(io.paddlejobs.planning.JobMode.COLLECTIVE)
+                .trainers(2).port(7164).build();
+        JobPlan plan = new JobPlanner(Settings.planningPolicyWithoutGpuRules())
+                .plan(request, "default", new SlurmSite(PROPERTIES));
+        // Trainers are the only component, so trainer 0 is the first placed on its address: the first port.
+        Placement placement = Placement.parse("""
+                trainer-0 10.0.0.2 7164 n2
+                trainer-1 10.0.0.3 7164 n3
+                """);
+
+        JobPlan placed = placement.apply(plan);
+
+        assertThat(placed.replicas()).allSatisfy(replica -> assertThat(replica.env())
+                .containsEntry("PADDLE_MASTER", "10.0.0.2:7164")
+                .containsEntry("MASTER_ADDR", "10.0.0.2").containsEntry("MASTER_PORT", "7164")
+                .containsEntry("POD_IP", replica.host())
+                .containsEntry("RANK", Integer.toString(replica.index()))
+                .containsEntry("NNODES", "2").containsEntry("PADDLE_NNODES", "2"));
+    }
+
+    @Test
     void linesThatAreNoSlotAreIgnoredAndNeverThrow() {
         Placement placement = Placement.parse("""
                 trainer-0 127.0.0.1 notaport n1

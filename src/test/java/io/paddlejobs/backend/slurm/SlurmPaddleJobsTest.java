@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
 class SlurmPaddleJobsTest extends SlurmServiceTest {
 
     /** Generous: on two shared cores one Paddle import alone can take several seconds. */
-    private static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
+    static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
 
     @TempDir
     static Path sharedDir;
@@ -66,6 +66,8 @@ class SlurmPaddleJobsTest extends SlurmServiceTest {
         }
         assertThat(checksums.get(1)).as("gradients were all-reduced: the ranks' parameters are identical")
                 .isEqualTo(checksums.get(0));
+        assertThat(api.logs("paddle-collective", "role=trainer&index=1"))
+                .as("trainer-1 started once trainer 0's store listened").doesNotContain("Retry to connect");
     }
 
     private static List<String> states(JsonNode status, String role) {

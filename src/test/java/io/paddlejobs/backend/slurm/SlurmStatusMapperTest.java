@@ -6,6 +6,13 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.planning.JobMode;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.Settings;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -121,5 +128,40 @@ class SlurmStatusMapperTest {
 
         assertThat(SlurmStatusMapper.forgotten(succeeded, T0).phase()).isEqualTo(JobPhase.SUCCEEDED);
         assertThat(SlurmStatusMapper.forgotten(unknown, T0).reason()).isEqualTo("Lost");
+    }
+
+    /** A collective job of two trainers, as Slurm plans it, with trainer 0 placed at 10.0.0.2:7164. */
+    private static SlurmStatusMapper.Tracked collective(String state, ReplicaMarks marks, boolean cancelled) {
+        JobRequest request = JobRequests.named("meet", "python3 train.py").mode(JobMode.COLLECTIVE).trainers(2)
+                .port(7164).build();
+        JobPlan plan = new JobPlanner(Settings.planningPolicyWithoutGpuRules())
+                .plan(request, "default", new SlurmSite(PlacementTest.PROPERTIES));
+        return new SlurmStatusMapper.Tracked(plan, T0, cancelled, List.of(component(0, state, "None", 5)), marks);
+    }
+
+    @Test
+    void aTrainerThatGaveUpOnTrainerZerosMasterPortFailsTheJobInWordsAndTheOthersWereStopped() {
+        Placement placement = Placement.parse("trainer-0 10.0.0.2 7164 n1\ntrainer-1 10.0.0.2 7165 n1\n");
+        var marks = new ReplicaMarks(Map.of("trainer-0", exited(143, true)), true, placement, Duration.ofSeconds(600));
+
+        JobStatus status = SlurmStatusMapper.map(collective("FAILED", marks, false));
+
+        assertThat(status.phase()).isEqualTo(JobPhase.FAILED);
+        assertThat(status.reason()).isEqualTo("RendezvousNotListening");
+        assertThat(status.message()).contains("trainer-0 did not accept connections on its master port 10.0.0.2:7164",
+                "within 600s (paddlejobs.slurm.rendezvous-listen-timeout)", "init_parallel_env()");
+        assertThat(status.replicas()).extracting(ReplicaStatus::reason)
+                .containsExactly("stopped when the job's outcome was decided", "never started");
+    }
+
+    @Test
+    void aCancelWhileTrainersWaitIsACancelAndAJobWhoseTrainersDoNotMeetIgnoresTheMark() {
+        var marks = new ReplicaMarks(Map.of(), true, null, Duration.ofSeconds(600));
+        assertThat(SlurmStatusMapper.map(collective("CANCELLED", marks, true)).phase()).isEqualTo(JobPhase.CANCELLED);
+
+        var psJob = new SlurmStatusMapper.Tracked(PlacementTest.plan(), T0, false,
+                List.of(component(0, "FAILED", "None", 5), component(1, "FAILED", "None", 5)),
+                new ReplicaMarks(all(exited(1, false)), false, null, Duration.ofSeconds(600)));
+        assertThat(SlurmStatusMapper.map(psJob).reason()).isEqualTo("TrainerFailed");
     }
 }
