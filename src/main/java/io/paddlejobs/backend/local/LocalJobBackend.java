@@ -68,7 +68,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.site = new LoopbackSite(properties);
         this.disk = new DiskSpace(properties.dataRoot(), properties.minFreeSpace());
         this.clock = clock;
-        this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock, backoff);
+        this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock, backoff,
+                this::keepRecord);
         this.resources = resources;
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
                 new PortAllocator(properties.firstPort(), properties.lastPort()), resources, launcher.executor(),
@@ -101,7 +102,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public Job submit(JobPlan plan) {
-        LocalJob job = new LocalJob(plan, clock.instant(), clock, this::persist, changes);
+        LocalJob job = new LocalJob(plan, clock.instant(), clock, listeners());
         if (jobs.putIfAbsent(job.key(), job) != null) {
             throw new JobAlreadyExistsException(job.key());
         }
@@ -186,9 +187,40 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     }
 
     /**
-     * Every change is written through. Runs under the job's lock (so the scheduler frees a finished
-     * job's slot on another thread). A write that fails (a full disk) is logged and changes nothing
-     * else: the job in memory is the truth, and the next change writes the record again.
+     * What a job tells this backend: each change (written through), each change shown, and that it has
+     * ended with none of its processes left, when the scheduler takes back what it held (on another
+     * thread: this runs under the job's lock). Never before: a process in its grace period may still
+     * use its GPUs and ports.
+     */
+    private LocalJob.Listeners listeners() {
+        return new LocalJob.Listeners(this::persist, changes, scheduler::release);
+    }
+
+    /**
+     * The record of a job whose replicas were just spawned and wait at their gates, written at once:
+     * under the job's lock as every write of it, and only while this backend still keeps it (a delete
+     * removes the record under that lock too). False when it is not on disk: the replicas must not run.
+     */
+    private boolean keepRecord(LocalJob job) {
+        synchronized (job) {
+            if (jobs.get(job.key()) != job) {
+                return false;
+            }
+            try {
+                store.save(job.record());
+                return true;
+            } catch (UncheckedIOException e) {
+                log.warn("Job {}: its record could not be written ({}); its replicas are not let run",
+                        job.key(), e.getMessage());
+                return false;
+            }
+        }
+    }
+
+    /**
+     * Every change is written through. Runs under the job's lock. A write that fails (a full disk) is
+     * logged and changes nothing else: the job in memory is the truth, and the next change writes the
+     * record again.
      */
     private void persist(LocalJob job) {
         if (jobs.get(job.key()) != job) {
@@ -196,8 +228,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
         JobRecord record = job.record();
         if (record.status().phase().isFinished()) {
-            scheduler.release(job);
             launcher.ended(job);
+            scheduler.ended(job);
         }
         try {
             store.save(record);
@@ -214,7 +246,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
      */
     int recover() {
         List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
-        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist, changes);
+        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, listeners());
         for (LocalJob job : recorded) {
             JobRecord record = job.record();
             jobs.put(job.key(), job);

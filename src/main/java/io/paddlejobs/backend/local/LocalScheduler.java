@@ -104,12 +104,33 @@ final class LocalScheduler {
         return removed;
     }
 
-    /** Hands back a finished job's slot and ports, on another thread (a job's lock may be held here). */
+    /**
+     * Hands back an ended job's slot, ports and resources once none of its processes is left, on
+     * another thread (a job's lock may be held here).
+     */
     void release(LocalJob job) {
         try {
             elsewhere.execute(() -> freeSlot(job));
         } catch (RejectedExecutionException shuttingDown) {
             // no slot matters any more
+        }
+    }
+
+    /**
+     * A job has ended but may still hold what it held until its last process is gone ({@link #release}):
+     * the waiting jobs are told again what they wait for, on another thread (a job's lock may be held here).
+     */
+    void ended(LocalJob job) {
+        try {
+            elsewhere.execute(() -> {
+                synchronized (this) {
+                    if (slots.containsKey(job) && !queue.isEmpty()) {
+                        showPositions();
+                    }
+                }
+            });
+        } catch (RejectedExecutionException shuttingDown) {
+            // nobody waits any more
         }
     }
 

@@ -26,12 +26,15 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
+import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,11 +45,20 @@ import org.slf4j.LoggerFactory;
  * its job is told, and whatever the process left running is stopped. A job whose pserver never
  * listens, or that runs past its {@code max_run_time}, is failed and stopped; one whose trainers all
  * fall silent for its {@code stall_timeout} is stalled ({@link StallWatch}).
+ *
+ * <p>The order of a start: every replica is spawned behind its gate ({@link ReplicaProcess}), the
+ * job's record is written with their pids, then the gates open. A replica therefore never runs
+ * before what identifies it is on disk, and a service killed at any point leaves nothing the next
+ * one cannot stop. A job's next attempt starts only once every process of the last one is gone,
+ * and the job is told of each process gone ({@link LocalJob#processGone}), which is when what it
+ * held is free again.
  */
 final class ReplicaLauncher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicaLauncher.class);
     private static final int MAX_MESSAGE = 500;
+    private static final int WORK_THREADS = 64;
+    private static final int SPAWN_THREADS = 8;
 
     private final LocalProperties properties;
     private final JobRecordStore store;
@@ -54,7 +66,15 @@ final class ReplicaLauncher implements AutoCloseable {
     private final Sandbox sandbox;
     private final ReplicaEnvironment environment;
     private final Clock clock;
-    private final ExecutorService executor = Executors.newCachedThreadPool();
+    /**
+     * Stops, exits and attempts: these tasks wait (on a grace period, a spawn) but never on each other,
+     * so a bounded pool with a queue cannot deadlock; past its threads they wait their turn.
+     */
+    private final ThreadPoolExecutor executor = bounded("local-replicas", WORK_THREADS);
+    /** Spawns only: a start waits on them from a thread of {@link #executor}, so they need their own. */
+    private final ThreadPoolExecutor spawns = bounded("local-spawns", SPAWN_THREADS);
+    /** Writes a started job's record and says whether it is on disk ({@link #launch}). */
+    private final Predicate<LocalJob> recordKept;
     /** Pserver watches and run-time limits; a limit is dropped from it as soon as its job ends. */
     private final ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "local-job-timers");
@@ -66,9 +86,15 @@ final class ReplicaLauncher implements AutoCloseable {
     private final Site site;
     private final RestartBackoff backoff;
 
+    /**
+     * @param recordKept writes a job's record at once (its replicas spawned, not yet running); false
+     *                   when it could not be written, or the job is no longer kept (deleted meanwhile)
+     */
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
-                    CodePackages packages, Sandbox sandbox, Clock clock, RestartBackoff backoff) {
+                    CodePackages packages, Sandbox sandbox, Clock clock, RestartBackoff backoff,
+                    Predicate<LocalJob> recordKept) {
         this.properties = properties;
+        this.recordKept = recordKept;
         this.backoff = backoff;
         this.planner = planner;
         this.site = site;
@@ -78,6 +104,19 @@ final class ReplicaLauncher implements AutoCloseable {
         this.environment = new ReplicaEnvironment(properties.inheritEnv());
         this.clock = clock;
         timers.setRemoveOnCancelPolicy(true);
+    }
+
+    /** At most {@code threads} daemon threads, idle ones ending after a while; tasks past them queue. */
+    private static ThreadPoolExecutor bounded(String name, int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), task -> {
+                    Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Where work runs that must not run on the calling thread. */
@@ -130,11 +169,25 @@ final class ReplicaLauncher implements AutoCloseable {
         Files.createDirectories(checkpoints);
         sandbox.handOver(store.workDir(key), properties.directories().storageDir(key.namespace()), checkpoints);
         int attempt = job.attempt();
-        // Spawning is most of a start's time; the replicas are started side by side.
-        List<CompletableFuture<Void>> starts = placed.replicas().stream()
-                .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica, attempt), executor))
+        // Spawning is most of a start's time; the replicas are spawned side by side, each behind its gate.
+        List<CompletableFuture<ReplicaProcess>> spawned = placed.replicas().stream()
+                .map(replica -> CompletableFuture.supplyAsync(() -> spawnReplica(job, placed, replica, attempt), spawns))
                 .toList();
-        CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
+        try {
+            CompletableFuture.allOf(spawned.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            stopLater(spawned.stream().filter(f -> !f.isCompletedExceptionally()).map(CompletableFuture::join)
+                    .filter(Objects::nonNull).toList());
+            throw e;
+        }
+        List<ReplicaProcess> wanted = spawned.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList();
+        // Their pids on disk before any of them runs: a later start of the service finds and stops them.
+        if (!recordKept.test(job)) {
+            stopLater(job.failToStart("its record could not be written, so its replicas were not let run"));
+            stopLater(wanted);
+            return;
+        }
+        wanted.forEach(ReplicaProcess::open);
         watchPservers(job, placed, attempt);
         watchForStalls(job, placed, attempt);
     }
@@ -153,13 +206,18 @@ final class ReplicaLauncher implements AutoCloseable {
     private void attemptAt(LocalJob job, Instant at) {
         long delay = Math.max(0, Duration.between(clock.instant(), at).toMillis());
         try {
-            timers.schedule(() -> executor.execute(() -> nextAttempt(job)), delay, TimeUnit.MILLISECONDS);
+            timers.schedule(() -> nextAttempt(job), delay, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException shuttingDown) {
             // the record says when it was due: the next start of the service starts it
         }
     }
 
+    /** The next attempt starts once no process of the last one is left (it may still hold the job's GPUs). */
     private void nextAttempt(LocalJob job) {
+        job.whenIdle(() -> runElsewhere(() -> beginNextAttempt(job)));
+    }
+
+    private void beginNextAttempt(LocalJob job) {
         if (!job.beginAttempt()) {
             return; // cancelled, deleted or stopped during its backoff
         }
@@ -180,9 +238,19 @@ final class ReplicaLauncher implements AutoCloseable {
         ReplicaProcess.stopAll(processes, properties.stopGracePeriod());
     }
 
-    /** Stops these processes on other threads. */
+    /** Stops these processes on another thread, side by side. */
     void stopLater(List<ReplicaProcess> processes) {
-        processes.forEach(process -> executor.execute(() -> process.stop(properties.stopGracePeriod())));
+        if (!processes.isEmpty()) {
+            runElsewhere(() -> stopNow(processes));
+        }
+    }
+
+    private void runElsewhere(Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException shuttingDown) {
+            // the service stops: close() stops every running job's processes itself
+        }
     }
 
     /** The job has ended: its run-time limit no longer applies. */
@@ -195,7 +263,11 @@ final class ReplicaLauncher implements AutoCloseable {
         ReplicaProcess.stopLeftovers(leftovers, properties.stopGracePeriod());
     }
 
-    private void startReplica(LocalJob job, JobPlan plan, Replica replica, int attempt) {
+    /**
+     * Spawns one replica behind its closed gate and tells its job. Returns the process to let run, or
+     * {@code null} when the job ended meanwhile (it is then stopped, never having run).
+     */
+    private ReplicaProcess spawnReplica(LocalJob job, JobPlan plan, Replica replica, int attempt) {
         JobKey key = job.key();
         try {
             Map<String, String> env = new HashMap<>(replica.env());
@@ -213,12 +285,15 @@ final class ReplicaLauncher implements AutoCloseable {
                 } else {
                     stopLater(outcome.toStop());
                 }
-                // Whatever the replica left running (its shell's children) goes with it.
-                stopLater(List.of(process));
+                // Whatever the replica left running (its shell's children) goes with it; only then is it gone.
+                process.stop(properties.stopGracePeriod());
+                job.processGone(process);
             }, executor);
             if (!wanted) {
-                stopLater(List.of(process)); // the job ended while this replica was starting
+                stopLater(List.of(process)); // the job ended while this replica was spawned
+                return null;
             }
+            return process;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -292,6 +367,7 @@ final class ReplicaLauncher implements AutoCloseable {
     @Override
     public void close() {
         timers.shutdownNow();
+        spawns.shutdown();
         executor.shutdown();
         try {
             executor.awaitTermination(10, TimeUnit.SECONDS);
