@@ -158,6 +158,15 @@ record JobFiles(Path dir) {
         }
     }
 
+    /** Removes the record alone, so that a later start of the service does not read the job back. */
+    void deleteRecord() {
+        try {
+            Files.deleteIfExists(record());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete the record " + record(), e);
+        }
+    }
+
     void delete() {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;

@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +40,8 @@ final class StatusPoller implements AutoCloseable {
     private final Consumer<JobKey> changed;
     private final NextAttempts next;
     private final RestartBackoff backoff;
-    private final LongConsumer stopAttempt;
+    /** Stops a Slurm job whose attempt was failed by its stall; removes deleted jobs' files once Slurm is done with them. */
+    private final SlurmStops stops;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "slurm-poller");
         thread.setDaemon(true);
@@ -52,7 +52,7 @@ final class StatusPoller implements AutoCloseable {
     private final Set<JobKey> failing = ConcurrentHashMap.newKeySet();
 
     private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock,
-                         Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, LongConsumer stopAttempt) {
+                         Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, SlurmStops stops) {
         this.jobs = jobs;
         this.slurm = slurm;
         this.records = records;
@@ -60,17 +60,17 @@ final class StatusPoller implements AutoCloseable {
         this.changed = changed;
         this.next = next;
         this.backoff = backoff;
-        this.stopAttempt = stopAttempt;
+        this.stops = stops;
     }
 
     /**
      * @param changed     told the key of each job a poll changed, once the change is in {@code jobs}
-     * @param stopAttempt stops a Slurm job whose attempt was failed by its stall
+     * @param stops   stops a Slurm job whose attempt was failed by its stall, and removes deleted jobs' files
      */
     static StatusPoller start(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records,
                               Clock clock, Duration interval, Consumer<JobKey> changed, NextAttempts next,
-                              RestartBackoff backoff, LongConsumer stopAttempt) {
-        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stopAttempt);
+                              RestartBackoff backoff, SlurmStops stops) {
+        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stops);
         poller.executor.scheduleWithFixedDelay(poller::pollQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         return poller;
     }
@@ -86,12 +86,14 @@ final class StatusPoller implements AutoCloseable {
 
     void poll() {
         List<SlurmJob> active = jobs.values().stream().filter(job -> job.slurmId() > 0 && !job.isFinished()).toList();
-        if (active.isEmpty()) {
+        if (active.isEmpty() && !stops.removalsPending()) {
             return;
         }
         Map<Long, List<SlurmJobInfo>> bySubmittedId;
         try {
-            bySubmittedId = slurm.jobs().stream().collect(Collectors.groupingBy(SlurmJobInfo::submittedId));
+            List<SlurmJobInfo> listed = slurm.jobs();
+            stops.removeStopped(listed);
+            bySubmittedId = listed.stream().collect(Collectors.groupingBy(SlurmJobInfo::submittedId));
             slurmAnswered = true;
         } catch (SlurmException e) {
             if (slurmAnswered) {
@@ -155,7 +157,7 @@ final class StatusPoller implements AutoCloseable {
             return; // nothing new, or cancelled or deleted meanwhile
         }
         if (stalled) {
-            stopAttempt.accept(job.slurmId()); // it still runs: its replicas are stopped, gracefully
+            stops.stopAttempt(job.slurmId()); // it still runs: its replicas are stopped, gracefully
         }
         JobStatus was = job.status();
         JobStatus is = updated.status();
