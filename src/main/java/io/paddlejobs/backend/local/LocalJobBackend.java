@@ -69,7 +69,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.disk = new DiskSpace(properties.dataRoot(), properties.minFreeSpace());
         this.clock = clock;
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, clock, backoff,
-                this::keepRecord);
+                this::keepRecordThenRun);
         this.resources = resources;
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
                 new PortAllocator(properties.firstPort(), properties.lastPort()), resources, launcher.executor(),
@@ -197,23 +197,25 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     }
 
     /**
-     * The record of a job whose replicas were just spawned and wait at their gates, written at once:
-     * under the job's lock as every write of it, and only while this backend still keeps it (a delete
-     * removes the record under that lock too). False when it is not on disk: the replicas must not run.
+     * The record of a job whose replicas were just spawned and wait at their gates, written at once,
+     * then the gates opened: under the job's lock as every write of it, and only while this backend
+     * still keeps the job and it has not ended (a delete removes the record, a cancel ends it, under
+     * that lock too). A cancel thus finds the replicas either not let run or running, never in between.
      */
-    private boolean keepRecord(LocalJob job) {
+    private boolean keepRecordThenRun(LocalJob job, Runnable letRun) {
         synchronized (job) {
-            if (jobs.get(job.key()) != job) {
+            if (jobs.get(job.key()) != job || job.phase().isFinished()) {
                 return false;
             }
             try {
                 store.save(job.record());
-                return true;
             } catch (UncheckedIOException e) {
                 log.warn("Job {}: its record could not be written ({}); its replicas are not let run",
                         job.key(), e.getMessage());
                 return false;
             }
+            letRun.run();
+            return true;
         }
     }
 

@@ -34,7 +34,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,8 +72,19 @@ final class ReplicaLauncher implements AutoCloseable {
     private final ThreadPoolExecutor executor = bounded("local-replicas", WORK_THREADS);
     /** Spawns only: a start waits on them from a thread of {@link #executor}, so they need their own. */
     private final ThreadPoolExecutor spawns = bounded("local-spawns", SPAWN_THREADS);
-    /** Writes a started job's record and says whether it is on disk ({@link #launch}). */
-    private final Predicate<LocalJob> recordKept;
+    private final StartRecord startRecord;
+
+    /** How a start makes its job's record durable before its replicas run ({@link #launch}). */
+    interface StartRecord {
+
+        /**
+         * Writes the job's record at once (its replicas spawned, waiting at their gates) and then, under
+         * the same hold of the job's lock (so that no cancel or failure comes in between), runs {@code letRun}.
+         * False, running nothing, when the record could not be written or the job is no longer to run
+         * (ended, deleted).
+         */
+        boolean keepThenRun(LocalJob job, Runnable letRun);
+    }
     /** Pserver watches and run-time limits; a limit is dropped from it as soon as its job ends. */
     private final ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "local-job-timers");
@@ -86,15 +96,12 @@ final class ReplicaLauncher implements AutoCloseable {
     private final Site site;
     private final RestartBackoff backoff;
 
-    /**
-     * @param recordKept writes a job's record at once (its replicas spawned, not yet running); false
-     *                   when it could not be written, or the job is no longer kept (deleted meanwhile)
-     */
+    /** @param startRecord makes a started job's record durable, then lets its replicas run */
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
                     CodePackages packages, Sandbox sandbox, Clock clock, RestartBackoff backoff,
-                    Predicate<LocalJob> recordKept) {
+                    StartRecord startRecord) {
         this.properties = properties;
-        this.recordKept = recordKept;
+        this.startRecord = startRecord;
         this.backoff = backoff;
         this.planner = planner;
         this.site = site;
@@ -182,12 +189,12 @@ final class ReplicaLauncher implements AutoCloseable {
         }
         List<ReplicaProcess> wanted = spawned.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList();
         // Their pids on disk before any of them runs: a later start of the service finds and stops them.
-        if (!recordKept.test(job)) {
+        if (!startRecord.keepThenRun(job, () -> wanted.forEach(ReplicaProcess::open))) {
+            // Ended meanwhile (then this changes nothing), or its record cannot be written.
             stopLater(job.failToStart("its record could not be written, so its replicas were not let run"));
             stopLater(wanted);
             return;
         }
-        wanted.forEach(ReplicaProcess::open);
         watchPservers(job, placed, attempt);
         watchForStalls(job, placed, attempt);
     }
@@ -238,10 +245,15 @@ final class ReplicaLauncher implements AutoCloseable {
         ReplicaProcess.stopAll(processes, properties.stopGracePeriod());
     }
 
-    /** Stops these processes on another thread, side by side. */
+    /** Stops these processes on another thread, side by side; here, when the service is stopping. */
     void stopLater(List<ReplicaProcess> processes) {
-        if (!processes.isEmpty()) {
-            runElsewhere(() -> stopNow(processes));
+        if (processes.isEmpty()) {
+            return;
+        }
+        try {
+            executor.execute(() -> stopNow(processes));
+        } catch (RejectedExecutionException shuttingDown) {
+            stopNow(processes); // nothing of a job outlives the service, not even a replica behind its gate
         }
     }
 
