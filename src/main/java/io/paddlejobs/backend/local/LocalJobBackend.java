@@ -243,8 +243,10 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     /**
      * Takes over the jobs of a previous run ({@link RecordedJobs}). Those that were running are
-     * marked failed and any process of theirs still alive is stopped, all at once; those still
-     * queued are queued again, in order. Returns how many jobs it took over.
+     * marked failed (or restarted, as {@code restart_on} says); those still queued are queued again,
+     * in order. Any process a record names that is still alive is stopped, all at once, whatever the
+     * job's phase: one that had ended may have been in its grace period (a cancel, a delete) when the
+     * service died. Returns how many jobs it took over.
      */
     int recover() {
         List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
@@ -252,10 +254,10 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         for (LocalJob job : recorded) {
             JobRecord record = job.record();
             jobs.put(job.key(), job);
+            leftovers.addAll(record.processes().values());
             if (job.phase() == JobPhase.PENDING && record.processes().isEmpty()) {
                 scheduler.requeue(job);
             } else if (!job.phase().isFinished()) {
-                leftovers.addAll(record.processes().values());
                 // Written before anything is stopped or started: a second crash finds the decision, not a second one.
                 job.serviceRestarted("ServiceRestarted",
                         "the service restarted while the job was running; its processes were stopped. " + RUN_AGAIN,
