@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * collector has them all: what is needed to answer for the job after the backend forgot it. A status equal to the last one written is not written again
  * (an informer's resync tells of many jobs that did not change; a restarted service is told of
  * every job, most of them recorded already). A write the store refused is tried again until it
- * succeeds, so the history catches up after the store was away.
+ * succeeds, so the history catches up after the store was away. Logs are read and kept on a thread
+ * of their own: a read can take long (an API call per pod on Kubernetes, a node that is gone), and
+ * must not hold up other jobs' history writes.
  */
 final class HistoryRecorder implements MetricsArchive, AutoCloseable {
 
@@ -39,11 +41,8 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     private final JdbcJobHistory history;
     private final int maxLogBytes;
     private final Duration retryEvery;
-    private final ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, task -> {
-        Thread recorder = new Thread(task, "job-history");
-        recorder.setDaemon(true);
-        return recorder;
-    });
+    private final ScheduledThreadPoolExecutor thread = daemon("job-history");
+    private final ScheduledThreadPoolExecutor logs = daemon("job-history-logs");
     // Only the recorder's thread touches them.
     private final Map<JobKey, JobStatus> written = new HashMap<>();
     private final Set<JobKey> toRetry = new HashSet<>();
@@ -55,7 +54,16 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
         this.retryEvery = retryEvery;
         // At close, the changes told so far are written; retries waiting for the store are not waited for.
         thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        logs.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         backend.onChange(new ChangedKeys(thread, keys -> keys.forEach(this::look)));
+    }
+
+    private static ScheduledThreadPoolExecutor daemon(String name) {
+        return new ScheduledThreadPoolExecutor(1, task -> {
+            Thread recorder = new Thread(task, name);
+            recorder.setDaemon(true);
+            return recorder;
+        });
     }
 
     private void look(JobKey key) {
@@ -74,7 +82,8 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
             }
             history.record(job);
             if (job.status().phase().isFinished()) {
-                keepLogs(job, written.get(key));
+                JobStatus before = written.get(key);
+                logs.execute(() -> keepLogs(job, before));
             }
             written.put(key, job.status());
         } catch (HistoryUnavailableException e) {
@@ -130,6 +139,18 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
      * is read when it has stopped, with all it wrote.
      */
     private void keepLogs(Job job, JobStatus before) {
+        try {
+            keepLogsOnce(job, before);
+        } catch (HistoryUnavailableException e) {
+            warnUnavailable("the logs of job", job.key(), e);
+            logs.schedule(() -> keepLogs(job, before), retryEvery.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            log.warn("Could not keep the logs of job {} of namespace {}: {}", job.key().name(), job.key().namespace(),
+                    e.toString());
+        }
+    }
+
+    private void keepLogsOnce(Job job, JobStatus before) {
         // A settled replica's state does not change again, though its message or times may (its pod removed).
         Set<String> keptBefore = new HashSet<>();
         if (before != null && before.phase().isFinished()) {
@@ -145,7 +166,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                     history.keepLog(job.key(), replica.role(), replica.index(), kept.text());
                 }
             } catch (HistoryUnavailableException e) {
-                throw e; // the store's fault: tried again with the job
+                throw e; // the store's fault: tried again
             } catch (IOException | RuntimeException e) {
                 // The backend's: a node that is gone cannot serve its pods' logs, now or later. The job
                 // is written without this one, rather than read again at each of its changes.
@@ -163,5 +184,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     public void close() throws InterruptedException {
         thread.shutdown();
         thread.awaitTermination(5, TimeUnit.SECONDS);
+        logs.shutdown();
+        logs.awaitTermination(5, TimeUnit.SECONDS);
     }
 }

@@ -29,8 +29,11 @@ final class LocalScheduler {
     private record Slot(int firstPort, int portCount) {
     }
 
-    /** A job that has just got a slot, to be started on these ports with these GPUs. */
-    private record Admitted(LocalJob job, int firstPort, GpuAssignment gpus) {
+    /**
+     * A job that has just got a slot, to be started on these ports with these GPUs; or, with {@code noPorts},
+     * one that got none and fails: either is done outside this scheduler's lock (a failure writes its record).
+     */
+    private record Admitted(LocalJob job, int firstPort, GpuAssignment gpus, String noPorts) {
     }
 
     /** Starts a job that got a slot. */
@@ -175,11 +178,11 @@ final class LocalScheduler {
             try {
                 int firstPort = ports.allocate(portCount);
                 slots.put(job, new Slot(firstPort, portCount));
-                admitted.add(new Admitted(job, firstPort, gpus.get()));
+                admitted.add(new Admitted(job, firstPort, gpus.get(), null));
             } catch (IllegalStateException noPorts) {
                 // It never held a slot, so the next one may fit; it has no process to stop.
                 resources.release(job);
-                job.failToStart(noPorts.getMessage());
+                admitted.add(new Admitted(job, 0, GpuAssignment.NONE, noPorts.getMessage()));
             }
         }
         showPositions();
@@ -205,6 +208,12 @@ final class LocalScheduler {
     }
 
     private void startAll(List<Admitted> admitted) {
-        admitted.forEach(job -> start.start(job.job(), job.firstPort(), job.gpus()));
+        for (Admitted job : admitted) {
+            if (job.noPorts() != null) {
+                job.job().failToStart(job.noPorts());
+            } else {
+                start.start(job.job(), job.firstPort(), job.gpus());
+            }
+        }
     }
 }

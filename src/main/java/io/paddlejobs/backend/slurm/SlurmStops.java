@@ -87,9 +87,11 @@ final class SlurmStops implements AutoCloseable {
             }
         }
         Instant now = clock.instant();
+        // Read before the change, which holds the map's lock for the key and so must do no I/O.
+        ReplicaMarks marks = records.files(key).marks(current.plan(), current.attempt());
         SlurmJob cancelled = update(key, j -> j.isFinished() ? j : SlurmRestarts.stopped(j,
-                SlurmStatusMapper.cancelled(j.tracked(List.of(), records.files(key).marks(j.plan(), j.attempt())),
-                        j.status().startedAt(), now), now));
+                SlurmStatusMapper.cancelled(j.tracked(List.of(), j.attempt() == current.attempt() ? marks
+                        : ReplicaMarks.NONE), j.status().startedAt(), now), now));
         if (cancelled == null) {
             return Optional.empty();
         }
@@ -138,12 +140,12 @@ final class SlurmStops implements AutoCloseable {
             slurm.cancel(job.slurmId());
             // Before the job leaves the map: a submit of its name that finds the name free finds this too.
             removing.put(key, new Removal(job.slurmId(), clock.instant().plus(DELETE_WAIT), new CompletableFuture<>()));
-            jobs.remove(key);
+            records.forget(jobs, key);
             changed.accept(key);
             files.deleteRecord();
             return true;
         }
-        jobs.remove(key);
+        records.forget(jobs, key);
         changed.accept(key);
         files.delete();
         return true;
