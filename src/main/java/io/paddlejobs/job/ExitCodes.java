@@ -32,6 +32,19 @@ public final class ExitCodes {
     }
 
     /**
+     * As {@link #describe(int)}, with the replica's last words ({@code LastWords}) where it left any: a
+     * program that exited on its own said why, and its words replace the guess at what the code means.
+     */
+    public static String describe(int code, java.util.Optional<String> lastWords) {
+        if (lastWords.isEmpty() || code == 0) {
+            return describe(code);
+        }
+        String quoted = "\"" + lastWords.get() + "\"";
+        return code > 128 && code < 160 ? describe(code) + "; its log ends with " + quoted
+                : "exited with code " + code + ": " + quoted;
+    }
+
+    /**
      * @param terminationReason the container runtime's reason ({@code OOMKilled}, {@code Error}, ...),
      *                          which tells an out-of-memory kill from another SIGKILL; may be {@code null}
      */
@@ -41,6 +54,11 @@ public final class ExitCodes {
                     + "); ask for more memory";
         }
         return describe(code);
+    }
+
+    /** As {@link #describe(int, String)}, with the replica's last words where it left any. */
+    public static String describe(int code, String terminationReason, java.util.Optional<String> lastWords) {
+        return OUT_OF_MEMORY.equals(terminationReason) ? describe(code, terminationReason) : describe(code, lastWords);
     }
 
     /**

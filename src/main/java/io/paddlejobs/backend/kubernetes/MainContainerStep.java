@@ -25,6 +25,8 @@ record MainContainerStep(JobPlan plan, Role role) implements PodStep {
     public PodParts apply(PodParts pod) {
         var container = new ContainerBuilder(pod.main())
                 .withImage(plan.image())
+                // A failed container's message is its log's end: the replica's last words, read with its pod.
+                .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withCommand("sh", "-c", Expansion.literal(
                         MAKE_CHECKPOINT_DIR + EntryPoints.command(TensorBoardScalars.command(plan, role))));
         if (role == Role.PSERVER) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.paddlejobs.backend.LastWords;
 import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
@@ -116,7 +117,9 @@ final class PodStates {
         if (state != null && state.getTerminated() != null) {
             var terminated = state.getTerminated();
             return new Observed(status(id, role, index, host, ReplicaState.FAILED, restarts, terminated.getExitCode(),
-                    ExitCodes.describe(terminated.getExitCode(), terminated.getReason()), started, finished),
+                    // The container's termination message is its log's end (FallbackToLogsOnError): no API call.
+                    ExitCodes.describe(terminated.getExitCode(), terminated.getReason(),
+                            LastWords.lastSaying(terminated.getMessage())), started, finished),
                     ExitCodes.OUT_OF_MEMORY.equals(terminated.getReason()) ? "OOMKilled" : "ReplicaFailed");
         }
         String reason = pod.getStatus().getReason() != null ? pod.getStatus().getReason() : "ReplicaFailed";

@@ -302,12 +302,13 @@ final class LocalJob {
     }
 
     /** A replica's process of {@code attempt} ended with {@code exitCode}. */
-    synchronized Outcome replicaExited(int attempt, String id, int exitCode, RestartBackoff backoff) {
+    synchronized Outcome replicaExited(int attempt, String id, int exitCode, Optional<String> lastWords,
+                                       RestartBackoff backoff) {
         if (attempt != restarts || restartAt != null) {
             return Outcome.NOTHING; // an earlier attempt's replica, stopped when that attempt failed
         }
         LocalReplicas.Entry r = replicas.get(id);
-        boolean counts = r.exited(exitCode, clock.instant());
+        boolean counts = r.exited(exitCode, lastWords, clock.instant());
         if (!counts || phase.isFinished()) {
             publish(); // we stopped it, so its exit is no failure; or the job has ended already
             return Outcome.NOTHING;

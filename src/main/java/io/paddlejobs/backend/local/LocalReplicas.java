@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The replicas of one {@link LocalJob}, in plan order: each one's state, its process while it has one,
@@ -44,8 +45,11 @@ final class LocalReplicas {
             process = wanted ? started : null;
         }
 
-        /** Its process ended; returns false when it was stopped on purpose, which is no outcome of its own. */
-        boolean exited(int code, Instant at) {
+        /**
+         * Its process ended, having left {@code lastWords} in its log; returns false when it was stopped on
+         * purpose, which is no outcome of its own.
+         */
+        boolean exited(int code, Optional<String> lastWords, Instant at) {
             exitCode = code;
             finishedAt = at;
             process = null;
@@ -53,7 +57,7 @@ final class LocalReplicas {
                 return false;
             }
             state = code == 0 ? ReplicaState.SUCCEEDED : ReplicaState.FAILED;
-            reason = ExitCodes.describe(code);
+            reason = ExitCodes.describe(code, lastWords);
             return true;
         }
 

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.LastWords;
 import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
@@ -328,7 +329,9 @@ final class ReplicaLauncher implements AutoCloseable {
             ReplicaProcess process = start(launch);
             boolean wanted = job.replicaStarted(attempt, replica, process);
             process.exit().thenAcceptAsync(code -> {
-                LocalJob.Outcome outcome = job.replicaExited(attempt, replica.id(), code, backoff);
+                // Read once its output is drained: a failed replica's last line is often the reason it failed.
+                Optional<String> lastWords = code == 0 ? Optional.empty() : LastWords.of(store.logFile(key, replica.id()));
+                LocalJob.Outcome outcome = job.replicaExited(attempt, replica.id(), code, lastWords, backoff);
                 if (outcome.restartAt() != null) {
                     restartLater(job, outcome);
                 } else {

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.slurm;
 import io.paddlejobs.backend.DirectoryHandle;
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.backend.JobWrittenFiles;
+import io.paddlejobs.backend.LastWords;
 import io.paddlejobs.backend.TensorBoardScalars;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
@@ -182,6 +183,9 @@ record JobFiles(Path shared, JobKey key) {
                 }
             });
         }
+        // A failed replica's last line is often why it failed. The log holds every attempt's output, the latest last.
+        marks.replaceAll((id, mark) -> mark.failedOnItsOwn()
+                ? mark.withLastWords(LastWords.of(logFile(id)).orElse(null)) : mark);
         boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
         Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
                 .filter(JobWrittenFiles.Content::whole).map(content -> Placement.parse(content.text())).orElse(null);

@@ -36,18 +36,32 @@ record ReplicaMarks(Map<String, Mark> replicas, boolean stopping, Placement plac
      * @param startedAt  when its launcher started it, if known
      * @param finishedAt when it ended, if known
      */
-    record Mark(boolean started, Integer exitCode, boolean stopped, Instant startedAt, Instant finishedAt) {
+    record Mark(boolean started, Integer exitCode, boolean stopped, Instant startedAt, Instant finishedAt,
+                String lastWords) {
 
         static final Mark NOT_STARTED = new Mark(false, null, false);
 
         Mark(boolean started, Integer exitCode, boolean stopped) {
-            this(started, exitCode, stopped, null, null);
+            this(started, exitCode, stopped, null, null, null);
+        }
+
+        Mark(boolean started, Integer exitCode, boolean stopped, Instant startedAt, Instant finishedAt) {
+            this(started, exitCode, stopped, startedAt, finishedAt, null);
+        }
+
+        /** A replica that failed on its own: its log's last words go into its reason ({@code LastWords}). */
+        boolean failedOnItsOwn() {
+            return exitCode != null && exitCode != 0 && !stopped;
+        }
+
+        Mark withLastWords(String words) {
+            return new Mark(started, exitCode, stopped, startedAt, finishedAt, words);
         }
 
         Mark merge(Mark other) {
             return new Mark(started || other.started, exitCode != null ? exitCode : other.exitCode,
                     stopped || other.stopped, startedAt != null ? startedAt : other.startedAt,
-                    finishedAt != null ? finishedAt : other.finishedAt);
+                    finishedAt != null ? finishedAt : other.finishedAt, lastWords != null ? lastWords : other.lastWords);
         }
     }
 }

@@ -170,7 +170,7 @@ final class SlurmStatusMapper {
                 int code = mark.exitCode();
                 state = code == 0 ? ReplicaState.SUCCEEDED : mark.stopped() ? ReplicaState.STOPPED : ReplicaState.FAILED;
                 reason = code == 0 ? null : mark.stopped() ? "stopped when the job's outcome was decided"
-                        : ExitCodes.describe(code);
+                        : ExitCodes.describe(code, java.util.Optional.ofNullable(mark.lastWords()));
             } else if (ended) {
                 state = ReplicaState.STOPPED;
                 reason = mark.started() ? stoppedBecause : "never started";

@@ -166,6 +166,13 @@ class JobStatusMapperTest {
     }
 
     @Test
+    void aFailedTrainersLastWordsComeWithItsPodNotWithAnotherApiCall() {
+        JobStatus status = map(created, Pods.failedSaying(trainer(0), 1,
+                "step 3\nTraceback (most recent call last):\n  File \"train.py\", line 9\nKeyError: 'label'\n"));
+        assertThat(status.message()).isEqualTo("trainer-0 failed: exited with code 1: \"KeyError: 'label'\"");
+    }
+
+    @Test
     void aTrainerThatGaveUpOnThePserversSaysSo() {
         JobStatus status = map(Pods.withCondition(created, "Failed"), Pods.gaveUpWaitingForPservers(trainer(0)));
         assertThat(status.reason()).isEqualTo("PserversUnreachable");

@@ -46,6 +46,14 @@ final class Pods {
         return withMain(pod, "Failed", terminated(exitCode, reason));
     }
 
+    /** Failed, its termination message its log's end (as {@code FallbackToLogsOnError} makes it). */
+    static Pod failedSaying(Pod pod, int exitCode, String logEnd) {
+        return withMain(pod, "Failed", new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
+                .withState(new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason("Error")
+                        .withMessage(logEnd).withStartedAt(T0).withFinishedAt(T1).endTerminated().build())
+                .build());
+    }
+
     static Pod waiting(Pod pod, String reason, String message) {
         return withMain(pod, "Pending", new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
                 .withState(new ContainerStateBuilder().withNewWaiting().withReason(reason).withMessage(message)

@@ -88,6 +88,20 @@ class LocalJobBackendTest {
     }
 
     @Test
+    void aFailedReplicasLastWordsAreItsJobsReason() {
+        // What a user would otherwise find only at the end of trainer 0's log: Python's own words.
+        local.submit("missing-script", "python3 no_such_train.py", 0, 1);
+        local.submit("traceback", "echo 'PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 0.5}'; "
+                + "python3 -c \"raise ValueError('learning_rate must be positive, not -0.1')\"", 0, 1);
+
+        assertThat(local.awaitPhase("missing-script", JobPhase.FAILED).status().message())
+                .contains("trainer-0 exited with code 2: \"", "can't open file", "no_such_train.py")
+                .doesNotContain("a usage error");
+        assertThat(local.awaitPhase("traceback", JobPhase.FAILED).status().message())
+                .contains("trainer-0 exited with code 1: \"ValueError: learning_rate must be positive, not -0.1\"");
+    }
+
+    @Test
     void killedPserverFailsTheJob() {
         String marker = "sleep 3103";
         local.submit("killed", marker, 1, 1);

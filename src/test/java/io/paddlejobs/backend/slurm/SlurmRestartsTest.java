@@ -92,12 +92,14 @@ class SlurmRestartsTest {
     @Test
     void restartOnInfrastructureDoesNotRetryAnExitOfTheProgramItself() throws IOException {
         try (SlurmJobBackend backend = backend(SHORT)) {
-            submit(backend, "own-exit", "max_restarts=2 restart_on=infrastructure", COUNT_START + "exit 1");
+            submit(backend, "own-exit", "max_restarts=2 restart_on=infrastructure",
+                    COUNT_START + "echo 'RuntimeError: out of patience' >&2; exit 1");
 
             Job failed = awaitPhase(backend, "own-exit", JobPhase.FAILED);
 
             assertThat(failed.status().restarts()).isZero();
-            assertThat(failed.status().message()).startsWith("trainer-0 exited with code 1");
+            // Its last words, from its log on the shared directory, say why.
+            assertThat(failed.status().message()).startsWith("trainer-0 exited with code 1: \"RuntimeError: out of patience\"");
             assertThat(attempts(starts("own-exit"))).containsExactly("0");
         }
     }

@@ -96,6 +96,16 @@ class SlurmStatusMapperTest {
     }
 
     @Test
+    void aFailedTrainersLastWordsAreTheJobsMessage() {
+        Map<String, ReplicaMarks.Mark> marks = all(exited(143, true));
+        marks.put("trainer-1", exited(2, false).withLastWords("python3: can't open file '/w/train.py'"));
+
+        JobStatus status = map("FAILED", "NonZeroExitCode", marks, false);
+
+        assertThat(status.message()).isEqualTo("trainer-1 exited with code 2: \"python3: can't open file '/w/train.py'\"");
+    }
+
+    @Test
     void aTimeLimitFailsTheJobSayingSoAndItsKilledReplicasAreStopped() {
         JobStatus status = map("TIMEOUT", "TimeLimit", all(exited(143, false)), false);
 
