@@ -132,7 +132,8 @@ def _status(client: Client, args: argparse.Namespace) -> int:
 
 
 def _logs(client: Client, args: argparse.Namespace) -> None:
-    text = client.logs(args.name, role=args.role, index=args.index, follow=bool(args.follow), tail=args.tail)
+    text = client.logs(args.name, role=args.role, index=args.index, follow=bool(args.follow), tail=args.tail,
+                       attempt=args.attempt)
     for line in ([text] if isinstance(text, str) else text):
         sys.stdout.write(line)
         sys.stdout.flush()
@@ -224,6 +225,7 @@ def _parser() -> argparse.ArgumentParser:
     logs.add_argument("--role", default="trainer", choices=("trainer", "pserver"))
     logs.add_argument("--index", type=int, default=0)
     logs.add_argument("--tail", type=int, help="only the last lines")
+    logs.add_argument("--attempt", type=int, help="an earlier attempt's log (from 0, as restarts count them)")
     logs.add_argument("--follow", "-f", action="store_true", help="keep printing until the replica ends")
     logs.set_defaults(run=_logs)
 

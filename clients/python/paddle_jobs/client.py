@@ -136,25 +136,29 @@ class Client:
 
     @overload
     def logs(self, name: str, role: str = "trainer", index: int = 0, follow: Literal[False] = False,
-             tail: Optional[int] = None, namespace: Optional[str] = None) -> str: ...
+             tail: Optional[int] = None, namespace: Optional[str] = None,
+             attempt: Optional[int] = None) -> str: ...
 
     @overload
     def logs(self, name: str, role: str = "trainer", index: int = 0, *, follow: Literal[True],
-             tail: Optional[int] = None, namespace: Optional[str] = None) -> Iterator[str]: ...
+             tail: Optional[int] = None, namespace: Optional[str] = None,
+             attempt: Optional[int] = None) -> Iterator[str]: ...
 
     @overload
     def logs(self, name: str, role: str, index: int, follow: Literal[True], tail: Optional[int] = None,
-             namespace: Optional[str] = None) -> Iterator[str]: ...
+             namespace: Optional[str] = None, attempt: Optional[int] = None) -> Iterator[str]: ...
 
     @overload
     def logs(self, name: str, role: str = "trainer", index: int = 0, follow: bool = False,
-             tail: Optional[int] = None, namespace: Optional[str] = None) -> Union[str, Iterator[str]]: ...
+             tail: Optional[int] = None, namespace: Optional[str] = None,
+             attempt: Optional[int] = None) -> Union[str, Iterator[str]]: ...
 
     def logs(self, name: str, role: str = "trainer", index: int = 0, follow: bool = False, tail: Optional[int] = None,
-             namespace: Optional[str] = None) -> Union[str, Iterator[str]]:
-        """One replica's log: the text so far, or with ``follow`` an iterator of lines until it ends."""
+             namespace: Optional[str] = None, attempt: Optional[int] = None) -> Union[str, Iterator[str]]:
+        """One replica's log: the text so far, or with ``follow`` an iterator of lines until it ends.
+        ``attempt`` (from 0) reads an earlier attempt's log, where the service keeps them."""
         query = {"role": role, "index": str(index), "tail": None if tail is None else str(tail),
-                 "follow": "true" if follow else None}
+                 "follow": "true" if follow else None, "attempt": None if attempt is None else str(attempt)}
         # A followed log is open as long as the replica runs: no timeout.
         response = self._request("GET", "/jobs/%s/logs" % _quote(name), query=query, namespace=namespace,
                                  accept="text/plain", timeout=None if follow else self.timeout)
@@ -279,24 +283,26 @@ class Job:
 
     @overload
     def logs(self, role: str = "trainer", index: int = 0, follow: Literal[False] = False,
-             tail: Optional[int] = None) -> str: ...
+             tail: Optional[int] = None, attempt: Optional[int] = None) -> str: ...
 
     @overload
     def logs(self, role: str = "trainer", index: int = 0, *, follow: Literal[True],
-             tail: Optional[int] = None) -> Iterator[str]: ...
+             tail: Optional[int] = None, attempt: Optional[int] = None) -> Iterator[str]: ...
 
     @overload
-    def logs(self, role: str, index: int, follow: Literal[True], tail: Optional[int] = None) -> Iterator[str]: ...
+    def logs(self, role: str, index: int, follow: Literal[True], tail: Optional[int] = None,
+             attempt: Optional[int] = None) -> Iterator[str]: ...
 
     @overload
     def logs(self, role: str = "trainer", index: int = 0, follow: bool = False,
-             tail: Optional[int] = None) -> Union[str, Iterator[str]]: ...
+             tail: Optional[int] = None, attempt: Optional[int] = None) -> Union[str, Iterator[str]]: ...
 
     def logs(self, role: str = "trainer", index: int = 0, follow: bool = False,
-             tail: Optional[int] = None) -> Union[str, Iterator[str]]:
+             tail: Optional[int] = None, attempt: Optional[int] = None) -> Union[str, Iterator[str]]:
         """The replica's log (``role`` trainer or pserver, ``index`` from 0) as text; with ``follow``,
-        an iterator of its lines as they come, until the replica ends."""
-        return self.client.logs(self.name, role, index, follow, tail, self.namespace)
+        an iterator of its lines as they come, until the replica ends; ``attempt`` (from 0): an earlier
+        attempt's log, where the service keeps them."""
+        return self.client.logs(self.name, role, index, follow, tail, self.namespace, attempt)
 
     def cancel(self) -> "Job":
         cancelled = self.client.cancel(self.name, self.namespace)

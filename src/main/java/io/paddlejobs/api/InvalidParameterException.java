@@ -7,7 +7,7 @@ public class InvalidParameterException extends RuntimeException {
 
     private final FieldError error;
 
-    InvalidParameterException(String parameter, String message, String rejected) {
+    public InvalidParameterException(String parameter, String message, String rejected) {
         super(message);
         this.error = new FieldError(parameter, message, rejected);
     }

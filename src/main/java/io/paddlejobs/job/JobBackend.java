@@ -95,6 +95,26 @@ public interface JobBackend {
             throws IOException;
 
     /**
+     * Whether this backend keeps the logs of a job's earlier attempts apart from its current one's
+     * ({@link #writeEarlierLog}); where it does not, a restart begins each replica's log anew (Kubernetes:
+     * new pods) or goes on writing after the earlier attempts' output (Slurm).
+     */
+    default boolean keepsEarlierAttemptLogs() {
+        return false;
+    }
+
+    /**
+     * Writes one replica's log of an earlier attempt of the job (below its current one): the last
+     * {@code tail} lines, or all of it; nothing where that replica wrote nothing then.
+     *
+     * @return false when the job has no such replica, or this backend keeps no earlier logs
+     */
+    default boolean writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
+            throws IOException {
+        return false;
+    }
+
+    /**
      * Refuses, at submit and in a dry run, a job that could never run here (more GPUs or memory
      * than the machine has), with violations that say what the machine has. Backends in front of a
      * cluster's own scheduler accept every plan: the cluster decides.

@@ -260,6 +260,23 @@ public class JobService {
         }
     }
 
+    /**
+     * Writes one replica's log of an earlier attempt of a live job ({@link JobBackend#writeEarlierLog}).
+     * The caller checked that the backend keeps them ({@link #keepsEarlierAttemptLogs}) and that the attempt
+     * is earlier than the job's current one.
+     */
+    public void writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
+            throws IOException {
+        if (!backend.writeEarlierLog(key, role, index, attempt, tail, out)) {
+            throw new JobNotFoundException(key); // deleted meanwhile
+        }
+    }
+
+    /** @see JobBackend#keepsEarlierAttemptLogs */
+    public boolean keepsEarlierAttemptLogs() {
+        return backend.keepsEarlierAttemptLogs();
+    }
+
     public void writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
         if (backend.find(key).isEmpty()) {

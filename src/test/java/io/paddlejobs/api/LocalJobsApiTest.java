@@ -59,6 +59,12 @@ class LocalJobsApiTest extends ApiTest {
 
         assertThat(client.get("/jobs/chatty/logs?role=trainer&index=0").body()).isEqualTo("line 1\nline 2\nline 3\nlast\n");
         assertThat(client.get("/jobs/chatty/logs?role=trainer&index=0&tail=2").body()).isEqualTo("line 3\nlast\n");
+        // Attempts count from 0: its one attempt's log is the current one; there is no attempt 1.
+        assertThat(client.get("/jobs/chatty/logs?role=trainer&index=0&attempt=0").body()).isEqualTo("line 1\nline 2\nline 3\nlast\n");
+        HttpResponse<String> past = client.get("/jobs/chatty/logs?role=trainer&index=0&attempt=1");
+        assertThat(past.statusCode()).isEqualTo(400);
+        assertThat(past.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(past.body()).contains("attempt", "must be at most 0");
 
         client.post("/jobs", body("followed", "echo start; sleep 1; echo end"));
         HttpResponse<String> followed = client.get("/jobs/followed/logs?role=trainer&index=0&follow=true");

@@ -1,5 +1,7 @@
 package io.paddlejobs.api.stream;
 
+import io.paddlejobs.api.InvalidParameterException;
+import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.planning.Role;
@@ -42,7 +44,9 @@ class JobLogsController {
         this.logStreams = logStreams;
     }
 
-    @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica ends")
+    @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica "
+            + "ends; attempt: an earlier attempt's log (from 0, as PADDLE_JOB_RESTART_COUNT counts; the current one by "
+            + "default), where the backend keeps them (local)")
     @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
             content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
@@ -54,11 +58,40 @@ class JobLogsController {
                                                @RequestParam(required = false) @Pattern(regexp = "pserver|trainer") String role,
                                                @RequestParam(defaultValue = "0") @Min(0) int index,
                                                @RequestParam(required = false) @Min(0) Integer tail,
-                                               @RequestParam(defaultValue = "false") boolean follow) {
+                                               @RequestParam(defaultValue = "false") boolean follow,
+                                               @RequestParam(required = false) @Min(0) Integer attempt) {
         JobKey key = new JobKey(namespace, name);
         Role replicaRole = Role.fromLabel(role == null ? "trainer" : role);
         jobs.requireReplica(key, replicaRole, index);
-        StreamingResponseBody body = out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
+        StreamingResponseBody body = isEarlier(key, attempt)
+                ? out -> jobs.writeEarlierLog(key, replicaRole, index, attempt, tail, out)
+                : out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
         return logStreams.stream(access.userName(), body);
+    }
+
+    /**
+     * Whether {@code attempt} names an earlier attempt than the job's current one (the one served by
+     * default); refused, naming it, when it is past the current one or the backend keeps no earlier logs.
+     */
+    private boolean isEarlier(JobKey key, Integer attempt) {
+        if (attempt == null) {
+            return false;
+        }
+        Job job = jobs.get(key);
+        int current = job.status().restarts();
+        if (attempt > current) {
+            throw new InvalidParameterException("attempt", "must be at most " + current
+                    + ", the job's current attempt (attempts count from 0)", attempt.toString());
+        }
+        if (attempt == current) {
+            return false;
+        }
+        boolean archived = job.status().archived();
+        if (archived || !jobs.keepsEarlierAttemptLogs()) {
+            throw new InvalidParameterException("attempt", "only the current attempt's log is kept "
+                    + (archived ? "in the history" : "on this backend") + "; it holds " + current
+                    + " earlier attempt(s)' output before or beside it", attempt.toString());
+        }
+        return true;
     }
 }

@@ -32,6 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class JobRecordStore {
 
     private static final Logger log = LoggerFactory.getLogger(JobRecordStore.class);
+    private static final String LOGS = "logs";
     private static final String RECORD = JobDirectories.RECORD;
     /** Directories being deleted are renamed to this prefix first; nothing else starts with a dot. */
     private static final String DELETING = ".deleting-";
@@ -57,7 +58,29 @@ final class JobRecordStore {
     }
 
     Path logFile(JobKey key, String replicaId) {
-        return jobDir(key).resolve("logs").resolve(replicaId + ".log");
+        return jobDir(key).resolve(LOGS).resolve(replicaId + ".log");
+    }
+
+    /** Where a replica's log of an earlier attempt is kept once the next attempt begins ({@link #keepLogsOf}). */
+    Path earlierLogFile(JobKey key, int attempt, String replicaId) {
+        return jobDir(key).resolve(LOGS).resolve("attempt-" + attempt).resolve(replicaId + ".log");
+    }
+
+    /**
+     * Moves the logs of an attempt that ended aside, before the next one's replicas write theirs anew: the
+     * crash a restart was for stays readable. The logs directory is the service's alone (no job writes
+     * there), so nothing here goes through what a job could have planted.
+     */
+    void keepLogsOf(JobKey key, int attempt, List<String> replicaIds) throws IOException {
+        for (String id : replicaIds) {
+            Path log = logFile(key, id);
+            if (Files.isRegularFile(log, LinkOption.NOFOLLOW_LINKS)) {
+                Path kept = earlierLogFile(key, attempt, id);
+                Files.createDirectories(kept.getParent());
+                Files.setPosixFilePermissions(kept.getParent(), DirectoryHandle.PRIVATE);
+                Files.move(log, kept, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+        }
     }
 
     /** @throws UncheckedIOException when it cannot be written (a full disk); the previous record stays whole */

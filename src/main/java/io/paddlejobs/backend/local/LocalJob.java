@@ -314,7 +314,7 @@ final class LocalJob {
             return Outcome.NOTHING;
         }
         if (exitCode != 0) {
-            return attemptFailed(r.failureReason(), r.failureMessage(), ExitCodes.cause(exitCode), exitCode, backoff);
+            return attemptFailed(r.failureReason(), r.failureMessage(attempt), ExitCodes.cause(exitCode), exitCode, backoff);
         }
         if (replicas.everyTrainerSucceeded()) {
             return new Outcome(finish(JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE), null);

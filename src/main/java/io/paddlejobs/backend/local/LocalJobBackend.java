@@ -19,6 +19,8 @@ import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -207,6 +209,25 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
         String id = job.plan().replicasOf(role).get(index).id();
         LogFiles.write(store.logFile(key, id), tail, () -> follow && isActive(job, id), out);
+        return true;
+    }
+
+    @Override
+    public boolean keepsEarlierAttemptLogs() {
+        return true;
+    }
+
+    @Override
+    public boolean writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
+            throws IOException {
+        LocalJob job = jobs.get(key);
+        if (job == null || index >= job.plan().role(role).count()) {
+            return false;
+        }
+        Path kept = store.earlierLogFile(key, attempt, job.plan().replicasOf(role).get(index).id());
+        if (Files.exists(kept, LinkOption.NOFOLLOW_LINKS)) {
+            LogFiles.write(kept, tail, () -> false, out);
+        }
         return true;
     }
 

@@ -65,10 +65,13 @@ final class LocalReplicas {
             return replica.role() == Role.TRAINER ? "TrainerFailed" : "PserverFailed";
         }
 
-        /** Why its job failed, as the job's message says it: which replica, how, and where its log is. */
-        String failureMessage() {
-            return "%s %s; the other replicas were stopped. See its log: role=%s&index=%d"
-                    .formatted(replica.id(), reason, replica.role().label(), replica.index());
+        /**
+         * Why its job's attempt failed, as the job's message says it: which replica, how, and where its log
+         * is (that attempt's: a restart keeps it apart).
+         */
+        String failureMessage(int attempt) {
+            return "%s %s; the other replicas were stopped. See its log: role=%s&index=%d&attempt=%d"
+                    .formatted(replica.id(), reason, replica.role().label(), replica.index(), attempt);
         }
 
         boolean isActive() {

@@ -267,6 +267,7 @@ final class ReplicaLauncher implements AutoCloseable {
             return; // cancelled, deleted or stopped during its backoff
         }
         try {
+            store.keepLogsOf(job.key(), job.attempt() - 1, job.plan().replicas().stream().map(Replica::id).toList());
             launch(job, job.plan());
             // Counted from the job's first start; a job read back from its record is limited from then on.
             runTimeLimits.limitOnce(job, job.plan().spec().lifecycle().maxRunTime(), job.snapshot().status().startedAt());

@@ -58,6 +58,8 @@ class LocalJobBackendTest {
 
         local.submit("told", "true", 1, 1);
         local.awaitPhase("told", JobPhase.SUCCEEDED);
+        // A reader may see the new snapshot a moment before the listener, called right after the change, is told.
+        await().atMost(DEADLINE).until(() -> told.contains(Optional.of(JobPhase.SUCCEEDED)));
 
         // Told under the job's lock, right after its snapshot changed: each look sees that change.
         assertThat(told.stream().flatMap(Optional::stream).toList())

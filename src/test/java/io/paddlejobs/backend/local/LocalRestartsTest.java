@@ -53,6 +53,29 @@ class LocalRestartsTest {
     }
 
     @Test
+    void theCrashARestartWasForStaysReadableInItsAttemptsLog() throws IOException {
+        try (var local = new LocalBackendFixture(dataRoot, SHORT)) {
+            submit(local, "crashed-once", "max_restarts=1", 0, COUNT_START
+                    + "if [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ]; then echo 'Traceback (most recent call last):';"
+                    + " echo 'RuntimeError: CUDA error: an illegal memory access' >&2; exit 1; fi; echo attempt-1-ran");
+
+            Job done = local.awaitPhase("crashed-once", JobPhase.SUCCEEDED);
+
+            assertThat(done.status().attempts().get(0).message())
+                    .contains("exited with code 1: \"RuntimeError: CUDA error: an illegal memory access\"")
+                    .endsWith("See its log: role=trainer&index=0&attempt=0");
+            JobKey key = new JobKey(LocalBackendFixture.NAMESPACE, "crashed-once");
+            var earlier = new java.io.ByteArrayOutputStream();
+            assertThat(local.backend.writeEarlierLog(key, Role.TRAINER, 0, 0, null, earlier)).isTrue();
+            assertThat(earlier.toString()).contains("Traceback", "RuntimeError: CUDA error").doesNotContain("attempt-1-ran");
+            assertThat(local.log("crashed-once", Role.TRAINER, 0)).isEqualTo("attempt-1-ran\n");
+            var tail = new java.io.ByteArrayOutputStream();
+            local.backend.writeEarlierLog(key, Role.TRAINER, 0, 0, 1, tail);
+            assertThat(tail.toString()).isEqualTo("RuntimeError: CUDA error: an illegal memory access\n");
+        }
+    }
+
+    @Test
     void aTrainerThatAlwaysFailsFailsAfterExactlyMaxRestartsSayingSo() throws IOException {
         try (var local = new LocalBackendFixture(dataRoot, SHORT)) {
             submit(local, "broken", "max_restarts=2", 0, COUNT_START + "exit 1");
