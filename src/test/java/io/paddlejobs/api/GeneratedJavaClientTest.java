@@ -54,7 +54,7 @@ class GeneratedJavaClientTest extends ApiTest {
 
         await().atMost(DEADLINE).until(() -> jobs.status("generated-client", null).getPhase(),
                 phase -> phase == JobStatus.PhaseEnum.SUCCEEDED);
-        assertThat(jobs.logs("generated-client", null, "trainer", 0, null, false)).contains("trained as TRAINER");
+        assertThat(jobs.logs("generated-client", null, "trainer", 0, null, false, null)).contains("trained as TRAINER");
         assertThat(jobs.callList(null, "Succeeded", null, 500, null, null, null, null, null).getItems()).extracting(JobSummary::getName)
                 .contains("generated-client");
         assertThat(jobs.submit(request, false, null, null).getJobView().getName())
