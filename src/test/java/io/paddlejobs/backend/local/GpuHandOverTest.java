@@ -34,7 +34,9 @@ class GpuHandOverTest {
         // Like a trainer whose data loader workers outlive it: it exits 0, and a child goes on using its GPU.
         String leavesAWorker = devices.begin() + "(trap '' TERM; while [ ! -e " + release + " ]; do sleep 0.05; done; "
                 + devices.event("exit") + ") >/dev/null 2>&1 & exit 0";
-        String runs = devices.begin() + "sleep 3304 & wait $!";
+        // Trainer 0 listens on its master port, as Paddle's store does: the other trainer starts once it does.
+        String runs = devices.begin() + "if [ \"$RANK\" = 0 ]; then "
+                + RendezvousGateTest.listenOnMasterPort(dir.resolve("listening")) + " & wait $!; else sleep 3304 & wait $!; fi";
         try (var local = new LocalBackendFixture(properties, false)) {
             local.backend.submit(local.plan(collective("first", leavesAWorker)));
             local.backend.submit(local.plan(collective("second", runs)));
