@@ -64,12 +64,19 @@ def test_the_same_folder_packs_to_the_same_bytes(tmp_path):
 
 SEED_STYLE = textwrap.dedent("""
     import os
+    import time
     import paddle_jobs
     from paddle_jobs import PaddleJob, dist_train
 
     def train():
         # Flushed: a pserver is stopped once the trainers are done, and what it buffered would be lost.
         print("trained as", os.environ["TRAINING_ROLE"], flush=True)
+        if os.environ["TRAINING_ROLE"] == "TRAINER":
+            # A pserver still starting when the trainers are done is stopped before it prints: they wait for it.
+            client, name = paddle_jobs.Client(), os.environ["PADDLE_JOB_NAME"]
+            pservers = len(os.environ["PADDLE_PSERVERS_IP_PORT_LIST"].split(","))
+            while any("trained as" not in client.logs(name, "pserver", i) for i in range(pservers)):
+                time.sleep(0.1)
         try:
             paddle_jobs.Job(paddle_jobs.Client(), os.environ["PADDLE_JOB_NAME"]).wait()
         except paddle_jobs.PaddleJobsError as e:
