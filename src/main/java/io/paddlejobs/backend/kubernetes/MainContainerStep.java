@@ -24,7 +24,7 @@ record MainContainerStep(JobPlan plan, Role role) implements PodStep {
     @Override
     public PodParts apply(PodParts pod) {
         var container = new ContainerBuilder(pod.main())
-                .withImage(plan.image())
+                .withImage(plan.image(role))
                 .withCommand("sh", "-c", Expansion.literal(
                         MAKE_CHECKPOINT_DIR + EntryPoints.command(TensorBoardScalars.command(plan, role))));
         if (role == Role.PSERVER) {

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.Rendezvous;
+import io.paddlejobs.backend.SecretStore;
 import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.backend.TensorBoardScalars;
@@ -59,6 +60,8 @@ final class ReplicaLauncher implements AutoCloseable {
     private final Sandbox sandbox;
     private final SpawnHealth spawns;
     private final ReplicaEnvironment environment;
+    private final SecretStore secrets;
+    private final LocalImages images;
     private final Clock clock;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     /** Pserver watches and run-time limits; a limit is dropped from it as soon as its job ends. */
@@ -75,8 +78,11 @@ final class ReplicaLauncher implements AutoCloseable {
     private final StepSightings steps = new StepSightings();
 
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
-                    CodePackages packages, Sandbox sandbox, SpawnHealth spawns, Clock clock, RestartBackoff backoff) {
+                    CodePackages packages, Sandbox sandbox, SpawnHealth spawns, Clock clock, RestartBackoff backoff,
+                    SecretStore secrets) {
         this.properties = properties;
+        this.secrets = secrets;
+        this.images = LocalImages.of(properties.images());
         this.backoff = backoff;
         this.planner = planner;
         this.site = site;
@@ -229,6 +235,11 @@ final class ReplicaLauncher implements AutoCloseable {
         try {
             Map<String, String> env = new HashMap<>(replica.env());
             env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
+            // The image's stand-in first on PATH: the entry point's python is the one the operator chose for it.
+            images.binFor(plan.spec(), replica.role()).ifPresent(bin -> env.put("PATH",
+                    LocalImages.path(bin, env.getOrDefault("PATH", System.getenv("PATH")))));
+            // Read as it starts, into its environment alone: the plan and the record hold the names only.
+            env.putAll(secrets.values(plan.spec().code().envFromSecrets(), key.namespace()));
             var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), TensorBoardScalars.command(plan, replica.role()),
                     env, workspace.replicas().get(replica.id()), workspace.user(), store.logFile(key, replica.id()),
                     properties.maxLogSize().toBytes(), job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());

@@ -139,6 +139,11 @@ final class Sandbox {
                 + "and every other job's";
     }
 
+    /** Whether the dynamic loader reads the variable: such a variable is set only for the replica's shell. */
+    static boolean readByLoader(String name) {
+        return name.startsWith("LD_") || READ_BY_LOADER.contains(name);
+    }
+
     /** Where HOME points for a replica: its working directory when the real home is hidden from it. */
     String home(Path workDir) {
         return confinesFiles() ? absolute(workDir).toString() : null;
@@ -167,7 +172,7 @@ final class Sandbox {
         Map<String, String> outside = new HashMap<>(env);
         Map<String, String> inside = new TreeMap<>();
         env.forEach((name, value) -> {
-            if (name.startsWith("LD_") || READ_BY_LOADER.contains(name)) {
+            if (readByLoader(name)) {
                 outside.remove(name);
                 inside.put(name, value);
             }

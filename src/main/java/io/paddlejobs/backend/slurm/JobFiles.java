@@ -45,6 +45,8 @@ import java.util.regex.Pattern;
 record JobFiles(Path shared, JobKey key) {
 
     private static final String ENV = "env";
+    /** In {@code env/}: the secrets' {@code NAME=value\0} pairs, read by {@code launch.sh}. */
+    static final String SECRETS = "secrets";
     private static final String ENTRY = "entry";
     private static final String LOGS = "logs";
     private static final String STATE = "state";
@@ -137,6 +139,22 @@ record JobFiles(Path shared, JobKey key) {
         // The same directory for every attempt, on the namespace's storage: made here, before any replica starts.
         inShared("make the checkpoint directory of job " + plan.name(), shared -> shared.directories(
                 DirectoryHandle.PRIVATE, JobDirectories.STORAGE, key.namespace(), CHECKPOINTS, key.name()).close());
+    }
+
+    /**
+     * The job's secret values, for {@code launch.sh} to give each replica's entry point through its environment
+     * (never a command line, which every user of a node can read): one file beside the replicas' environments,
+     * the service user's alone, which goes with the job's directory. Nothing when the job names no secrets.
+     */
+    void writeSecrets(Map<String, String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        inJobDirectory("write the secrets of job " + key.name(), job -> {
+            try (DirectoryHandle env = job.directory(ENV)) {
+                env.write(SECRETS, DirectoryHandle.PRIVATE_FILE, out -> out.write(nulSeparated(values, name -> true)));
+            }
+        });
     }
 
     /** Replaces the record in one step, no link followed; the job's directory is made where missing. */
