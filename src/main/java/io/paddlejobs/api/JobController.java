@@ -127,10 +127,7 @@ class JobController {
             return dryRun(body.toRequest(), namespace);
         }
         JobRequest request = jobs.withGeneratedName(body.toRequest());
-        var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
-                () -> submitWithinLimits(request, namespace),
-                done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
-        return answers.submitted(submitted.submission(), submitted.webhookSecret());
+        return submitAudited(request, namespace);
     }
 
     @Operation(summary = "Run a job again", description = """
@@ -165,10 +162,7 @@ class JobController {
         if (dryRun) {
             return dryRun(request, namespace);
         }
-        var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
-                () -> submitWithinLimits(request, namespace),
-                done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
-        return answers.submitted(submitted.submission(), submitted.webhookSecret());
+        return submitAudited(request, namespace);
     }
 
     @Operation(summary = "Import a Kubeflow PaddleJob", description = """
@@ -201,21 +195,21 @@ class JobController {
                                                @InNamespace(Action.SUBMIT) String namespace) {
         var imported = manifests.read(manifest);
         JobRequest request = dryRun ? imported.request() : jobs.withGeneratedName(imported.request());
-        ResponseEntity<?> answer;
-        if (dryRun) {
-            answer = dryRun(request, namespace);
-        } else {
-            var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
-                    () -> submitWithinLimits(request, namespace),
-                    done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
-            answer = answers.submitted(submitted.submission(), submitted.webhookSecret());
-        }
+        ResponseEntity<?> answer = dryRun ? dryRun(request, namespace) : submitAudited(request, namespace);
         HttpHeaders headers = new HttpHeaders();
         headers.putAll(answer.getHeaders());
         imported.report().dropped().forEach(note -> headers.add(HttpHeaders.WARNING,
                 "299 - \"" + (note.field() + " dropped: " + note.reason()).replace("\"", "'") + "\""));
         return ResponseEntity.status(answer.getStatusCode()).headers(headers)
                 .body(ImportView.of(JobRequestBody.of(request), imported.report(), answer.getBody()));
+    }
+
+    /** Submits within the caller's limits, with an audit line either way; the answer a submit gives. */
+    private ResponseEntity<JobView> submitAudited(JobRequest request, String namespace) {
+        var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
+                () -> submitWithinLimits(request, namespace),
+                done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
+        return answers.submitted(submitted.submission(), submitted.webhookSecret());
     }
 
     /** A submit's outcome, with the created job's webhook secret to show once. */
