@@ -60,6 +60,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     private final RestartBackoff backoff;
     private final SecretStore secrets;
+    /** Whether other tenants' replicas cannot read this job's secrets ({@link Sandbox#keepsTenantsSecretsApart}). */
+    private final boolean secretsApart;
     private final LocalImages images;
 
     /** With the default backoff between attempts (10 s, doubling up to 5 min). */
@@ -83,6 +85,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                     CodePackages packages, ResourceLedger resources, RestartBackoff backoff, SpawnHealth spawns,
                     SecretStore secrets) {
         this.secrets = secrets;
+        this.secretsApart = sandbox.keepsTenantsSecretsApart();
         this.images = LocalImages.of(properties.images());
         this.planner = planner;
         this.backoff = backoff;
@@ -108,7 +111,16 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     public void requireFits(JobPlan plan) {
         List<Violation> violations = new ArrayList<>(ClusterOnlyFields.refused(plan.spec(), "local",
                 "runs every replica on this machine"));
-        violations.addAll(secrets.check(plan.spec().code().envFromSecrets(), plan.namespace()));
+        var asked = plan.spec().code().envFromSecrets();
+        if (!asked.isEmpty() && !secretsApart) {
+            violations.add(Violation.of("env_from_secrets", String.join(",", asked.keySet()), "tenants share this"
+                    + " machine and every replica runs as the service's user, so another tenant's job could read a"
+                    + " secret given to this one (from its replica's environment, or from the store itself): this"
+                    + " backend takes secrets with tenants only where each namespace's replicas run as a user of"
+                    + " their own (the service as root, with bubblewrap); give the job its credentials another way"));
+        } else {
+            violations.addAll(secrets.check(asked, plan.namespace()));
+        }
         plan.spec().code().envFromSecrets().keySet().stream().filter(Sandbox::readByLoader).forEach(name ->
                 violations.add(Violation.of("env_from_secrets." + name, name, "is read by the dynamic loader, which"
                         + " confined replicas are given only on their command line, where other users can read it:"

@@ -117,6 +117,16 @@ final class Sandbox {
         return confineFiles && bubblewrap;
     }
 
+    /**
+     * Whether one tenant's replicas are kept from another's secrets: there are no tenants, or each
+     * namespace's replicas run as a user of their own (the service as root, with bubblewrap), who can read
+     * neither another user's process environment nor the service's own mode-0600 files (the secret store).
+     * Replicas that run as the service's user could read both.
+     */
+    boolean keepsTenantsSecretsApart() {
+        return !confineFiles || users().perNamespace();
+    }
+
     boolean usesBubblewrap() {
         return bubblewrap;
     }
