@@ -1,4 +1,4 @@
-"""The paddle-jobs command: submit, rerun, status, logs, list, cancel, delete."""
+"""The paddle-jobs command: submit, import, rerun, status, logs, list, cancel, delete."""
 
 import argparse
 import json
@@ -73,6 +73,15 @@ def _submit(client: Client, args: argparse.Namespace) -> int:
         return _finished(job, job.wait(timeout=args.timeout))
     if args.wait:
         return _finished(job, watch(job, args.timeout))
+    return 0
+
+
+def _import(client: Client, args: argparse.Namespace) -> int:
+    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    answer = client.import_paddlejob(text, dry_run=args.dry_run)
+    for field in answer.get("dropped", []):
+        sys.stderr.write("dropped %s: %s\n" % (field["field"], field.get("reason")))
+    _print_json(answer["result"] if args.dry_run else answer["request"])
     return 0
 
 
@@ -196,6 +205,12 @@ def _parser() -> argparse.ArgumentParser:
     submit.add_argument("--max-restarts", type=int, metavar="N",
                         help="start the whole job again up to N times after a failure (the request's max_restarts)")
     submit.set_defaults(run=_submit)
+
+    imports = commands.add_parser("import", help="submit a Kubeflow PaddleJob manifest as it is (YAML or JSON file,"
+                                  " or - for standard input); prints the request it became, and what it dropped")
+    imports.add_argument("file")
+    imports.add_argument("--dry-run", action="store_true", help="print the plan; start nothing")
+    imports.set_defaults(run=_import)
 
     rerun = commands.add_parser("rerun", help="run a job again as a new job (NAME-2, -3, ...), with changes")
     rerun.add_argument("job", metavar="NAME")

@@ -70,6 +70,18 @@ class Client:
         view = cast(JobView, answer)
         return Job(self, view["name"], view.get("namespace"), view, created=status == 201)
 
+    def import_paddlejob(self, manifest: Union[str, bytes], dry_run: bool = False,
+                         namespace: Optional[str] = None) -> Dict[str, Any]:
+        """Submit a Kubeflow ``kubeflow.org/v1`` PaddleJob manifest (YAML or JSON text) as it is. Returns the
+        import's answer: ``request`` (what it became), ``carried`` and ``dropped`` (each manifest field, where it
+        went or why it was left out) and ``result`` (the job, or with dry_run the plan). A field the service
+        cannot honour raises ProblemError naming it (docs/kubeflow.md)."""
+        raw = manifest.encode("utf-8") if isinstance(manifest, str) else manifest
+        query = {"dry_run": "true"} if dry_run else {}
+        with self._request("POST", "/jobs/import", query=query, raw=raw, content_type="application/yaml",
+                           namespace=namespace) as response:
+            return cast(Dict[str, Any], json.loads(response.read().decode("utf-8")))
+
     def get(self, name: str, namespace: Optional[str] = None) -> "Job":
         """The job by name, with its plan and status."""
         answer = cast(JobView, self._json("GET", "/jobs/" + _quote(name), namespace=namespace))

@@ -25,6 +25,13 @@ class JobRequest(TypedDict, total=False):
     #: Extra environment variables; may not set an injected name
     env: Dict[str, str]
 
+    #: Environment variables whose values are secrets of the job's namespace, by name: each {secret,
+    #: key} (kubernetes backend: a secretKeyRef to the namespace's Secret, which the service never
+    #: reads; local and slurm: the operator's secret store, paddlejobs.secrets.store). Only the
+    #: reference is kept and shown; the value reaches the replicas' environment alone
+    #: (docs/kubeflow.md#secrets)
+    env_from_secrets: Dict[str, "SecretKeyRef"]
+
     #: Container image (kubernetes backend: defaults to paddlejobs.defaults.image; slurm backend
     #: with paddlejobs.slurm.containers=pyxis: each step's --container-image, else a warning that
     #: the nodes' own software runs; the local backend ignores it)
@@ -52,6 +59,15 @@ class JobRequest(TypedDict, total=False):
     #: DNS-1035 label (starts with a letter: it names a Service), 1..40 characters; generated
     #: (job-xxxxx) when omitted
     name: str
+
+    #: Requirements on node labels every pod's node must meet, all of them (kubernetes backend: the
+    #: pods' required node affinity, one term); In and Exists only on labels the operator allows the
+    #: namespace (paddlejobs.kubernetes.placement.node-labels)
+    node_affinity: List["NodeRequirement"]
+
+    #: Node labels every pod's node must have (kubernetes backend), among those the operator allows
+    #: the namespace (paddlejobs.kubernetes.placement.node-labels)
+    node_selector: Dict[str, str]
 
     #: Webhooks told of the job's life, signed as Standard Webhooks sign them (docs/webhooks.md);
     #: each url's host must be one the operator allows (paddlejobs.webhooks.allowed-hosts)
@@ -92,6 +108,13 @@ class JobRequest(TypedDict, total=False):
     #: Shell command for pservers, if they start differently; defaults to entry_point
     pserver_entry_point: str
 
+    #: The pservers' extra environment variables, besides and over env
+    pserver_env: Dict[str, str]
+
+    #: The pservers' image where it differs from image (kubernetes; slurm with Pyxis; the local
+    #: backend maps it as image, see paddlejobs.local.images); defaults to image
+    pserver_image: str
+
     #: Memory per pserver (advanced), Kubernetes quantity
     pserver_mem: str
 
@@ -114,12 +137,23 @@ class JobRequest(TypedDict, total=False):
     #: (see stall_timeout), or a list of these words and exit codes such as ["infrastructure", 1]
     restart_on: object
 
+    #: Size of each trainer's memory-backed /dev/shm (kubernetes backend), at most its memory;
+    #: defaults to paddlejobs.kubernetes.shm-size, Kubernetes quantity
+    shm_size: str
+
     #: How long no trainer may print a line or report a metric before the job is marked Stalled
     #: (and, with stall in restart_on, restarted), such as 30m; never when omitted
     stall_timeout: str
 
+    #: Taints every pod tolerates (kubernetes backend), among those the operator allows the
+    #: namespace (paddlejobs.kubernetes.placement.tolerations)
+    tolerations: List["Toleration"]
+
     #: CPUs per trainer (advanced)
     trainer_cpu: int
+
+    #: The trainers' extra environment variables, besides and over env
+    trainer_env: Dict[str, str]
 
     #: GPUs per trainer (advanced)
     trainer_gpu: int
@@ -132,6 +166,11 @@ class JobRequest(TypedDict, total=False):
 
     #: Defaults to whether GPUs are asked for; a contradicting value is a warning
     use_gpu: bool
+
+    #: Claims and config maps of the namespace mounted read-only in every replica (kubernetes
+    #: backend), among those the operator allows the namespace
+    #: (paddlejobs.kubernetes.placement.volumes)
+    volumes: List["Volume"]
 
 
 class JobPhase(str, Enum):
@@ -334,6 +373,36 @@ class Replica(_ReplicaRequired, total=False):
     """The contract's Replica."""
 
 
+class _SecretKeyRefRequired(TypedDict):
+
+    #: The key within it
+    key: str
+
+    #: The secret's name (a Kubernetes Secret of the job's namespace, or a secret of the namespace
+    #: in the operator's store)
+    secret: str
+
+
+class SecretKeyRef(_SecretKeyRefRequired, total=False):
+    """The contract's SecretKeyRef."""
+
+
+class _NodeRequirementRequired(TypedDict):
+
+    #: The node label's key
+    key: str
+
+    #: In or NotIn (with values), Exists or DoesNotExist (without)
+    operator: Literal["In", "NotIn", "Exists", "DoesNotExist"]
+
+
+class NodeRequirement(_NodeRequirementRequired, total=False):
+    """The contract's NodeRequirement."""
+
+    #: The label values In and NotIn name
+    values: List[str]
+
+
 class _NotifyRequired(TypedDict):
 
     #: http or https URL the events are POSTed to
@@ -345,6 +414,41 @@ class Notify(_NotifyRequired, total=False):
 
     #: Which events; succeeded, failed and cancelled when omitted
     events: List[Literal["started", "restarting", "succeeded", "failed", "cancelled", "stalled"]]
+
+
+class _TolerationRequired(TypedDict):
+
+    #: The taint's key
+    key: str
+
+
+class Toleration(_TolerationRequired, total=False):
+    """The contract's Toleration."""
+
+    #: The taint's effect; every effect when omitted
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+    #: Equal (the default: the value must match) or Exists (any value)
+    operator: Literal["Equal", "Exists"]
+
+    #: The taint's value, with Equal
+    value: str
+
+
+class _VolumeRequired(TypedDict):
+
+    #: Where it is mounted: an absolute path
+    mount_path: str
+
+
+class Volume(_VolumeRequired, total=False):
+    """The contract's Volume."""
+
+    #: A PersistentVolumeClaim of the namespace
+    claim: str
+
+    #: A ConfigMap of the namespace
+    config_map: str
 
 
 #: The contract's JobSpec: the request as given.

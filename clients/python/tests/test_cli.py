@@ -140,3 +140,31 @@ def test_a_closed_pipe_ends_the_command_quietly(service):
 
     assert result.stderr == ""
     assert result.returncode == 141
+
+
+def test_import_dry_run_plans_a_kubeflow_paddlejob_and_says_what_it_dropped(service, tmp_path):
+    manifest = tmp_path / "paddlejob.yaml"
+    manifest.write_text("""apiVersion: kubeflow.org/v1
+kind: PaddleJob
+metadata: {name: cli-imported, namespace: kubeflow}
+spec:
+  paddleReplicaSpecs:
+    Worker:
+      replicas: 2
+      restartPolicy: OnFailure
+      template:
+        spec:
+          containers:
+            - name: paddle
+              command: [python, -m, paddle.distributed.launch, run_check]
+""")
+    planned = run(service, "import", str(manifest), "--dry-run")
+    refused = run(service, "import", "-", stdin="apiVersion: kubeflow.org/v1\nkind: PaddleJob\n"
+                  "spec: {elasticPolicy: {}, paddleReplicaSpecs: {Worker: {template: {spec: {containers: "
+                  "[{command: [python, t.py]}]}}}}}\n")
+
+    assert planned.returncode == 0, planned.stderr
+    assert json.loads(planned.stdout)["kind"] == "DryRun"
+    assert "dropped metadata.namespace" in planned.stderr
+    assert refused.returncode == 2
+    assert "spec.elasticPolicy" in refused.stderr

@@ -28,13 +28,14 @@ import java.util.regex.Pattern;
 
     Class<? extends Payload>[] payload() default {};
 
-    class Validator implements ConstraintValidator<EnvVars, Map<String, String>> {
+    /** Checks names, and values where they are strings (a secret's variable holds a reference, checked on its own). */
+    class Validator implements ConstraintValidator<EnvVars, Map<String, ?>> {
         private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
         private static final int MAX_VARIABLES = 100;
         private static final int MAX_VALUE_LENGTH = 4096;
 
         @Override
-        public boolean isValid(Map<String, String> env, ConstraintValidatorContext context) {
+        public boolean isValid(Map<String, ?> env, ConstraintValidatorContext context) {
             if (env == null) {
                 return true;
             }
@@ -54,9 +55,11 @@ import java.util.regex.Pattern;
                 }
                 if (value == null) {
                     report.onEntry(name, "value must be a string, not null");
-                } else if (value.indexOf('\0') >= 0) {
+                } else if (!(value instanceof String text)) {
+                    return; // a reference, checked by its own constraints
+                } else if (text.indexOf('\0') >= 0) {
                     report.onEntry(name, "value " + JobRequestBody.NO_NUL_MESSAGE);
-                } else if (value.length() > MAX_VALUE_LENGTH) {
+                } else if (text.length() > MAX_VALUE_LENGTH) {
                     report.onEntry(name, "value may be at most " + MAX_VALUE_LENGTH + " characters");
                 }
             });

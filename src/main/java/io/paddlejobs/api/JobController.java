@@ -63,10 +63,12 @@ class JobController {
     private final SerializedJobs serialized;
     private final RerunRequests reruns;
     private final Webhooks webhooks;
+    private final PaddleJobManifests manifests;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionRateLimit rate,
                   AuditLog audit, SubmitAnswers answers, SerializedJobs serialized, RerunRequests reruns,
-                  Webhooks webhooks) {
+                  Webhooks webhooks, PaddleJobManifests manifests) {
+        this.manifests = manifests;
         this.serialized = serialized;
         this.reruns = reruns;
         this.webhooks = webhooks;
@@ -125,10 +127,7 @@ class JobController {
             return dryRun(body.toRequest(), namespace);
         }
         JobRequest request = jobs.withGeneratedName(body.toRequest());
-        var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
-                () -> submitWithinLimits(request, namespace),
-                done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);
-        return answers.submitted(submitted.submission(), submitted.webhookSecret());
+        return submitAudited(request, namespace);
     }
 
     @Operation(summary = "Run a job again", description = """
@@ -163,6 +162,50 @@ class JobController {
         if (dryRun) {
             return dryRun(request, namespace);
         }
+        return submitAudited(request, namespace);
+    }
+
+    @Operation(summary = "Import a Kubeflow PaddleJob", description = """
+            Reads a kubeflow.org/v1 PaddleJob manifest as it is (YAML or JSON) into a request, then submits it as \
+            POST /jobs does (dry_run and namespace alike). The answer lists each manifest field carried (and the \
+            request field it went to) and each dropped (and why dropping it is safe); each dropped field is also a \
+            Warning header. A field the service cannot honour is a 400 naming it, and nothing is created \
+            (docs/kubeflow.md).""")
+    @ApiResponse(responseCode = "201", description = "Imported and created; result is the job (kind Job)",
+            headers = @Header(name = HttpHeaders.LOCATION, description = "The job",
+                    schema = @Schema(type = "string", format = "uri-reference")),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ImportView.class)))
+    @ApiResponse(responseCode = "200", description = "With dry_run: result is the plan (kind DryRun). Else: result is the"
+            + " existing job with this identical spec (kind Job)",
+            headers = @Header(name = HttpHeaders.WARNING, description = "One per warning and dropped field: 299 - \"text\"",
+                    schema = @Schema(type = "string")),
+            content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ImportView.class)))
+    @PostMapping(path = "/import", consumes = {PaddleJobManifests.YAML, MediaType.APPLICATION_JSON_VALUE},
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<ImportView> importPaddleJob(@io.swagger.v3.oas.annotations.parameters.RequestBody(content = {
+                                                   @Content(mediaType = PaddleJobManifests.YAML,
+                                                           schema = @Schema(type = "string",
+                                                                   description = "A kubeflow.org/v1 PaddleJob manifest")),
+                                                   @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                                           schema = @Schema(type = "object",
+                                                                   description = "A kubeflow.org/v1 PaddleJob manifest"))})
+                                               @RequestBody String manifest,
+                                               @Parameter(description = "Import and plan only; start nothing")
+                                               @RequestParam(name = "dry_run", defaultValue = "false") boolean dryRun,
+                                               @InNamespace(Action.SUBMIT) String namespace) {
+        var imported = manifests.read(manifest);
+        JobRequest request = dryRun ? imported.request() : jobs.withGeneratedName(imported.request());
+        ResponseEntity<?> answer = dryRun ? dryRun(request, namespace) : submitAudited(request, namespace);
+        HttpHeaders headers = new HttpHeaders();
+        headers.putAll(answer.getHeaders());
+        imported.report().dropped().forEach(note -> headers.add(HttpHeaders.WARNING,
+                "299 - \"" + (note.field() + " dropped: " + note.reason()).replace("\"", "'") + "\""));
+        return ResponseEntity.status(answer.getStatusCode()).headers(headers)
+                .body(ImportView.of(JobRequestBody.of(request), imported.report(), answer.getBody()));
+    }
+
+    /** Submits within the caller's limits, with an audit line either way; the answer a submit gives. */
+    private ResponseEntity<JobView> submitAudited(JobRequest request, String namespace) {
         var submitted = audit.record(Action.SUBMIT, namespace, request.name(),
                 () -> submitWithinLimits(request, namespace),
                 done -> done.submission().created() ? AuditOutcome.CREATED : AuditOutcome.EXISTING);

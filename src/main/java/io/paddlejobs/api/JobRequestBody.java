@@ -107,7 +107,145 @@ public record JobRequestBody(
 
         @Schema(description = "Webhooks told of the job's life, signed as Standard Webhooks sign them (docs/webhooks.md);"
                 + " each url's host must be one the operator allows (paddlejobs.webhooks.allowed-hosts)")
-        @JsonProperty("notify") @Size(max = MAX_NOTIFY) List<@NotNull @Valid NotifyBody> webhooks) {
+        @JsonProperty("notify") @Size(max = MAX_NOTIFY) List<@NotNull @Valid NotifyBody> webhooks,
+
+        @Schema(description = "The pservers' image where it differs from image (kubernetes; slurm with Pyxis; the local"
+                + " backend maps it as image, see paddlejobs.local.images); defaults to image")
+        @Size(min = 1, max = 512) @Pattern(regexp = "[^\\s\\x00]+", message = "must not contain white space or NUL characters")
+        String pserverImage,
+        @Schema(description = "The pservers' extra environment variables, besides and over env")
+        @EnvVars Map<String, String> pserverEnv,
+        @Schema(description = "The trainers' extra environment variables, besides and over env")
+        @EnvVars Map<String, String> trainerEnv,
+        @Schema(description = "Environment variables whose values are secrets of the job's namespace, by name: each"
+                + " {secret, key} (kubernetes backend: a secretKeyRef to the namespace's Secret, which the service never"
+                + " reads; local and slurm: the operator's secret store, paddlejobs.secrets.store). Only the reference"
+                + " is kept and shown; the value reaches the replicas' environment alone (docs/kubeflow.md#secrets)")
+        @EnvVars @Size(max = MAX_SECRETS) Map<String, @NotNull @Valid SecretKeyBody> envFromSecrets,
+        @Schema(description = "Size of each trainer's memory-backed /dev/shm (kubernetes backend), at most its memory;"
+                + " defaults to paddlejobs.kubernetes.shm-size", example = "8Gi")
+        @MemoryQuantity String shmSize,
+        @Schema(description = "Node labels every pod's node must have (kubernetes backend), among those the operator"
+                + " allows the namespace (paddlejobs.kubernetes.placement.node-labels)")
+        @Labels(ofNodes = true) Map<String, String> nodeSelector,
+        @Schema(description = "Taints every pod tolerates (kubernetes backend), among those the operator allows the"
+                + " namespace (paddlejobs.kubernetes.placement.tolerations)")
+        @Size(max = MAX_PLACEMENT_ITEMS) List<@NotNull @Valid TolerationBody> tolerations,
+        @Schema(description = "Requirements on node labels every pod's node must meet, all of them (kubernetes backend:"
+                + " the pods' required node affinity, one term); In and Exists only on labels the operator allows the"
+                + " namespace (paddlejobs.kubernetes.placement.node-labels)")
+        @Size(max = MAX_PLACEMENT_ITEMS) List<@NotNull @Valid NodeRequirementBody> nodeAffinity,
+        @Schema(description = "Claims and config maps of the namespace mounted read-only in every replica (kubernetes"
+                + " backend), among those the operator allows the namespace (paddlejobs.kubernetes.placement.volumes)")
+        @Size(max = MAX_PLACEMENT_ITEMS) List<@NotNull @Valid VolumeBody> volumes) {
+
+    /** Secrets a job may name: each is one more reference the cluster resolves at every pod's start. */
+    static final int MAX_SECRETS = 32;
+
+    /** Tolerations, requirements and volumes a job may list, each. */
+    static final int MAX_PLACEMENT_ITEMS = 16;
+
+    /** A Kubernetes label key (qualified name): an optional DNS-subdomain prefix and a name. */
+    static final String LABEL_KEY = "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+            + "([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]";
+    static final String LABEL_KEY_MESSAGE = "must be a label key: [prefix/]name, the name at most 63 letters, digits,"
+            + " '-', '_' or '.', starting and ending with a letter or digit";
+    static final String LABEL_VALUE = "(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?";
+    static final String LABEL_VALUE_MESSAGE = "must be empty or at most 63 letters, digits, '-', '_' or '.', starting"
+            + " and ending with a letter or digit";
+
+    /** A secret's name, as Kubernetes names Secrets (a DNS subdomain), which also keeps it one directory of a store. */
+    static final String SECRET_NAME = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+    /** A key of a secret, as Kubernetes allows one, never {@code .} or {@code ..} (a key is a file of a store). */
+    static final String SECRET_KEY = "(?!\\.\\.?$)[-._a-zA-Z0-9]+";
+
+    /** One key of a secret of the job's namespace. */
+    @Schema(name = "SecretKeyRef", description = "One key of a secret of the job's namespace")
+    public record SecretKeyBody(
+            @Schema(description = "The secret's name (a Kubernetes Secret of the job's namespace, or a secret of the"
+                    + " namespace in the operator's store)", example = "hdfs", requiredMode = Schema.RequiredMode.REQUIRED)
+            @NotNull @Size(min = 1, max = 253) @Pattern(regexp = SECRET_NAME, message = "must be a DNS subdomain such as hdfs or s3.read")
+            String secret,
+            @Schema(description = "The key within it", example = "password", requiredMode = Schema.RequiredMode.REQUIRED)
+            @NotNull @Size(min = 1, max = 253)
+            @Pattern(regexp = SECRET_KEY, message = "must be letters, digits, '-', '_' and '.', and not . or ..")
+            String key) {
+    }
+
+    /** A taint the pods tolerate. */
+    @Schema(name = "Toleration", description = "A taint every pod of the job tolerates, as Kubernetes writes one")
+    public record TolerationBody(
+            @Schema(description = "The taint's key", example = "dedicated", requiredMode = Schema.RequiredMode.REQUIRED)
+            @NotNull @Size(max = 316) @Pattern(regexp = LABEL_KEY, message = LABEL_KEY_MESSAGE) String key,
+            @Schema(description = "Equal (the default: the value must match) or Exists (any value)",
+                    allowableValues = {"Equal", "Exists"})
+            @Pattern(regexp = "Equal|Exists", message = "must be Equal or Exists") String operator,
+            @Schema(description = "The taint's value, with Equal", example = "training")
+            @Size(max = 63) @Pattern(regexp = LABEL_VALUE, message = LABEL_VALUE_MESSAGE) String value,
+            @Schema(description = "The taint's effect; every effect when omitted",
+                    allowableValues = {"NoSchedule", "PreferNoSchedule", "NoExecute"})
+            @Pattern(regexp = "NoSchedule|PreferNoSchedule|NoExecute",
+                    message = "must be NoSchedule, PreferNoSchedule or NoExecute") String effect) {
+
+        JobRequest.Toleration toToleration() {
+            return new JobRequest.Toleration(key, operator, value, effect);
+        }
+
+        static TolerationBody of(JobRequest.Toleration t) {
+            return new TolerationBody(t.key(), t.operator(), t.value(), t.effect());
+        }
+    }
+
+    /** A requirement on a node label. */
+    @Schema(name = "NodeRequirement", description = "A requirement on a node label (a match expression of the pods'"
+            + " required node affinity)")
+    public record NodeRequirementBody(
+            @Schema(description = "The node label's key", example = "pool", requiredMode = Schema.RequiredMode.REQUIRED)
+            @NotNull @Size(max = 316) @Pattern(regexp = LABEL_KEY, message = LABEL_KEY_MESSAGE) String key,
+            @Schema(description = "In or NotIn (with values), Exists or DoesNotExist (without)",
+                    allowableValues = {"In", "NotIn", "Exists", "DoesNotExist"}, requiredMode = Schema.RequiredMode.REQUIRED)
+            @NotNull @Pattern(regexp = "In|NotIn|Exists|DoesNotExist", message = "must be In, NotIn, Exists or DoesNotExist")
+            String operator,
+            @Schema(description = "The label values In and NotIn name")
+            @Size(max = MAX_PLACEMENT_ITEMS)
+            List<@NotNull @Size(max = 63) @Pattern(regexp = LABEL_VALUE, message = LABEL_VALUE_MESSAGE) String> values) {
+
+        JobRequest.NodeRequirement toRequirement() {
+            return new JobRequest.NodeRequirement(key, operator, values);
+        }
+
+        static NodeRequirementBody of(JobRequest.NodeRequirement r) {
+            return new NodeRequirementBody(r.key(), r.operator(), r.values().isEmpty() ? null : r.values());
+        }
+    }
+
+    /** An extra volume, mounted read-only. */
+    @Schema(name = "Volume", description = "A claim or config map of the job's namespace, mounted read-only in every"
+            + " replica: give claim or config_map, not both")
+    public record VolumeBody(
+            @Schema(description = "A PersistentVolumeClaim of the namespace", example = "ctr-data")
+            @Size(min = 1, max = 253) @Pattern(regexp = SECRET_NAME, message = "must be a DNS subdomain such as ctr-data")
+            String claim,
+            @Schema(description = "A ConfigMap of the namespace", example = "train-settings")
+            @Size(min = 1, max = 253) @Pattern(regexp = SECRET_NAME, message = "must be a DNS subdomain such as train-settings")
+            String configMap,
+            @Schema(description = "Where it is mounted: an absolute path", example = "/mnt/data",
+                    requiredMode = Schema.RequiredMode.REQUIRED)
+            @NotNull @Size(min = 2, max = 512)
+            @Pattern(regexp = MOUNT_PATH, message = "must be an absolute path of names, without . or .. or a trailing /")
+            String mountPath) {
+
+        JobRequest.Volume toVolume() {
+            return new JobRequest.Volume(claim, configMap, mountPath);
+        }
+
+        static VolumeBody of(JobRequest.Volume v) {
+            return new VolumeBody(v.claim(), v.configMap(), v.mountPath());
+        }
+    }
+
+    /** {@code /a/b}: names of printable characters, none of them {@code .} or {@code ..}. */
+    static final String MOUNT_PATH = "(/(?!\\.\\.?(/|$))[^/\\s\\x00:]+)+";
 
     /** A Slurm account, partition or QOS name: nothing a batch script's directive line could read otherwise. */
     static final String SLURM_NAME = "[A-Za-z0-9_.-]+";
@@ -166,12 +304,16 @@ public record JobRequestBody(
     /** Field syntax has been checked, so memory strings parse. */
     JobRequest toRequest() {
         return new JobRequest(name,
-                new JobRequest.Code(entryPoint, pserverEntryPoint, image, codePackage, env),
+                new JobRequest.Code(entryPoint, pserverEntryPoint, image, pserverImage, codePackage, env, pserverEnv,
+                        trainerEnv, envFromSecrets == null ? null : secretKeys(envFromSecrets)),
                 new JobRequest.Topology(mode == null ? null : JobMode.fromLabel(mode), trainers, pservers,
                         port, portsNum, portsNumForSparse),
                 new JobRequest.Compute(numGpus, numCpus, memory(memory), trainerCpu, trainerGpu, memory(trainerMem),
-                        pserverCpu, memory(pserverMem), useGpu),
-                new JobRequest.Placement(labels, queue, priority, account, partition, qos),
+                        pserverCpu, memory(pserverMem), useGpu, memory(shmSize)),
+                new JobRequest.Placement(labels, queue, priority, account, partition, qos, nodeSelector,
+                        tolerations == null ? null : tolerations.stream().map(TolerationBody::toToleration).toList(),
+                        nodeAffinity == null ? null : nodeAffinity.stream().map(NodeRequirementBody::toRequirement).toList(),
+                        volumes == null ? null : volumes.stream().map(VolumeBody::toVolume).toList()),
                 new JobRequest.Lifecycle(duration(maxRunTime), maxRestarts,
                         restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)),
                 new JobRequest.Notifications(webhooks == null ? null : webhooks.stream().map(NotifyBody::toNotify).toList()));
@@ -186,6 +328,7 @@ public record JobRequestBody(
         var topology = request.topology();
         var compute = request.compute();
         var lifecycle = request.lifecycle();
+        var placement = request.placement();
         return new JobRequestBody(request.name(), code.entryPoint(), code.pserverEntryPoint(), code.image(),
                 compute.numGpus(), compute.numCpus(), text(compute.memory()), topology.trainers(), compute.trainerCpu(),
                 compute.trainerGpu(), text(compute.trainerMem()), topology.pservers(), compute.pserverCpu(),
@@ -198,7 +341,30 @@ public record JobRequestBody(
                 request.placement().queue(), request.placement().priority(), request.placement().account(),
                 request.placement().partition(), request.placement().qos(),
                 request.notifications().webhooks().isEmpty() ? null
-                        : request.notifications().webhooks().stream().map(NotifyBody::of).toList());
+                        : request.notifications().webhooks().stream().map(NotifyBody::of).toList(),
+                code.pserverImage(), orNull(code.pserverEnv()), orNull(code.trainerEnv()),
+                code.envFromSecrets().isEmpty() ? null : secretKeyBodies(code.envFromSecrets()),
+                text(compute.shmSize()), orNull(placement.nodeSelector()),
+                placement.tolerations().isEmpty() ? null : placement.tolerations().stream().map(TolerationBody::of).toList(),
+                placement.nodeAffinity().isEmpty() ? null
+                        : placement.nodeAffinity().stream().map(NodeRequirementBody::of).toList(),
+                placement.volumes().isEmpty() ? null : placement.volumes().stream().map(VolumeBody::of).toList());
+    }
+
+    private static Map<String, String> orNull(Map<String, String> map) {
+        return map.isEmpty() ? null : map;
+    }
+
+    private static Map<String, JobRequest.SecretKey> secretKeys(Map<String, SecretKeyBody> bodies) {
+        Map<String, JobRequest.SecretKey> keys = new java.util.LinkedHashMap<>();
+        bodies.forEach((name, body) -> keys.put(name, new JobRequest.SecretKey(body.secret(), body.key())));
+        return keys;
+    }
+
+    private static Map<String, SecretKeyBody> secretKeyBodies(Map<String, JobRequest.SecretKey> keys) {
+        Map<String, SecretKeyBody> bodies = new java.util.LinkedHashMap<>();
+        keys.forEach((name, key) -> bodies.put(name, new SecretKeyBody(key.secret(), key.key())));
+        return bodies;
     }
 
     private static String text(Memory memory) {

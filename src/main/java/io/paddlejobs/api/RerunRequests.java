@@ -51,6 +51,15 @@ class RerunRequests {
                 }
             }
         }
+        return read(document);
+    }
+
+    /**
+     * A request document read and checked as a submit's body is (an imported manifest's, a merged rerun's).
+     *
+     * @throws ErrorResponseException 400 naming each field that breaks a rule
+     */
+    JobRequest read(JsonNode document) {
         JobRequestBody body;
         try {
             body = json.treeToValue(document, JobRequestBody.class);
@@ -68,7 +77,7 @@ class RerunRequests {
         return body.toRequest();
     }
 
-    private static ErrorResponseException invalid(List<FieldError> errors) {
+    static ErrorResponseException invalid(List<FieldError> errors) {
         // Sorted as a submit's are, so the same body gets the same document.
         errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
         return new ErrorResponseException(HttpStatus.BAD_REQUEST, Problems.invalidRequest(errors), null);

@@ -27,7 +27,7 @@ public final class TensorBoardScalars {
 
     /** Whether a replica runs under the reader: a trainer (pservers report no metrics) whose job names the directory. */
     public static boolean reads(JobPlan plan, Role role) {
-        String dir = plan.spec().code().env().get(PaddleEnv.TENSORBOARD_DIR);
+        String dir = plan.spec().code().envOf(Role.TRAINER).get(PaddleEnv.TENSORBOARD_DIR);
         return role == Role.TRAINER && dir != null && !dir.isBlank();
     }
 

@@ -67,6 +67,12 @@ public record JobPlan(
                 derivations, all);
     }
 
+    /** The image a replica of this role runs: the pservers' own where the request gives one, else the job's. */
+    public String image(Role role) {
+        String pservers = spec.code().pserverImage();
+        return role == Role.PSERVER && pservers != null ? pservers : image;
+    }
+
     public JobMode mode() {
         return spec.topology().modeOrDefault();
     }

@@ -35,6 +35,8 @@ public final class JobPlanner {
     public JobPlan plan(JobRequest request, String namespace, Site site) {
         List<Violation> violations = new ArrayList<>(portRangeViolations(request));
         violations.addAll(ModeRules.check(request));
+        violations.addAll(SecretEnvRules.check(request.code()));
+        violations.addAll(PlacementRules.check(request.placement()));
         violations.addAll(RestartRules.check(request.lifecycle(), policy.limits()));
         try {
             Topology topology = new TopologyRules(request, policy).derive();
@@ -87,7 +89,7 @@ public final class JobPlanner {
             List<String> hosts = role.role() == Role.PSERVER ? wiring.pserverHosts() : wiring.trainerHosts();
             for (int i = 0; i < role.count(); i++) {
                 replicas.add(new Replica(role.role(), i, hosts.get(i),
-                        PaddleEnv.of(wiring, role.role(), i, request.code().env())));
+                        PaddleEnv.of(wiring, role.role(), i, request.code().envOf(role.role()))));
             }
         }
         List<Derivation> derivations = new ArrayList<>(t.derivations());
@@ -97,7 +99,7 @@ public final class JobPlanner {
                     + " as its nodes (trainers sharing a node would each train alone); it reads PADDLE_MASTER, "
                     + "PADDLE_NNODES, POD_IP and PADDLE_TRAINER_ID instead and sets the list for its workers"));
         }
-        String tensorBoard = request.code().env().get(PaddleEnv.TENSORBOARD_DIR);
+        String tensorBoard = request.code().envOf(Role.TRAINER).get(PaddleEnv.TENSORBOARD_DIR);
         if (tensorBoard != null && !tensorBoard.isBlank()) {
             derivations.add(new Derivation("metrics", "TensorBoard scalars from " + tensorBoard, "env names "
                     + PaddleEnv.TENSORBOARD_DIR + ": each trainer's entry point runs under a reader that reports the "

@@ -1,6 +1,7 @@
 package io.paddlejobs.planning;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,18 +29,51 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
 
     /**
      * What runs: the commands, the image they run in, the uploaded code they start in, and their
-     * extra environment.
+     * extra environment, for every replica or for one role.
      *
      * @param pserverEntryPoint the pservers' command where they start differently; {@code null}: {@link #entryPoint}
+     * @param pserverImage      the pservers' image where it differs; {@code null}: the job's image
      * @param codePackage       the request's {@code package}: the uploaded code the replicas start in
+     * @param env               every replica's extra variables
+     * @param pserverEnv        the pservers' variables besides (and over) {@code env}
+     * @param trainerEnv        the trainers' variables besides (and over) {@code env}
+     * @param envFromSecrets    variables whose values are secrets of the job's namespace, by reference only: the
+     *                          values reach the replicas' environment and nothing else
      */
-    public record Code(String entryPoint, String pserverEntryPoint, String image, String codePackage,
-                       Map<String, String> env) {
+    public record Code(String entryPoint, String pserverEntryPoint, String image, String pserverImage,
+                       String codePackage, Map<String, String> env, Map<String, String> pserverEnv,
+                       Map<String, String> trainerEnv, Map<String, SecretKey> envFromSecrets) {
 
-        static final Code NONE = new Code(null, null, null, null, null);
+        static final Code NONE = new Code(null, null, null, null, null, null, null, null, null);
 
         public Code {
             env = env == null ? Map.of() : Map.copyOf(env);
+            pserverEnv = pserverEnv == null ? Map.of() : Map.copyOf(pserverEnv);
+            trainerEnv = trainerEnv == null ? Map.of() : Map.copyOf(trainerEnv);
+            envFromSecrets = envFromSecrets == null ? Map.of() : Map.copyOf(envFromSecrets);
+        }
+
+        /** The extra variables of a replica of this role: {@code env}, then the role's own over it. */
+        public Map<String, String> envOf(Role role) {
+            Map<String, String> own = role == Role.PSERVER ? pserverEnv : trainerEnv;
+            if (own.isEmpty()) {
+                return env;
+            }
+            Map<String, String> merged = new LinkedHashMap<>(env);
+            merged.putAll(own);
+            return merged;
+        }
+    }
+
+    /**
+     * One key of a secret of the job's namespace (a Kubernetes Secret, or the operator's secret store on
+     * the local and Slurm backends). Only the reference is ever kept or shown.
+     */
+    public record SecretKey(String secret, String key) {
+
+        @Override
+        public String toString() {
+            return secret + "/" + key;
         }
     }
 
@@ -64,9 +98,9 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
      * {@code memory}) or per replica of each role (the advanced fields), and whether it uses GPUs.
      */
     public record Compute(Integer numGpus, Integer numCpus, Memory memory, Integer trainerCpu, Integer trainerGpu,
-                          Memory trainerMem, Integer pserverCpu, Memory pserverMem, Boolean useGpu) {
+                          Memory trainerMem, Integer pserverCpu, Memory pserverMem, Boolean useGpu, Memory shmSize) {
 
-        static final Compute NONE = new Compute(null, null, null, null, null, null, null, null, null);
+        static final Compute NONE = new Compute(null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -80,14 +114,72 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
      * @param account   the Slurm account the job is charged to; {@code null}: the backend's default
      * @param partition the Slurm partition; {@code null}: the backend's default
      * @param qos       the Slurm quality of service; {@code null}: the account's default
+     * @param nodeSelector node labels every pod's node must have (kubernetes backend)
+     * @param tolerations  the taints every pod tolerates (kubernetes backend)
+     * @param nodeAffinity requirements on node labels every pod's node must meet, all of them (kubernetes backend)
+     * @param volumes      claims and config maps of the namespace mounted read-only (kubernetes backend)
      */
     public record Placement(Map<String, String> labels, String queue, String priority, String account,
-                            String partition, String qos) {
+                            String partition, String qos, Map<String, String> nodeSelector,
+                            List<Toleration> tolerations, List<NodeRequirement> nodeAffinity, List<Volume> volumes) {
 
-        static final Placement NONE = new Placement(null, null, null, null, null, null);
+        static final Placement NONE = new Placement(null, null, null, null, null, null, null, null, null, null);
 
         public Placement {
             labels = labels == null ? Map.of() : Map.copyOf(labels);
+            nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+            tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
+            nodeAffinity = nodeAffinity == null ? List.of() : List.copyOf(nodeAffinity);
+            volumes = volumes == null ? List.of() : List.copyOf(volumes);
+        }
+
+        /** Whether the request says where on a cluster its pods go, or what they mount, beyond labels and queues. */
+        public boolean placesPods() {
+            return !nodeSelector.isEmpty() || !tolerations.isEmpty() || !nodeAffinity.isEmpty() || !volumes.isEmpty();
+        }
+    }
+
+    /**
+     * A taint the job's pods tolerate, as Kubernetes writes one.
+     *
+     * @param operator {@code Equal} (with a value) or {@code Exists}; {@code null}: {@code Equal}
+     * @param value    {@code null} with {@code Exists}
+     * @param effect   {@code NoSchedule}, {@code PreferNoSchedule} or {@code NoExecute}; {@code null}: every effect
+     */
+    public record Toleration(String key, String operator, String value, String effect) {
+
+        /** {@code key=value:Effect}, {@code key:Effect}, {@code key=value} or {@code key}: as operators list them. */
+        @Override
+        public String toString() {
+            return key + (value != null ? "=" + value : "") + (effect != null ? ":" + effect : "");
+        }
+    }
+
+    /**
+     * A requirement on a node label, as a node selector term's match expression.
+     *
+     * @param operator {@code In}, {@code NotIn}, {@code Exists} or {@code DoesNotExist}
+     * @param values   the values {@code In} and {@code NotIn} name; empty for the others
+     */
+    public record NodeRequirement(String key, String operator, List<String> values) {
+
+        public NodeRequirement {
+            values = values == null ? List.of() : List.copyOf(values);
+        }
+    }
+
+    /**
+     * An extra volume of the job's namespace, mounted read-only in every replica: a persistent volume
+     * claim or a config map, one of the two.
+     *
+     * @param claim     a PersistentVolumeClaim's name, or {@code null}
+     * @param configMap a ConfigMap's name, or {@code null}
+     */
+    public record Volume(String claim, String configMap, String mountPath) {
+
+        /** {@code pvc/<name>} or {@code configmap/<name>}: as operators allow them, and as kubectl names them. */
+        public String source() {
+            return claim != null ? "pvc/" + claim : "configmap/" + configMap;
         }
     }
 

@@ -21,6 +21,8 @@ final class ModeRules {
         reject(violations, "pserver_cpu", r.compute().pserverCpu());
         reject(violations, "pserver_mem", r.compute().pserverMem() == null ? null : r.compute().pserverMem().toString());
         reject(violations, "pserver_entry_point", r.code().pserverEntryPoint());
+        reject(violations, "pserver_image", r.code().pserverImage());
+        reject(violations, "pserver_env", r.code().pserverEnv().isEmpty() ? null : r.code().pserverEnv().keySet());
         return violations;
     }
 

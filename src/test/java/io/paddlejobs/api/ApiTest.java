@@ -33,6 +33,8 @@ import tools.jackson.databind.json.JsonMapper;
 abstract class ApiTest {
 
     static final Path DATA_ROOT = temporaryDataRoot();
+    /** The operator's secret store (paddlejobs.secrets.store), empty until a class puts a secret in it. */
+    static final Path SECRET_STORE = DATA_ROOT.resolveSibling(DATA_ROOT.getFileName() + "-secrets");
 
     @Autowired
     MockMvc mvc;
@@ -54,6 +56,7 @@ abstract class ApiTest {
     @DynamicPropertySource
     static void dataRoot(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", DATA_ROOT::toString);
+        registry.add("paddlejobs.secrets.store", SECRET_STORE::toString);
         // Classes leave sleeping jobs behind; the default four slots would queue the next class's jobs.
         registry.add("paddlejobs.local.max-running-jobs", () -> 50);
         // Likewise the CPUs and memory they are counted against.
@@ -97,7 +100,10 @@ abstract class ApiTest {
     private static Path temporaryDataRoot() {
         try {
             Path root = Files.createTempDirectory("paddle-jobs-api-test-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteQuietly(root)));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                deleteQuietly(root);
+                deleteQuietly(root.resolveSibling(root.getFileName() + "-secrets"));
+            }));
             return root;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -30,6 +30,11 @@ public final class PaddleVenvs {
         return python;
     }
 
+    /** Where the venv with Paddle {@code version} would be: for settings made before a test can skip. */
+    public static Path expected(String version) {
+        return venvs().resolve("paddle-" + version);
+    }
+
     private static Path venvs() {
         String given = System.getProperty("paddle.venvs", "");
         if (!given.isBlank()) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,10 +57,17 @@ class RealPaddleJobsTest {
         // taken for ours, by the trainers and by the listen watch alike. No fixed range either (two
         // runs of this test would share it): the range starts at a port the system found free.
         int first = freePortRangeStart();
+        firstPort = first;
         registry.add("paddlejobs.local.first-port", () -> first);
         registry.add("paddlejobs.local.last-port", () -> first + PORT_RANGE - 1);
         registry.add("paddlejobs.restarts.backoff", () -> "1s");
+        // An imported Kubeflow PaddleJob names Paddle's image; here the Paddle 3 venv stands in for it.
+        registry.add("paddlejobs.local.images", () -> KUBEFLOW_IMAGE + "*=" + PaddleVenvs.expected("3.3.1").resolve("bin"));
     }
+
+    private static final String KUBEFLOW_IMAGE = "registry.baidubce.com/paddlepaddle/paddle:";
+    /** The first port of this test's range: an imported manifest's master port is put there. */
+    private static int firstPort;
 
     /**
      * The first of {@link #PORT_RANGE} ports, from a free one the system handed out: what else listens in
@@ -102,6 +110,35 @@ class RealPaddleJobsTest {
         assertThat(replicas(status, "trainer")).hasSize(2)
                 .allSatisfy(trainer -> assertThat(trainer.get("state").asString()).isEqualTo("Succeeded"));
         report("paddle-ps", submitted, firstLoss);
+    }
+
+    /**
+     * Kubeflow's own collective example (test resource kubeflow/collective.yaml: Worker replicas running
+     * {@code python -m paddle.distributed.launch run_check}) imported as it is, but for its master port: the
+     * service's ports here are a range of this test's. The image's python is the Paddle 3 venv's
+     * (paddlejobs.local.images), and the launcher finds its peer through the environment the service gives it,
+     * as it would under Kubeflow's operator.
+     */
+    @Test
+    void kubeflowsCollectiveExampleImportedRunsTheLauncherWithTheVenvStandingInForItsImage() throws Exception {
+        PaddleVenvs.python("3.3.1");
+        String manifest;
+        try (var in = RealPaddleJobsTest.class.getResourceAsStream("kubeflow/collective.yaml")) {
+            manifest = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("- containerPort: 37777", "- containerPort: " + firstPort);
+        }
+        HttpResponse<String> imported = client.send(java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(client.baseUrl() + "/jobs/import"))
+                .header("Content-Type", "application/yaml")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(manifest)));
+        assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
+
+        JsonNode status = awaitFinished("paddle-simple-cpu");
+
+        assertThat(status.get("phase").asString()).as(status.toString()).isEqualTo("Succeeded");
+        for (int trainer = 0; trainer < 2; trainer++) {
+            assertThat(log("paddle-simple-cpu", "trainer", trainer)).contains("Distributed training completed");
+        }
     }
 
     @Test

@@ -34,7 +34,14 @@ class RequestWireFormTest {
              "package": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
              "max_restarts": 3, "restart_on": ["infrastructure", 137, "stall"], "stall_timeout": "30m",
              "queue": "gpu-team", "priority": "high", "account": "ml", "partition": "gpu", "qos": "normal",
-             "notify": [{"url": "http://127.0.0.1:9/hook", "events": ["started", "failed"]}]}
+             "notify": [{"url": "http://127.0.0.1:9/hook", "events": ["started", "failed"]}],
+             "pserver_image": "pimg:2", "shm_size": "2Gi", "pserver_env": {"ROLE_NOTE": "ps"},
+             "trainer_env": {"ROLE_NOTE": "trainer"}, "env_from_secrets": {"HDFS_PASS": {"secret": "hdfs", "key": "pass"}},
+             "node_selector": {"pool": "cpu-large"},
+             "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "training", "effect": "NoSchedule"}],
+             "node_affinity": [{"key": "zone", "operator": "In", "values": ["a", "b"]}],
+             "volumes": [{"claim": "ctr-data", "mount_path": "/mnt/data"},
+                         {"config_map": "settings", "mount_path": "/etc/train"}]}
             """;
 
     @Test

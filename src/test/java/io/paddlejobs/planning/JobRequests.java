@@ -33,6 +33,14 @@ public final class JobRequests {
                         + " stall_timeout=30m queue=gpu-team priority=high account=ml partition=gpu qos=normal"
                         + " package=sha256:" + "0123456789abcdef".repeat(4))
                 .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp"))
+                .spec("pserver_image=pimg:2 shm_size=2Gi")
+                .pserverEnv(Map.of("ROLE_NOTE", "ps")).trainerEnv(Map.of("ROLE_NOTE", "trainer"))
+                .envFromSecrets(Map.of("HDFS_PASS", new JobRequest.SecretKey("hdfs", "pass")))
+                .nodeSelector(Map.of("pool", "cpu-large"))
+                .tolerations(List.of(new JobRequest.Toleration("dedicated", "Equal", "training", "NoSchedule")))
+                .nodeAffinity(List.of(new JobRequest.NodeRequirement("zone", "In", List.of("a", "b"))))
+                .volumes(List.of(new JobRequest.Volume("ctr-data", null, "/mnt/data"),
+                        new JobRequest.Volume(null, "settings", "/etc/train")))
 
                 .notify(List.of(new JobRequest.Notify("http://127.0.0.1:9/hook", List.of(JobEvent.STARTED, JobEvent.FAILED))))
                 .build();
@@ -85,6 +93,8 @@ public final class JobRequests {
             FIELDS.put("account", Builder::account);
             FIELDS.put("partition", Builder::partition);
             FIELDS.put("qos", Builder::qos);
+            FIELDS.put("pserver_image", Builder::pserverImage);
+            FIELDS.put("shm_size", (b, v) -> b.shmSize(Memory.parse(v)));
         }
 
         private String name;
@@ -119,6 +129,15 @@ public final class JobRequests {
         private String partition;
         private String qos;
         private List<JobRequest.Notify> notify;
+        private String pserverImage;
+        private Map<String, String> pserverEnv = Map.of();
+        private Map<String, String> trainerEnv = Map.of();
+        private Map<String, JobRequest.SecretKey> envFromSecrets = Map.of();
+        private Memory shmSize;
+        private Map<String, String> nodeSelector = Map.of();
+        private List<JobRequest.Toleration> tolerations = List.of();
+        private List<JobRequest.NodeRequirement> nodeAffinity = List.of();
+        private List<JobRequest.Volume> volumes = List.of();
 
         private Builder() {
         }
@@ -133,6 +152,16 @@ public final class JobRequests {
             b.image = code.image();
             b.codePackage = code.codePackage();
             b.env = code.env();
+            b.pserverImage = code.pserverImage();
+            b.pserverEnv = code.pserverEnv();
+            b.trainerEnv = code.trainerEnv();
+            b.envFromSecrets = code.envFromSecrets();
+            b.shmSize = r.compute().shmSize();
+            b.nodeSelector = r.placement().nodeSelector();
+            b.tolerations = r.placement().tolerations();
+            b.nodeAffinity = r.placement().nodeAffinity();
+            b.volumes = r.placement().volumes();
+            b.notify = r.notifications().webhooks();
             var topology = r.topology();
             b.mode = topology.mode();
             b.trainers = topology.trainers();
@@ -182,11 +211,13 @@ public final class JobRequests {
 
         public JobRequest build() {
             return new JobRequest(name,
-                    new JobRequest.Code(entryPoint, pserverEntryPoint, image, codePackage, env),
+                    new JobRequest.Code(entryPoint, pserverEntryPoint, image, pserverImage, codePackage, env, pserverEnv,
+                            trainerEnv, envFromSecrets),
                     new JobRequest.Topology(mode, trainers, pservers, port, portsNum, portsNumForSparse),
                     new JobRequest.Compute(numGpus, numCpus, memory, trainerCpu, trainerGpu, trainerMem, pserverCpu,
-                            pserverMem, useGpu),
-                    new JobRequest.Placement(labels, queue, priority, account, partition, qos),
+                            pserverMem, useGpu, shmSize),
+                    new JobRequest.Placement(labels, queue, priority, account, partition, qos, nodeSelector, tolerations,
+                            nodeAffinity, volumes),
                     new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout),
                     new JobRequest.Notifications(notify));
         }
@@ -224,5 +255,14 @@ public final class JobRequests {
         public Builder account(String value) { account = value; return this; }
         public Builder partition(String value) { partition = value; return this; }
         public Builder qos(String value) { qos = value; return this; }
+        public Builder pserverImage(String value) { pserverImage = value; return this; }
+        public Builder pserverEnv(Map<String, String> value) { pserverEnv = value; return this; }
+        public Builder trainerEnv(Map<String, String> value) { trainerEnv = value; return this; }
+        public Builder envFromSecrets(Map<String, JobRequest.SecretKey> value) { envFromSecrets = value; return this; }
+        public Builder shmSize(Memory value) { shmSize = value; return this; }
+        public Builder nodeSelector(Map<String, String> value) { nodeSelector = value; return this; }
+        public Builder tolerations(List<JobRequest.Toleration> value) { tolerations = value; return this; }
+        public Builder nodeAffinity(List<JobRequest.NodeRequirement> value) { nodeAffinity = value; return this; }
+        public Builder volumes(List<JobRequest.Volume> value) { volumes = value; return this; }
     }
 }

@@ -56,7 +56,7 @@ public class ContractSchemas implements OpenApiCustomizer {
 
     /** Kubernetes quantities: CPUs ({@code 2}, {@code 250m}) and memory ({@code 1Gi}, {@code 1G}). */
     private static final Set<String> QUANTITIES = Set.of("JobRequest.memory", "JobRequest.trainer_mem",
-            "JobRequest.pserver_mem", "Resources.cpu", "Resources.memory");
+            "JobRequest.pserver_mem", "JobRequest.shm_size", "Resources.cpu", "Resources.memory");
 
     public static final String SUBMIT_RESULT = "SubmitResult";
     /** A run again's body (ContractRules): the request's fields, none required. */

@@ -7,7 +7,9 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.SharedUsage;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Violation;
 import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
@@ -102,6 +104,15 @@ final class KubernetesJobBackend implements JobBackend {
         return "On Kubernetes, a job's pods fetch its package from this service, and the operator has not said where "
                 + "they reach it (paddlejobs.kubernetes.packages.service-url); until then, build the code into the image "
                 + "and leave package out.";
+    }
+
+    /** Where pods go and what they mount, as far as the operator allows the namespace; checked at submit and in every dry run. */
+    @Override
+    public void requireFits(JobPlan plan) {
+        List<Violation> violations = PlacementAllowList.violations(plan, settings.placement());
+        if (!violations.isEmpty()) {
+            throw new InvalidJobRequestException(violations);
+        }
     }
 
     @Override

@@ -48,6 +48,9 @@ import org.springframework.validation.annotation.Validated;
  * @param scheduler               who places the pods: {@code default} (the cluster's scheduler, one pod at a time),
  *                                or {@code volcano} (Volcano's scheduler places each job's pods all at once, as one
  *                                PodGroup; needs Volcano installed, and the {@code jobs} workload)
+ * @param placement               what each namespace's requests may ask of the cluster's nodes and volumes
+ *                                ({@code node_selector}, {@code node_affinity}, {@code tolerations}, {@code volumes});
+ *                                nothing unless listed here
  */
 @Validated
 @ConfigurationProperties("paddlejobs.kubernetes")
@@ -65,7 +68,38 @@ public record KubernetesProperties(
         @DefaultValue List<String> namespaces,
         @DefaultValue Map<String, String> queues,
         @DefaultValue("jobs") Workload workload,
-        @DefaultValue("default") Scheduler scheduler) {
+        @DefaultValue("default") Scheduler scheduler,
+        @DefaultValue Placement placement) {
+
+    /**
+     * Per namespace (namespace: list), what its jobs may ask for: a request that names anything else is a
+     * 400 naming the field and this setting. Taints keep pods off the nodes they were put on for; a node
+     * selector or affinity chooses a node pool; a volume is the namespace's data.
+     *
+     * @param nodeLabels  node labels a job may select (node_selector, node_affinity's In and Exists):
+     *                    {@code key=value}, or {@code key} for any value of it
+     * @param tolerations taints a job may tolerate: {@code key=value:Effect}, {@code key:Effect}, {@code key=value},
+     *                    or {@code key} for any toleration of that key
+     * @param volumes     claims and config maps a job may mount read-only: {@code pvc/<name>}, {@code configmap/<name>}
+     */
+    record Placement(@DefaultValue Map<String, List<String>> nodeLabels,
+                            @DefaultValue Map<String, List<String>> tolerations,
+                            @DefaultValue Map<String, List<String>> volumes) {
+
+        public Placement {
+            nodeLabels = copy(nodeLabels);
+            tolerations = copy(tolerations);
+            volumes = copy(volumes);
+        }
+
+        private static Map<String, List<String>> copy(Map<String, List<String>> allowed) {
+            Map<String, List<String>> copied = new java.util.HashMap<>();
+            if (allowed != null) {
+                allowed.forEach((namespace, values) -> copied.put(namespace, List.copyOf(values)));
+            }
+            return Map.copyOf(copied);
+        }
+    }
 
     /** What runs a job's replicas ({@code paddlejobs.kubernetes.workload}). */
     enum Workload { JOBS, JOBSET, AUTO }
@@ -78,6 +112,7 @@ public record KubernetesProperties(
         queues = queues == null ? Map.of() : Map.copyOf(queues);
         workload = workload == null ? Workload.JOBS : workload;
         scheduler = scheduler == null ? Scheduler.DEFAULT : scheduler;
+        placement = placement == null ? new Placement(null, null, null) : placement;
         if (scheduler == Scheduler.VOLCANO && workload == Workload.JOBSET) {
             // A JobSet creates the trainers only once the pservers are ready, and a gang of pservers alone is never placed.
             throw new IllegalArgumentException("paddlejobs.kubernetes.scheduler volcano needs paddlejobs.kubernetes.workload "

@@ -24,9 +24,10 @@ record MainContainerStep(JobPlan plan, Role role) implements PodStep {
     @Override
     public PodParts apply(PodParts pod) {
         var container = new ContainerBuilder(pod.main())
-                .withImage(plan.image())
-                // A failed container's message is its log's end: the replica's last words, read with its pod.
-                .withTerminationMessagePolicy("FallbackToLogsOnError")
+                .withImage(plan.image(role))
+                // A failed container's message is its log's end: the replica's last words, read with its pod. Not
+                // where the job has secrets: the service cannot mask values it never reads.
+                .withTerminationMessagePolicy(plan.spec().code().envFromSecrets().isEmpty() ? "FallbackToLogsOnError" : "File")
                 .withCommand("sh", "-c", Expansion.literal(
                         MAKE_CHECKPOINT_DIR + EntryPoints.command(TensorBoardScalars.command(plan, role))));
         if (role == Role.PSERVER) {

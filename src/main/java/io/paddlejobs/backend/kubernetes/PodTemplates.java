@@ -20,8 +20,11 @@ final class PodTemplates {
         steps.add(new ReplicaPodStep(plan, role, settings.terminationGracePeriod()));
         steps.add(new MainContainerStep(plan, role));
         steps.add(new ReplicaEnvStep(plan, role));
+        steps.add(new SecretEnvStep(plan.spec().code().envFromSecrets()));
         steps.add(new ResourcesStep(plan.role(role).perReplica()));
         steps.add(new DataVolumeStep(claim));
+        steps.add(new ExtraVolumesStep(plan.spec().placement().volumes()));
+        steps.add(new NodePlacementStep(plan.spec().placement()));
         steps.add(new HomeStep());
         if (code != null) {
             steps.add(new CodePackageStep(code)); // its init container before any other
@@ -30,7 +33,9 @@ final class PodTemplates {
             steps.add(new PserverReadinessStep(plan.ports().first()));
             steps.add(new ResolveOwnNameStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));
         } else {
-            steps.add(new SharedMemoryStep(Memory.parse(settings.shmSize()), plan.trainers().perReplica().memory()));
+            Memory shm = plan.spec().compute().shmSize();
+            steps.add(new SharedMemoryStep(shm != null ? shm : Memory.parse(settings.shmSize()),
+                    plan.trainers().perReplica().memory()));
             steps.add(new WaitForPserversStep(plan, settings.waitImage(), settings.pserverWaitTimeout()));
         }
         if (VolcanoGroups.chosen(settings)) {

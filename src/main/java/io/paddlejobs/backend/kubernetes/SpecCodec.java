@@ -66,6 +66,24 @@ final class SpecCodec {
         fields.put("restart_on", lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire());
         fields.put("stall_timeout", duration(lifecycle.stallTimeout()));
         fields.put("notify", notify(r.notifications().webhooks()));
+        var placement = r.placement();
+        fields.put("pserver_image", code.pserverImage());
+        fields.put("pserver_env", sortedOrNull(code.pserverEnv()));
+        fields.put("trainer_env", sortedOrNull(code.trainerEnv()));
+        fields.put("env_from_secrets", secrets(code.envFromSecrets()));
+        fields.put("shm_size", text(compute.shmSize()));
+        fields.put("node_selector", sortedOrNull(placement.nodeSelector()));
+        fields.put("tolerations", listOrNull(placement.tolerations().stream().map(t -> present(
+                "key", t.key(), "operator", t.operator(), "value", t.value(), "effect", t.effect())).toList()));
+        fields.put("node_affinity", listOrNull(placement.nodeAffinity().stream().map(a -> {
+            Map<String, Object> written = present("key", a.key(), "operator", a.operator());
+            if (!a.values().isEmpty()) {
+                written.put("values", a.values());
+            }
+            return written;
+        }).toList()));
+        fields.put("volumes", listOrNull(placement.volumes().stream().map(v -> present(
+                "claim", v.claim(), "config_map", v.configMap(), "mount_path", v.mountPath())).toList()));
         fields.values().removeIf(value -> value == null);
         return JSON.writeValueAsString(fields);
     }
@@ -83,16 +101,23 @@ final class SpecCodec {
         }
         return new JobRequest(str(n, "name"),
                 new JobRequest.Code(str(n, "entry_point"), str(n, "pserver_entry_point"), str(n, "image"),
-                        str(n, "package"), strings(n, "env")),
+                        str(n, "pserver_image"), str(n, "package"), strings(n, "env"), strings(n, "pserver_env"),
+                        strings(n, "trainer_env"), secrets(n)),
                 new JobRequest.Topology(n.hasNonNull("mode") ? JobMode.fromLabel(n.get("mode").asString()) : null,
                         integer(n, "trainers"), integer(n, "pservers"),
                         integer(n, "port"), integer(n, "ports_num"), integer(n, "ports_num_for_sparse")),
                 new JobRequest.Compute(integer(n, "num_gpus"), integer(n, "num_cpus"), memory(n, "memory"),
                         integer(n, "trainer_cpu"), integer(n, "trainer_gpu"), memory(n, "trainer_mem"),
                         integer(n, "pserver_cpu"), memory(n, "pserver_mem"),
-                        n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null),
+                        n.hasNonNull("use_gpu") ? n.get("use_gpu").asBoolean() : null, memory(n, "shm_size")),
                 new JobRequest.Placement(strings(n, "labels"), str(n, "queue"), str(n, "priority"),
-                        str(n, "account"), str(n, "partition"), str(n, "qos")),
+                        str(n, "account"), str(n, "partition"), str(n, "qos"), strings(n, "node_selector"),
+                        items(n, "tolerations", t -> new JobRequest.Toleration(str(t, "key"), str(t, "operator"),
+                                str(t, "value"), str(t, "effect"))),
+                        items(n, "node_affinity", a -> new JobRequest.NodeRequirement(str(a, "key"), str(a, "operator"),
+                                items(a, "values", JsonNode::asString))),
+                        items(n, "volumes", v -> new JobRequest.Volume(str(v, "claim"), str(v, "config_map"),
+                                str(v, "mount_path")))),
                 new JobRequest.Lifecycle(duration(n, "max_run_time"), integer(n, "max_restarts"), restartOn(n),
                         duration(n, "stall_timeout")),
                 new JobRequest.Notifications(notify(n)));
@@ -143,6 +168,51 @@ final class SpecCodec {
         List<Object> items = new ArrayList<>();
         value.forEach(item -> items.add(item.isNumber() ? (Object) item.asInt() : item.asString()));
         return RestartOn.parse(items);
+    }
+
+    private static Map<String, Object> secrets(Map<String, JobRequest.SecretKey> secrets) {
+        if (secrets.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> written = new TreeMap<>();
+        secrets.forEach((name, ref) -> written.put(name, present("secret", ref.secret(), "key", ref.key())));
+        return written;
+    }
+
+    private static Map<String, JobRequest.SecretKey> secrets(JsonNode n) {
+        Map<String, JobRequest.SecretKey> secrets = new LinkedHashMap<>();
+        if (n.hasNonNull("env_from_secrets")) {
+            n.get("env_from_secrets").properties().forEach(entry -> secrets.put(entry.getKey(),
+                    new JobRequest.SecretKey(str(entry.getValue(), "secret"), str(entry.getValue(), "key"))));
+        }
+        return secrets;
+    }
+
+    /** The pairs whose values are given, in order. */
+    private static Map<String, Object> present(Object... pairs) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                fields.put((String) pairs[i], pairs[i + 1]);
+            }
+        }
+        return fields;
+    }
+
+    private static Map<String, String> sortedOrNull(Map<String, String> map) {
+        return map.isEmpty() ? null : new TreeMap<>(map);
+    }
+
+    private static <T> List<T> listOrNull(List<T> list) {
+        return list.isEmpty() ? null : list;
+    }
+
+    private static <T> List<T> items(JsonNode n, String field, java.util.function.Function<JsonNode, T> read) {
+        List<T> items = new ArrayList<>();
+        if (n.hasNonNull(field)) {
+            n.get(field).forEach(item -> items.add(read.apply(item)));
+        }
+        return items;
     }
 
     private static String text(Memory memory) {

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.SecretsProperties;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
@@ -26,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "paddlejobs.backend", havingValue = "local", matchIfMissing = true)
-@EnableConfigurationProperties(LocalProperties.class)
+@EnableConfigurationProperties({LocalProperties.class, SecretsProperties.class})
 @PropertySource("classpath:io/paddlejobs/backend/local/local-backend.properties")
 class LocalBackendConfig {
 
@@ -40,7 +41,8 @@ class LocalBackendConfig {
 
     @Bean
     JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Tenancy tenancy,
-                               Environment env, CodePackages packages, RestartBackoff backoff, SpawnHealth spawns) {
+                               Environment env, CodePackages packages, RestartBackoff backoff, SpawnHealth spawns,
+                               SecretsProperties secrets) {
         boolean tenants = tenancy.shared();
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(tenancy, env),
                 properties.sandboxUsers(), properties.maxProcesses());
@@ -50,7 +52,7 @@ class LocalBackendConfig {
         log.warn("Local backend: memory and CPU are counted, not enforced: a replica may use more than its plan gives it");
         var resources = ResourceLedger.of(machine, properties);
         var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages, resources,
-                backoff, spawns);
+                backoff, spawns, secrets.toStore());
         long reading = System.nanoTime();
         int recorded = backend.recover();
         log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "

@@ -1,6 +1,8 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
+import io.paddlejobs.backend.SecretStore;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
@@ -10,6 +12,7 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.InvalidJobRequestException;
+import io.paddlejobs.planning.Derivation;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.RestartBackoff;
@@ -58,6 +61,10 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final JobChanges changes = new JobChanges();
 
     private final RestartBackoff backoff;
+    private final SecretStore secrets;
+    /** Whether other tenants' replicas cannot read this job's secrets ({@link Sandbox#keepsTenantsSecretsApart}). */
+    private final boolean secretsApart;
+    private final LocalImages images;
 
     /** With the default backoff between attempts (10 s, doubling up to 5 min). */
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
@@ -68,12 +75,20 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
                     CodePackages packages, ResourceLedger resources, RestartBackoff backoff) {
-        this(properties, planner, store, clock, sandbox, packages, resources, backoff, new SpawnHealth(clock));
+        this(properties, planner, store, clock, sandbox, packages, resources, backoff, new SpawnHealth(clock),
+                SecretStore.NONE);
     }
 
-    /** @param spawns told whether replicas' processes start (readiness) */
+    /**
+     * @param spawns  told whether replicas' processes start (readiness)
+     * @param secrets the operator's store of the secrets jobs may name ({@code env_from_secrets})
+     */
     LocalJobBackend(LocalProperties properties, JobPlanner planner, JobRecordStore store, Clock clock, Sandbox sandbox,
-                    CodePackages packages, ResourceLedger resources, RestartBackoff backoff, SpawnHealth spawns) {
+                    CodePackages packages, ResourceLedger resources, RestartBackoff backoff, SpawnHealth spawns,
+                    SecretStore secrets) {
+        this.secrets = secrets;
+        this.secretsApart = sandbox.keepsTenantsSecretsApart();
+        this.images = LocalImages.of(properties.images());
         this.planner = planner;
         this.backoff = backoff;
         this.store = store;
@@ -82,7 +97,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.dataRoot = properties.dataRoot();
         this.clock = clock;
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, spawns, clock,
-                backoff, this::keepRecordThenRun);
+                backoff, this::keepRecordThenRun, secrets);
         this.resources = resources;
         this.handsOutGpus = resources.capacity().total().gpus() > 0; // the machine's, fixed at start
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
@@ -90,10 +105,29 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
                 launcher::start);
     }
 
-    /** A job asking for more GPUs or memory than this machine has would wait for ever: it is refused instead. */
+    /**
+     * A job asking for more GPUs or memory than this machine has would wait for ever: it is refused instead;
+     * so is one that asks for a cluster's placement, or for secrets the store does not hold for its namespace.
+     */
     @Override
     public void requireFits(JobPlan plan) {
-        List<Violation> violations = resources.neverFits(plan);
+        List<Violation> violations = new ArrayList<>(ClusterOnlyFields.refused(plan.spec(), "local",
+                "runs every replica on this machine"));
+        var asked = plan.spec().code().envFromSecrets();
+        if (!asked.isEmpty() && !secretsApart) {
+            violations.add(Violation.of("env_from_secrets", String.join(",", asked.keySet()), "tenants share this"
+                    + " machine and every replica runs as the service's user, so another tenant's job could read a"
+                    + " secret given to this one (from its replica's environment, or from the store itself): this"
+                    + " backend takes secrets with tenants only where each namespace's replicas run as a user of"
+                    + " their own (the service as root, with bubblewrap); give the job its credentials another way"));
+        } else {
+            violations.addAll(secrets.check(asked, plan.namespace()));
+        }
+        plan.spec().code().envFromSecrets().keySet().stream().filter(Sandbox::readByLoader).forEach(name ->
+                violations.add(Violation.of("env_from_secrets." + name, name, "is read by the dynamic loader, which"
+                        + " confined replicas are given only on their command line, where other users can read it:"
+                        + " a secret cannot be " + name)));
+        violations.addAll(resources.neverFits(plan));
         if (!violations.isEmpty()) {
             throw new InvalidJobRequestException(violations);
         }
@@ -124,7 +158,17 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public JobPlan asDryRun(JobPlan plan) {
-        return handsOutGpus ? DevicesAtStart.shown(plan) : plan;
+        JobPlan shown = handsOutGpus ? DevicesAtStart.shown(plan) : plan;
+        for (Role role : List.of(Role.PSERVER, Role.TRAINER)) {
+            String image = LocalImages.imageOf(plan.spec(), role);
+            if (image != null && plan.role(role).count() > 0) {
+                shown = shown.plusDerivation(new Derivation("image", image, images.binFor(plan.spec(), role)
+                        .map(bin -> "the " + role.label() + "s run with " + bin + " first on PATH (paddlejobs.local.images)")
+                        .orElse("no stand-in for it here (paddlejobs.local.images): the " + role.label()
+                                + "s run what the service's PATH finds")));
+            }
+        }
+        return shown;
     }
 
     @Override
@@ -208,7 +252,10 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
             return false;
         }
         String id = job.plan().replicasOf(role).get(index).id();
-        LogFiles.write(store.logFile(key, id), tail, () -> follow && isActive(job, id), out);
+        // What a replica printed of its secrets is hidden wherever it is read: here, the history, the metrics.
+        var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
+        LogFiles.write(store.logFile(key, id), tail, () -> follow && isActive(job, id), masked);
+        masked.finish();
         return true;
     }
 
@@ -226,7 +273,9 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
         Path kept = store.earlierLogFile(key, attempt, job.plan().replicasOf(role).get(index).id());
         if (Files.exists(kept, LinkOption.NOFOLLOW_LINKS)) {
-            LogFiles.write(kept, tail, () -> false, out);
+            var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
+            LogFiles.write(kept, tail, () -> false, masked);
+            masked.finish();
         }
         return true;
     }

@@ -54,6 +54,10 @@ import org.springframework.validation.annotation.Validated;
  * @param cpuOversubscription how many CPUs of jobs are counted per CPU of the machine: jobs mostly wait
  *                          on each other, on data and on GPUs, and a trainer asks for a whole CPU it rarely
  *                          fills; with 4 the examples (up to 6 CPUs) run on a 2-core laptop
+ * @param images            what stands in for a request's image (or pserver_image) here: {@code IMAGE=DIR} or
+ *                          {@code IMAGE-PREFIX*=DIR}, DIR (such as a virtual environment's {@code bin}) first on the
+ *                          replicas' PATH, so that an image's {@code python} is that environment's; confined replicas
+ *                          see DIR only outside the service user's home; an image without one runs what PATH finds
  */
 @Validated
 @ConfigurationProperties("paddlejobs.local")
@@ -77,7 +81,13 @@ public record LocalProperties(
         @DefaultValue("nvidia-smi") @NotNull String nvidiaSmi,
         DataSize memory,
         @Min(1) Integer cpus,
-        @DefaultValue("4") @Min(1) @Max(64) int cpuOversubscription) {
+        @DefaultValue("4") @Min(1) @Max(64) int cpuOversubscription,
+        @DefaultValue List<String> images) {
+
+    public LocalProperties {
+        images = images == null ? List.of() : List.copyOf(images);
+        LocalImages.of(images); // at start-up: a bad entry names the setting
+    }
 
     /** Who confined replicas run as when the service runs as root: a user per namespace from the range. */
     JobUsers sandboxUsers() {

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.LastWords;
 import io.paddlejobs.backend.Rendezvous;
+import io.paddlejobs.backend.SecretStore;
 import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.backend.TensorBoardScalars;
@@ -71,6 +72,8 @@ final class ReplicaLauncher implements AutoCloseable {
     private final Sandbox sandbox;
     private final SpawnHealth spawnHealth;
     private final ReplicaEnvironment environment;
+    private final SecretStore secrets;
+    private final LocalImages images;
     private final Clock clock;
     /**
      * Stops, exits and attempts: these tasks wait (on a grace period, a spawn) but never on each other,
@@ -106,12 +109,17 @@ final class ReplicaLauncher implements AutoCloseable {
     /** When each trainer last reported a new step: a job that reports steps shows progress only so. */
     private final StepSightings steps = new StepSightings();
 
-    /** @param startRecord makes a started job's record durable, then lets its replicas run */
+    /**
+     * @param startRecord makes a started job's record durable, then lets its replicas run
+     * @param secrets     the operator's store of the secrets jobs may name, read into a replica's environment as it starts
+     */
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
                     CodePackages packages, Sandbox sandbox, SpawnHealth spawnHealth, Clock clock,
-                    RestartBackoff backoff, StartRecord startRecord) {
+                    RestartBackoff backoff, StartRecord startRecord, SecretStore secrets) {
         this.properties = properties;
         this.startRecord = startRecord;
+        this.secrets = secrets;
+        this.images = LocalImages.of(properties.images());
         this.backoff = backoff;
         this.planner = planner;
         this.site = site;
@@ -324,6 +332,11 @@ final class ReplicaLauncher implements AutoCloseable {
         try {
             Map<String, String> env = new HashMap<>(replica.env());
             env.put(PaddleEnv.RESTART_COUNT, Integer.toString(attempt));
+            // The image's stand-in first on PATH: the entry point's python is the one the operator chose for it.
+            images.binFor(plan.spec(), replica.role()).ifPresent(bin -> env.put("PATH",
+                    LocalImages.path(bin, env.getOrDefault("PATH", System.getenv("PATH")))));
+            // Read as it starts, into its environment alone: the plan and the record hold the names only.
+            env.putAll(secrets.values(plan.spec().code().envFromSecrets(), key.namespace()));
             var launch = new ReplicaProcess.Launch(key + "/" + replica.id(), TensorBoardScalars.command(plan, replica.role()),
                     env, workspace.replicas().get(replica.id()), workspace.user(), store.logFile(key, replica.id()),
                     properties.maxLogSize().toBytes(), job.gpus().of(replica.id()).stream().map(GpuDevice::index).toList());
@@ -331,7 +344,9 @@ final class ReplicaLauncher implements AutoCloseable {
             boolean wanted = job.replicaStarted(attempt, replica, process);
             process.exit().thenAcceptAsync(code -> {
                 // Read once its output is drained: a failed replica's last line is often the reason it failed.
-                Optional<String> lastWords = code == 0 ? Optional.empty() : LastWords.of(store.logFile(key, replica.id()));
+                // Masked as every other output of it: a message goes to the history and webhooks.
+                Optional<String> lastWords = code == 0 ? Optional.empty() : LastWords.of(store.logFile(key, replica.id()))
+                        .map(secrets.mask(plan.spec().code().envFromSecrets(), key.namespace())::apply);
                 LocalJob.Outcome outcome = job.replicaExited(attempt, replica.id(), code, lastWords, backoff);
                 if (outcome.restartAt() != null) {
                     restartLater(job, outcome);

@@ -117,6 +117,16 @@ final class Sandbox {
         return confineFiles && bubblewrap;
     }
 
+    /**
+     * Whether one tenant's replicas are kept from another's secrets: there are no tenants, or each
+     * namespace's replicas run as a user of their own (the service as root, with bubblewrap), who can read
+     * neither another user's process environment nor the service's own mode-0600 files (the secret store).
+     * Replicas that run as the service's user could read both.
+     */
+    boolean keepsTenantsSecretsApart() {
+        return !confineFiles || users().perNamespace();
+    }
+
     boolean usesBubblewrap() {
         return bubblewrap;
     }
@@ -137,6 +147,11 @@ final class Sandbox {
         return HostPrograms.runningAsRoot() ? "no process limit (replicas run as root, which no limit holds)"
                 : "at most " + maxProcesses + " processes of this user's, counted with the service's own threads "
                 + "and every other job's";
+    }
+
+    /** Whether the dynamic loader reads the variable: such a variable is set only for the replica's shell. */
+    static boolean readByLoader(String name) {
+        return name.startsWith("LD_") || READ_BY_LOADER.contains(name);
     }
 
     /** Where HOME points for a replica: its working directory when the real home is hidden from it. */
@@ -167,7 +182,7 @@ final class Sandbox {
         Map<String, String> outside = new HashMap<>(env);
         Map<String, String> inside = new TreeMap<>();
         env.forEach((name, value) -> {
-            if (name.startsWith("LD_") || READ_BY_LOADER.contains(name)) {
+            if (readByLoader(name)) {
                 outside.remove(name);
                 inside.put(name, value);
             }

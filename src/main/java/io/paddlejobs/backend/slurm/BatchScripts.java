@@ -6,6 +6,7 @@ import io.paddlejobs.backend.Rendezvous;
 import io.paddlejobs.backend.ShellScripts;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Resources;
+import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.RolePlan;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -74,28 +75,46 @@ final class BatchScripts {
     }
 
     /**
-     * With Pyxis, the request's image as each step's container, with the job's directory and its
-     * namespace's storage mounted at the same paths (the launcher, the environments, the logs and the
-     * checkpoints are there). On the steps, not on the batch job: Pyxis runs an sbatch script given an
-     * image inside it, where there is no {@code srun} to start the steps with.
+     * With Pyxis, each role's image (the request's {@code image}, the pservers' {@code pserver_image} where
+     * given) as its step's container, with the job's directory and its namespace's storage mounted at the
+     * same paths (the launcher, the environments, the logs and the checkpoints are there). On the steps,
+     * not on the batch job: Pyxis runs an sbatch script given an image inside it, where there is no
+     * {@code srun} to start the steps with.
      */
     static String container(JobPlan plan, JobFiles files, SlurmProperties properties) {
-        String image = plan.spec().code().image();
-        if (image == null || properties.containers() != SlurmProperties.Containers.PYXIS) {
+        if (properties.containers() != SlurmProperties.Containers.PYXIS) {
+            return "";
+        }
+        StringBuilder images = new StringBuilder();
+        for (RolePlan role : roles(plan)) {
+            String image = requestedImage(plan, role.role());
+            if (image != null) {
+                images.append(role.role().name()).append("_IMAGE=").append(quote(image)).append('\n');
+            }
+        }
+        if (images.isEmpty()) {
             return "";
         }
         String jobDir = files.dir().toAbsolutePath().toString();
         String storage = properties.directories().storageDir(plan.namespace()).toAbsolutePath().normalize().toString();
-        return "CONTAINER_IMAGE=" + quote(image) + "\n"
-                + "CONTAINER_MOUNTS=" + quote(jobDir + ":" + jobDir + "," + storage + ":" + storage) + "\n";
+        return images + "CONTAINER_MOUNTS=" + quote(jobDir + ":" + jobDir + "," + storage + ":" + storage) + "\n";
+    }
+
+    /** The image the request asks a role to run in, or {@code null} (the plan's default image is for Kubernetes). */
+    private static String requestedImage(JobPlan plan, Role role) {
+        var code = plan.spec().code();
+        return role == Role.PSERVER && code.pserverImage() != null ? code.pserverImage() : code.image();
     }
 
     /** Why a request's image does not reach its replicas, where it does not. */
     static Optional<String> imageWarning(JobPlan plan, SlurmProperties properties) {
-        if (plan.spec().code().image() == null || properties.containers() == SlurmProperties.Containers.PYXIS) {
+        var code = plan.spec().code();
+        if (code.image() == null && code.pserverImage() == null
+                || properties.containers() == SlurmProperties.Containers.PYXIS) {
             return Optional.empty();
         }
-        return Optional.of("image is not used on this Slurm cluster: the replicas run the software"
+        return Optional.of((code.image() != null ? "image" : "pserver_image")
+                + " is not used on this Slurm cluster: the replicas run the software"
                 + " installed on its nodes (the operator has not set paddlejobs.slurm.containers=pyxis)");
     }
 

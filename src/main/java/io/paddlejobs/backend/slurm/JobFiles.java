@@ -46,6 +46,8 @@ import java.util.regex.Pattern;
 record JobFiles(Path shared, JobKey key) {
 
     private static final String ENV = "env";
+    /** In {@code env/}: the secrets' {@code NAME=value\0} pairs, read by {@code launch.sh}. */
+    static final String SECRETS = "secrets";
     private static final String ENTRY = "entry";
     private static final String LOGS = "logs";
     private static final String STATE = "state";
@@ -140,6 +142,22 @@ record JobFiles(Path shared, JobKey key) {
                 DirectoryHandle.PRIVATE, JobDirectories.STORAGE, key.namespace(), CHECKPOINTS, key.name()).close());
     }
 
+    /**
+     * The job's secret values, for {@code launch.sh} to give each replica's entry point through its environment
+     * (never a command line, which every user of a node can read): one file beside the replicas' environments,
+     * the service user's alone, which goes with the job's directory. Nothing when the job names no secrets.
+     */
+    void writeSecrets(Map<String, String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        inJobDirectory("write the secrets of job " + key.name(), job -> {
+            try (DirectoryHandle env = job.directory(ENV)) {
+                env.write(SECRETS, DirectoryHandle.PRIVATE_FILE, out -> out.write(nulSeparated(values, name -> true)));
+            }
+        });
+    }
+
     /** Replaces the record in one step, no link followed; the job's directory is made where missing. */
     void writeRecord(DirectoryHandle.Writing record) {
         inJobDirectory("write the record of job " + key.name(),
@@ -183,9 +201,12 @@ record JobFiles(Path shared, JobKey key) {
                 }
             });
         }
-        // A failed replica's last line is often why it failed. The log holds every attempt's output, the latest last.
-        marks.replaceAll((id, mark) -> mark.failedOnItsOwn()
-                ? mark.withLastWords(LastWords.of(logFile(id)).orElse(null)) : mark);
+        // A failed replica's last line is often why it failed. The log holds every attempt's output, the latest
+        // last. None for a job with secrets: what it printed of them would go into its status unmasked.
+        if (plan.spec().code().envFromSecrets().isEmpty()) {
+            marks.replaceAll((id, mark) -> mark.failedOnItsOwn()
+                    ? mark.withLastWords(LastWords.of(logFile(id)).orElse(null)) : mark);
+        }
         boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
         Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
                 .filter(JobWrittenFiles.Content::whole).map(content -> Placement.parse(content.text())).orElse(null);

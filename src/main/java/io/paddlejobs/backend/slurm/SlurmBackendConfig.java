@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.SecretsProperties;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
 import io.paddlejobs.planning.RestartBackoff;
@@ -15,16 +16,17 @@ import tools.jackson.databind.json.JsonMapper;
 /** The Slurm backend, chosen with {@code paddlejobs.backend=slurm}. */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "paddlejobs.backend", havingValue = "slurm")
-@EnableConfigurationProperties(SlurmProperties.class)
+@EnableConfigurationProperties({SlurmProperties.class, SecretsProperties.class})
 class SlurmBackendConfig {
 
     private static final Logger log = LoggerFactory.getLogger(SlurmBackendConfig.class);
 
     @Bean
-    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy, RestartBackoff backoff) {
+    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy, RestartBackoff backoff,
+                               SecretsProperties secrets) {
         properties.requireSharedFilesAccepted(tenancy.securityMode());
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
-                Clock.systemUTC(), backoff);
+                Clock.systemUTC(), backoff, secrets.toStore(), tenancy.shared());
         backend.start();
         log.info("Slurm backend ({}): job files under {}, partition {}", properties.client(),
                 properties.sharedDir().toAbsolutePath().normalize(),

@@ -1,6 +1,8 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
+import io.paddlejobs.backend.SecretStore;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
@@ -18,6 +20,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,12 +46,26 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final JobChanges changes = new JobChanges();
     private final SlurmStops stops;
     private final RestartBackoff backoff;
+    private final SecretStore secrets;
+    private final boolean tenants;
     private StatusPoller poller;
     /** When each trainer last reported a new step, from the metrics reader, for the stall judgement. */
     private final StepSightings steps = new StepSightings();
 
     SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock,
                     RestartBackoff backoff) {
+        this(properties, slurm, records, clock, backoff, SecretStore.NONE, false);
+    }
+
+    /**
+     * @param secrets the operator's store of the secrets jobs may name ({@code env_from_secrets})
+     * @param tenants whether tenants share the service (security modes {@code token}, {@code kubernetes}):
+     *                then secrets are refused, as every tenant's jobs run as one user on one directory
+     */
+    SlurmJobBackend(SlurmProperties properties, SlurmClient slurm, SlurmRecords records, Clock clock,
+                    RestartBackoff backoff, SecretStore secrets, boolean tenants) {
+        this.secrets = secrets;
+        this.tenants = tenants;
         this.properties = properties;
         this.slurm = slurm;
         this.records = records;
@@ -119,6 +136,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
             stops.awaitRemoved(key); // a deleted job of this name may still stop, and write its files
             files.delete(); // what a job of this name left behind once, if its record went first
             files.prepare(plan);
+            files.writeSecrets(secretValues(plan));
             SlurmJob job = submitting.submitted(slurm.submit(BatchScripts.of(plan, files, properties)));
             records.save(job);
             jobs.put(key, job);
@@ -135,10 +153,24 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
-    /** A partition, account or QOS the operator does not allow the job's namespace is refused, naming the field. */
+    /**
+     * A partition, account or QOS the operator does not allow the job's namespace is refused, naming the field;
+     * so are a cluster's placement fields, and secrets the store does not hold for the namespace, or any
+     * secret where tenants share this backend.
+     */
     @Override
     public void requireFits(JobPlan plan) {
-        List<Violation> violations = SlurmChoices.violations(plan, properties);
+        List<Violation> violations = new ArrayList<>(SlurmChoices.violations(plan, properties));
+        violations.addAll(ClusterOnlyFields.refused(plan.spec(), "slurm", "places replicas on its partitions' nodes"));
+        var asked = plan.spec().code().envFromSecrets();
+        if (tenants && !asked.isEmpty()) {
+            violations.add(Violation.of("env_from_secrets", String.join(",", asked.keySet()), "the slurm backend runs"
+                    + " every tenant's jobs as one Unix user on one shared directory (paddlejobs.slurm.allow-shared-files),"
+                    + " so another tenant's job could read a secret given to this one: with tenants (security mode token"
+                    + " or kubernetes) this backend takes no secrets; give the job its credentials another way"));
+        } else {
+            violations.addAll(secrets.check(asked, plan.namespace()));
+        }
         if (!violations.isEmpty()) {
             throw new InvalidJobRequestException(violations);
         }
@@ -190,9 +222,21 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
             return false;
         }
         String id = Replica.idOf(role, index);
+        // What a replica printed of its secrets is hidden wherever it is read: here, the history, the metrics.
+        var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
         LogTail.write(records.files(key).logFile(id), tail, properties.maxLogRead().toBytes(),
-                () -> follow && mayWriteMore(key, id), out);
+                () -> follow && mayWriteMore(key, id), masked);
+        masked.finish();
         return true;
+    }
+
+    /** The values of the job's secrets, read as it is submitted; one gone since the check is still a 400. */
+    private Map<String, String> secretValues(JobPlan plan) {
+        try {
+            return secrets.values(plan.spec().code().envFromSecrets(), plan.namespace());
+        } catch (java.io.UncheckedIOException e) {
+            throw new InvalidJobRequestException(List.of(Violation.of("env_from_secrets", null, e.getCause().getMessage())));
+        }
     }
 
     private boolean mayWriteMore(JobKey key, String replicaId) {

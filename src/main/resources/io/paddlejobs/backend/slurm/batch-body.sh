@@ -2,7 +2,7 @@
 # JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order), STATE_DIR (this
 # attempt's marks), RESTART_COUNT (this attempt's number), RENDEZVOUS_TIMEOUT (seconds trainer 0 of a
 # collective job has to listen on its master port, 0 for no wait: see launch.sh) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
-# <ROLE>_GPUS (per task); with containers, CONTAINER_IMAGE and CONTAINER_MOUNTS.
+# <ROLE>_GPUS (per task); with containers, <ROLE>_IMAGE (a role without one runs on the node) and CONTAINER_MOUNTS.
 set -uo pipefail
 STATE=$STATE_DIR
 mkdir -p "$STATE" "$JOB_DIR/logs" "$JOB_DIR/work"
@@ -58,11 +58,11 @@ k=0
 for role in $ROLES; do
     group=()
     [ -n "${SLURM_HET_SIZE:-}" ] && group=(--het-group="$k")
-    tasks_var=${role^^}_TASKS cpus_var=${role^^}_CPUS gpus_var=${role^^}_GPUS
+    tasks_var=${role^^}_TASKS cpus_var=${role^^}_CPUS gpus_var=${role^^}_GPUS image_var=${role^^}_IMAGE
     # Given again: a step does not inherit every per-task setting of its component (GPU binding)
     [ "${!gpus_var}" -gt 0 ] && group+=(--gpus-per-task="${!gpus_var}")
-    # With Pyxis (paddlejobs.slurm.containers=pyxis): the request's image, the job's files at their own paths
-    [ -n "${CONTAINER_IMAGE:-}" ] && group+=(--container-image="$CONTAINER_IMAGE" --container-mounts="$CONTAINER_MOUNTS")
+    # With Pyxis (paddlejobs.slurm.containers=pyxis): the role's image, the job's files at their own paths
+    [ -n "${!image_var:-}" ] && group+=(--container-image="${!image_var}" --container-mounts="$CONTAINER_MOUNTS")
     srun "${group[@]}" --ntasks="${!tasks_var}" --cpus-per-task="${!cpus_var}" --distribution=block \
         --kill-on-bad-exit=1 --export=ALL /bin/bash "$JOB_DIR/launch.sh" "$role" &
     STEP[$role]=$!

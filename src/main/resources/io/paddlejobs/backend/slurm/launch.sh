@@ -81,14 +81,23 @@ if [ "$role" = trainer ] && [ "$SLURM_PROCID" -gt 0 ] && [ "${RENDEZVOUS_TIMEOUT
     done
 fi
 
+entry=$(cat "$JOB_DIR/entry/$role")
+# The job's secrets (env/secrets, NAME=value NUL-separated) reach the entry point through a shell that
+# exports them after env -i: a value on a command line (env's, or the PID namespace's init's, which lives as
+# long as the replica) could be read by every user of the node in /proc.
+run=(/bin/sh -c "$entry")
+if [ -f "$JOB_DIR/env/secrets" ]; then
+    run=(/bin/bash -c 'while IFS= read -r -d "" pair; do export "$pair"; done < "$0" && exec /bin/sh -c "$1"'
+         "$JOB_DIR/env/secrets" "$entry")
+fi
+
 date -u +%FT%TZ > "$STATE/$id.started"
 cd "$JOB_DIR/work/$id" || exit 1   # its own working directory, made by the service
-entry=$(cat "$JOB_DIR/entry/$role")
 if [ ${#confine[@]} -gt 0 ]; then
-    setsid "${confine[@]}" /bin/bash -c "$init" init env -i "${vars[@]}" /bin/sh -c "$entry" >> "$log" 2>&1 < /dev/null &
+    setsid "${confine[@]}" /bin/bash -c "$init" init env -i "${vars[@]}" "${run[@]}" >> "$log" 2>&1 < /dev/null &
 else
     echo "launch.sh: no PID namespace here; what $id detaches may outlive it" >> "$JOB_DIR/logs/batch.log"
-    setsid env -i "${vars[@]}" /bin/sh -c "$entry" >> "$log" 2>&1 < /dev/null &
+    setsid env -i "${vars[@]}" "${run[@]}" >> "$log" 2>&1 < /dev/null &
 fi
 child=$!
 trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT

@@ -35,6 +35,14 @@ class SandboxTest {
     }
 
     @Test
+    void tenantsReplicasRunningAsOneUserCouldReadEachOthersSecrets() {
+        assertThat(Sandbox.create(Sandbox.Mode.OFF, true, DATA, Sandbox.Hidden.NOTHING, USERS, MAX_PROCESSES)
+                .keepsTenantsSecretsApart()).as("tenants, shared files: one user for all").isFalse();
+        assertThat(Sandbox.create(Sandbox.Mode.OFF, false, DATA, Sandbox.Hidden.NOTHING, USERS, MAX_PROCESSES)
+                .keepsTenantsSecretsApart()).as("no tenants").isTrue();
+    }
+
+    @Test
     void withoutASandboxAReplicaIsAPlainShellInItsOwnProcessGroup() {
         Sandbox.Start start = Sandbox.create(Sandbox.Mode.OFF, false, DATA, Sandbox.Hidden.NOTHING, USERS, MAX_PROCESSES)
                 .start("python train.py", DIRS, null, Map.of("LD_PRELOAD", "libjemalloc.so"), List.of());

@@ -95,13 +95,26 @@ class BatchScriptsTest {
         String script = BatchScripts.withDirectives(BatchScripts.of(plan, files, pyxis));
 
         assertThat(script).contains("""
-                CONTAINER_IMAGE='nvcr.io#nvidia/paddlepaddle:24.01'
+                PSERVER_IMAGE='nvcr.io#nvidia/paddlepaddle:24.01'
+                TRAINER_IMAGE='nvcr.io#nvidia/paddlepaddle:24.01'
                 CONTAINER_MOUNTS='/shared/jobs/default/demo:/shared/jobs/default/demo,/shared/storage/default:/shared/storage/default'
                 """);
         assertThat(script).as("each step's srun, not the batch job: Pyxis runs an sbatch script with an image inside it")
                 .doesNotContain("#SBATCH --container")
-                .contains("group+=(--container-image=\"$CONTAINER_IMAGE\" --container-mounts=\"$CONTAINER_MOUNTS\")");
+                .contains("group+=(--container-image=\"${!image_var}\" --container-mounts=\"$CONTAINER_MOUNTS\")");
         assertThat(BatchScripts.imageWarning(plan, pyxis)).isEmpty();
+    }
+
+    @Test
+    void withPyxisThePserversRunInTheirOwnImageWhereTheRequestGivesOne() {
+        SlurmProperties pyxis = Settings.of(SlurmProperties.class, "shared-dir", "/shared", "containers", "pyxis");
+        JobPlan plan = PlacementTest.plan();
+        plan = plan.withSpec(JobRequests.Builder.from(plan.spec()).image("paddle:2.6").pserverImage("paddle:2.6-ps").build());
+
+        String script = BatchScripts.withDirectives(BatchScripts.of(plan,
+                new JobFiles(Path.of("/shared"), new JobKey("default", "demo")), pyxis));
+
+        assertThat(script).contains("PSERVER_IMAGE='paddle:2.6-ps'\nTRAINER_IMAGE='paddle:2.6'\n");
     }
 
     @Test
@@ -111,7 +124,7 @@ class BatchScriptsTest {
 
         String script = BatchScripts.withDirectives(BatchScripts.of(plan, new JobFiles(Path.of("/shared"), new JobKey("default", "demo")), none));
 
-        assertThat(script).doesNotContain("CONTAINER_IMAGE=");
+        assertThat(script).doesNotContain("_IMAGE=");
         assertThat(BatchScripts.imageWarning(plan, none)).hasValueSatisfying(warning -> assertThat(warning)
                 .contains("image", "software installed on its nodes", "paddlejobs.slurm.containers=pyxis"));
         assertThat(BatchScripts.imageWarning(PlacementTest.plan(), none)).as("no image asked for").isEmpty();

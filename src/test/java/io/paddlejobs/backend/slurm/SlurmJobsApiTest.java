@@ -121,7 +121,7 @@ class SlurmJobsApiTest extends SlurmServiceTest {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         JsonNode view = ServiceClient.parse(response.body());
         assertThat(view.path("warnings").toString()).contains("software installed on its nodes");
-        assertThat(view.path("manifests").get(0).path("script").asString()).doesNotContain("CONTAINER_IMAGE=");
+        assertThat(view.path("manifests").get(0).path("script").asString()).doesNotContain("_IMAGE=");
     }
 
     @Test
