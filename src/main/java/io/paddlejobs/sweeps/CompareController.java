@@ -49,7 +49,7 @@ class CompareController {
         this.requests = requests;
     }
 
-    @Operation(summary = "Runs side by side", description = """
+    @Operation(operationId = "compareRuns", summary = "Runs side by side", description = """
             A sweep's trials (sweep) or a set of jobs (jobs, comma-separated, at most 100): each run's parameters \
             (a sweep's, else the request fields in which the runs differ), each metric's last, lowest, highest and \
             best, and the requests field by field, those that differ marked. With Accept: text/csv, the table as CSV; \

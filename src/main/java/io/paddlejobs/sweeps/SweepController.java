@@ -60,7 +60,7 @@ class SweepController {
         this.requests = requests;
     }
 
-    @Operation(summary = "Start a sweep", description = """
+    @Operation(operationId = "createSweep", summary = "Start a sweep", description = """
             Plans every trial as a dry run plans a job (a value out of bounds is a 400 naming the parameter and the \
             value; nothing is created), then keeps the sweep; a replica of the service starts its trials, at most \
             parallel at once, in the submitter's name and against their limits. 201 with Location; 200 with the \
@@ -92,7 +92,7 @@ class SweepController {
         }
     }
 
-    @Operation(summary = "List sweeps, newest first")
+    @Operation(operationId = "listSweeps", summary = "List sweeps, newest first")
     @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
     SweepListView list(@InNamespace(Action.LIST) String namespace,
                        @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
@@ -100,13 +100,13 @@ class SweepController {
         return new SweepListView(sweeps.list(namespace, limit).stream().map(s -> SweepListView.Item.of(s, urls)).toList());
     }
 
-    @Operation(summary = "A sweep: its request, each trial and how it stands, and the best so far")
+    @Operation(operationId = "getSweep", summary = "A sweep: its request, each trial and how it stands, and the best so far")
     @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
     SweepView get(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
         return view(sweeps.get(new SweepKey(namespace, name)));
     }
 
-    @Operation(summary = "Cancel a sweep: start no more trials, cancel its running ones", description = """
+    @Operation(operationId = "cancelSweep", summary = "Cancel a sweep: start no more trials, cancel its running ones", description = """
             Its unfinished trials are cancelled as POST /jobs/{name}/cancel cancels a job; the sweep and its trials \
             are kept. A sweep that already ended is answered as it is.""")
     @PostMapping(path = "/{name}/cancel", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -114,7 +114,7 @@ class SweepController {
         return view(sweeps.cancel(new SweepKey(namespace, name)));
     }
 
-    @Operation(summary = "Delete a sweep and its trials", description = """
+    @Operation(operationId = "deleteSweep", summary = "Delete a sweep and its trials", description = """
             Cancels it, then deletes every trial's job as DELETE /jobs/{name} does, and the sweep: 204.""")
     @ApiResponse(responseCode = "204", description = "Deleted")
     @DeleteMapping("/{name}")
