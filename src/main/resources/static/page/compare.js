@@ -8,6 +8,8 @@ import { jobNames, overlay, runsTable } from './compare-model.js';
 
 const REFRESH_MS = 3000;
 const $ = (id) => document.getElementById(id);
+/** A table of the page, by id. @returns {HTMLTableElement} */
+const table = (/** @type {string} */ id) => /** @type {HTMLTableElement} */ ($(id));
 const query = new URLSearchParams(window.location.search);
 const sweep = query.get('sweep');
 const jobs = jobNames(query.get('jobs') ?? '');
@@ -84,8 +86,8 @@ function redraw(axisChanged) {
 function renderRuns(comparison) {
   const { header, rows } = runsTable(comparison);
   const best = comparison.runs.length > 0 && comparison.objective ? bestRun(comparison) : null;
-  $('runs').tHead.replaceChildren(el('tr', {}, ...header.map((h) => el('th', { text: h, attrs: { scope: 'col' } }))));
-  $('runs').tBodies[0].replaceChildren(...rows.map((cells, i) => {
+  table('runs').tHead.replaceChildren(el('tr', {}, ...header.map((h) => el('th', { text: h, attrs: { scope: 'col' } }))));
+  table('runs').tBodies[0].replaceChildren(...rows.map((cells, i) => {
     const run = comparison.runs[i];
     const link = el('a', { text: run.name, attrs: { href: pageUrl(`jobs/${encodeURIComponent(run.name)}/status`).toString() } });
     const first = el('th', { attrs: { scope: 'row', 'data-label': header[0] } }, link);
@@ -105,9 +107,9 @@ function bestRun(comparison) {
 }
 
 function renderRequests(comparison) {
-  $('requests').tHead.replaceChildren(el('tr', {}, el('th', { text: 'Field', attrs: { scope: 'col' } }),
+  table('requests').tHead.replaceChildren(el('tr', {}, el('th', { text: 'Field', attrs: { scope: 'col' } }),
     ...comparison.runs.map((run) => el('th', { text: run.name, attrs: { scope: 'col' } }))));
-  $('requests').tBodies[0].replaceChildren(...comparison.requests.map((field) => {
+  table('requests').tBodies[0].replaceChildren(...comparison.requests.map((field) => {
     const name = el('th', { text: field.field, attrs: { scope: 'row' } });
     if (field.differs) name.append(' ', el('span', { className: 'differs-mark', text: 'differs' }));
     return el('tr', { className: field.differs ? 'differs' : '', attrs: { 'data-field': field.field } }, name,

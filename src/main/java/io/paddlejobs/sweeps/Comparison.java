@@ -33,8 +33,7 @@ record Comparison(
     @Schema(name = "ComparedRun")
     record Run(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
                @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String namespace,
-               @Schema(requiredMode = Schema.RequiredMode.REQUIRED,
-                       allowableValues = {"Pending", "Running", "Succeeded", "Failed", "Cancelled"}) JobPhase phase,
+               @Schema(requiredMode = Schema.RequiredMode.REQUIRED) JobPhase phase,
                String reason,
                @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String statusUrl,
                Instant createdAt,

@@ -92,7 +92,8 @@ class SweepController {
         }
     }
 
-    @Operation(operationId = "listSweeps", summary = "List sweeps, newest first")
+    @Operation(operationId = "listSweeps", summary = "List sweeps, newest first",
+            description = "The namespace's sweeps, each with its phase, how many trials it has and its best trial so far; at most limit.")
     @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
     SweepListView list(@InNamespace(Action.LIST) String namespace,
                        @RequestParam(defaultValue = "50") @Min(1) @Max(500) int limit) {
@@ -100,7 +101,8 @@ class SweepController {
         return new SweepListView(sweeps.list(namespace, limit).stream().map(s -> SweepListView.Item.of(s, urls)).toList());
     }
 
-    @Operation(operationId = "getSweep", summary = "A sweep: its request, each trial and how it stands, and the best so far")
+    @Operation(operationId = "getSweep", summary = "A sweep: its request, each trial and how it stands, and the best so far",
+            description = "Each trial's phase and reason are its job's, read afresh for trials this replica runs; a trial stopped early is Cancelled with reason EarlyStopped.")
     @GetMapping(path = "/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
     SweepView get(@PathVariable String name, @InNamespace(Action.READ) String namespace) {
         return view(sweeps.get(new SweepKey(namespace, name)));

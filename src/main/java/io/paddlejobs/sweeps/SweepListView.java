@@ -12,8 +12,7 @@ record SweepListView(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) List<I
     @Schema(name = "SweepSummary")
     record Item(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
                 @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String namespace,
-                @Schema(requiredMode = Schema.RequiredMode.REQUIRED,
-                        allowableValues = {"Pending", "Running", "Succeeded", "Failed", "Cancelled"}) JobPhase phase,
+                @Schema(requiredMode = Schema.RequiredMode.REQUIRED) JobPhase phase,
                 String reason,
                 String message,
                 @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Instant createdAt,

@@ -94,7 +94,7 @@ public record SweepRequest(
             @Pattern(regexp = RESOURCE_FIELDS, message = "must be one of num_gpus, num_cpus, memory, trainers,"
                     + " trainer_cpu, trainer_gpu, trainer_mem, pservers, pserver_cpu, pserver_mem") String field,
             @ArraySchema(arraySchema = @Schema(description = "The values it takes, 1.." + MAX_TRIALS + ": strings or numbers"),
-                    schema = @Schema(types = {"string", "number"}))
+                    schema = @Schema(anyOf = {String.class, Double.class}))
             @Size(min = 1, max = MAX_TRIALS) List<Object> values,
             @Schema(description = "A range's low end (with max)", example = "0.0001") Double min,
             @Schema(description = "A range's high end, included (with min)", example = "0.1") Double max,

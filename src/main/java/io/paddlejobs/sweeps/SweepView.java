@@ -17,8 +17,7 @@ record SweepView(
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String name,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String namespace,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Pending until a trial was submitted, Running,"
-                + " then Succeeded (every trial ended, one or more succeeded), Failed (none succeeded) or Cancelled",
-                allowableValues = {"Pending", "Running", "Succeeded", "Failed", "Cancelled"}) JobPhase phase,
+                + " then Succeeded (every trial ended, one or more succeeded), Failed (none succeeded) or Cancelled") JobPhase phase,
         @Schema(description = "Completed, NoTrialSucceeded, or WaitingToSubmit while its next trial waits for the"
                 + " namespace's quota or the owner's submission rate") String reason,
         @Schema(description = "How many trials stand how, and the best so far; or why the next trial waits") String message,
@@ -60,8 +59,7 @@ record SweepView(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Its job's name") String name,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Each parameter's value in it")
             Map<String, Object> parameters,
-            @Schema(description = "Its job's phase; absent while it waits to be submitted",
-                    allowableValues = {"Pending", "Running", "Succeeded", "Failed", "Cancelled"}) JobPhase phase,
+            @Schema(description = "Its job's phase; absent while it waits to be submitted") JobPhase phase,
             @Schema(description = "Its job's reason; EarlyStopped (phase Cancelled) when the stopping rule stopped it,"
                     + " NotSubmitted when the service refused it") String reason,
             String message,
