@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
+import io.paddlejobs.testing.ServiceClient;
 import io.paddlejobs.testing.SyntheticTrials;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -149,7 +150,7 @@ class SweepsApiTest extends ApiTest {
         JsonNode sweep = awaitEnd("grid");
 
         assertThat(sweep.path("trials")).hasSize(4);
-        assertThat(mostAtOnce(sweep)).as("trials unfinished at once, parallel 2").isBetween(1, 2);
+        assertThat(mostAtOnce(client, sweep.path("trials"))).as("trials unfinished at once, parallel 2").isBetween(1, 2);
         assertThat(sweep.path("trials").get(1).path("parameters").toString()).isEqualTo("{\"quality\":0.5,\"steps\":5}");
         assertThat(sweep.path("best").path("name").asString()).isEqualTo("grid-t4"); // 0.25 + 1/5
         JsonNode labelled = client.getJson("/jobs?label_selector=sweep.paddlejobs.io/sweep=grid,sweep.paddlejobs.io/quality=0.25");
@@ -178,7 +179,7 @@ class SweepsApiTest extends ApiTest {
         HttpResponse<String> cancelled = client.post("/sweeps/cancelled/cancel", "");
 
         assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
-        JsonNode sweep = io.paddlejobs.testing.ServiceClient.parse(cancelled.body());
+        JsonNode sweep = ServiceClient.parse(cancelled.body());
         assertThat(sweep.path("phase").asString()).isEqualTo("Cancelled");
         assertThat(client.status("cancelled-t1").path("phase").asString()).isEqualTo("Cancelled");
         assertThat(client.status("cancelled-t2").path("phase").asString()).isEqualTo("Cancelled");
@@ -214,9 +215,9 @@ class SweepsApiTest extends ApiTest {
      * The most trials unfinished at once, from their jobs' own times: at each trial's creation, the trials
      * created no later and not yet finished (itself included).
      */
-    private int mostAtOnce(JsonNode sweep) {
+    static int mostAtOnce(ServiceClient client, JsonNode trials) {
         List<Instant[]> spans = new ArrayList<>();
-        sweep.path("trials").forEach(trial -> {
+        trials.forEach(trial -> {
             JsonNode status = client.status(trial.path("name").asString());
             spans.add(new Instant[] {Instant.parse(status.path("created_at").asString()),
                     Instant.parse(status.path("finished_at").asString())});
