@@ -171,6 +171,25 @@ class SweepsApiTest extends ApiTest {
     }
 
     @Test
+    void anObjectiveNoTrialReportsIsAWarningInTheStatusAndAtTheNextSubmitOfTheSameProgram() {
+        String sweep = "{'name': '%s', 'template': {'mode': 'collective', 'entry_point': '" + trials.entryPoint() + "',"
+                + " 'num_cpus': 1, 'env': {'STEPS': '2'}}, 'objective': {'metric': 'los'},"
+                + " 'parameters': [{'name': 'quality', 'env': 'QUALITY', 'values': [0.5]}]}";
+        created(json(sweep.formatted("misspelt")));
+
+        JsonNode ended = awaitEnd("misspelt");
+        HttpResponse<String> again = client.post("/sweeps", json(sweep.formatted("misspelt-again")));
+
+        assertThat(ended.path("phase").asString()).isEqualTo("Succeeded");
+        assertThat(ended.path("best").path("name").isMissingNode()).as(ended.toString()).isTrue();
+        assertThat(ended.path("warnings")).extracting(JsonNode::asString)
+                .anySatisfy(w -> assertThat(w).startsWith("no trial has reported los; they reported ").contains("loss"));
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
+        assertThat(again.headers().allValues("Warning"))
+                .anySatisfy(w -> assertThat(w).contains("reported").contains("not los: is objective.metric the name"));
+    }
+
+    @Test
     void aCancelledSweepCancelsItsRunningTrialsAndStartsNoMore() throws Exception {
         created(json("{'name': 'cancelled', 'template': {'mode': 'collective', 'entry_point': 'sleep 3400', 'num_cpus': 1},"
                 + " 'parallel': 2, 'parameters': [{'name': 'n', 'env': 'N', 'values': [1, 2, 3, 4]}]}"));
