@@ -70,9 +70,12 @@ def resume(model, optimizer):
 def main():
     dist.init_parallel_env()
     rank, world = dist.get_rank(), dist.get_world_size()
-    paddle.seed(7)  # the same initial parameters on every rank; DataParallel also broadcasts rank 0's
+    # the same initial parameters on every rank; DataParallel also broadcasts rank 0's. SEED and
+    # LEARNING_RATE are for sweeps over them (docs/experiments.md)
+    paddle.seed(int(os.environ.get("SEED", "7")))
     model = paddle.DataParallel(paddle.nn.Linear(FEATURES, 1))
-    optimizer = paddle.optimizer.SGD(learning_rate=0.05, parameters=model.parameters())
+    optimizer = paddle.optimizer.SGD(learning_rate=float(os.environ.get("LEARNING_RATE", "0.05")),
+                                     parameters=model.parameters())
     start = resume(model, optimizer)
     restart = os.environ.get("PADDLE_JOB_RESTART_COUNT", "0")
     print(f"trainer {rank} of {world} training {STEPS} steps from step {start} (restart {restart})", flush=True)

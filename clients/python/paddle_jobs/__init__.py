@@ -10,9 +10,10 @@
     job.wait()
 """
 
-from typing import Any
+from typing import Any, Mapping, Optional
 
 from .client import Client, Job
+from .waiting import Document
 from .contract import JobPhase, JobRequest
 from .errors import PaddleJobsError, ProblemError
 from .job import PaddleJob
@@ -20,6 +21,13 @@ from .metrics import report
 from .dist import dist_train
 from .replica import in_replica
 
+
+
+def sweep(request: Mapping[str, Any], url: Optional[str] = None, token: Optional[str] = None,
+          namespace: Optional[str] = None) -> Document:
+    """Start a sweep: one job request (``request["template"]``) run over a space of settings
+    (``request["parameters"]``), as ``Client(url, token, namespace).sweep(request)`` (docs/experiments.md)."""
+    return Client(url=url, token=token, namespace=namespace).sweep(request)
 
 
 def __getattr__(name: str) -> Any:
@@ -31,4 +39,4 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["Client", "Job", "JobPhase", "JobRequest", "PaddleJob", "PaddleJobsError", "ProblemError", "dist_train",
-           "in_replica", "report"]
+           "in_replica", "report", "sweep"]

@@ -1,10 +1,10 @@
-"""The paddle-jobs command: submit, import, rerun, status, logs, list, cancel, delete."""
+"""The paddle-jobs command: submit, import, rerun, status, logs, list, cancel, delete, sweep, compare."""
 
 import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, cast
 
 from .client import Client, Job
 from .contract import JobPhase, JobStatus
@@ -47,11 +47,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 
 def _submit(client: Client, args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-    try:
-        request = json.loads(text)
-    except ValueError as e:
-        raise PaddleJobsError("%s is not a JSON job request: %s" % (args.file, e)) from None
+    request = _json_file(args.file, "job request")
     if args.package:
         request["package"] = client.upload(package(args.package, with_client=False))
     if args.max_restarts is not None:
@@ -171,6 +167,42 @@ def _delete(client: Client, args: argparse.Namespace) -> None:
     print("job %s deleted" % args.name)
 
 
+def _sweep(client: Client, args: argparse.Namespace) -> int:
+    request = _json_file(args.file, "sweep request")
+    sweep = client.sweep(request)
+    print("sweep %s: %d trials, %s" % (sweep["name"], len(sweep["trials"]), sweep["phase"]))
+    print("status: %s" % sweep["status_url"])
+    print("compare: %s" % sweep["compare_url"])
+    for warning in sweep.get("warnings", []):
+        sys.stderr.write("warning: %s\n" % warning)
+    if not args.wait:
+        return 0
+    ended = client.wait_sweep(sweep["name"], timeout=args.timeout)
+    for trial in ended["trials"]:
+        objective = "" if trial.get("objective") is None else " objective %s" % trial["objective"]
+        print("%-40s %-10s %-14s%s" % (trial["name"], trial.get("phase", "-"), trial.get("reason") or "", objective))
+    best = ended.get("best")
+    print("sweep %s %s%s" % (ended["name"], ended["phase"], "; best: %s" % best["name"] if best else ""))
+    return 0 if ended["phase"] == JobPhase.SUCCEEDED.value else JOB_FAILED
+
+
+def _compare(client: Client, args: argparse.Namespace) -> None:
+    if bool(args.sweep) == bool(args.jobs):
+        raise PaddleJobsError("name a sweep (--sweep NAME) or jobs (NAME NAME ...), not both")
+    if args.csv:
+        sys.stdout.write(client.compare_csv(jobs=args.jobs, sweep=args.sweep))
+    else:
+        _print_json(client.compare(jobs=args.jobs, sweep=args.sweep))
+
+
+def _json_file(name: str, what: str) -> Dict[str, Any]:
+    text = sys.stdin.read() if name == "-" else open(name, encoding="utf-8").read()
+    try:
+        return cast(Dict[str, Any], json.loads(text))
+    except ValueError as e:
+        raise PaddleJobsError("%s is not a JSON %s: %s" % (name, what, e)) from None
+
+
 def _phase_named(text: str) -> str:
     """A phase as the service spells it, whatever case it was typed in; unknown text is left for argparse
     to refuse with the list of phases."""
@@ -243,6 +275,19 @@ def _parser() -> argparse.ArgumentParser:
     logs.add_argument("--attempt", type=int, help="an earlier attempt's log (from 0, as restarts count them)")
     logs.add_argument("--follow", "-f", action="store_true", help="keep printing until the replica ends")
     logs.set_defaults(run=_logs)
+
+    sweep = commands.add_parser("sweep", help="start a sweep (a JSON file, or - for standard input): docs/experiments.md")
+    sweep.add_argument("file")
+    sweep.add_argument("--wait", action="store_true",
+                       help="wait for its end and print each trial; exit 0 only if it succeeded")
+    sweep.add_argument("--timeout", type=float, help="with --wait: give up after this many seconds")
+    sweep.set_defaults(run=_sweep)
+
+    compare = commands.add_parser("compare", help="runs side by side: a sweep's trials or any jobs, as JSON or CSV")
+    compare.add_argument("jobs", nargs="*", metavar="NAME", help="the jobs to compare")
+    compare.add_argument("--sweep", help="compare this sweep's trials")
+    compare.add_argument("--csv", action="store_true", help="the table as CSV")
+    compare.set_defaults(run=_compare)
 
     listing = commands.add_parser("list", help="jobs, newest first")
     listing.add_argument("--phase", type=_phase_named, choices=[phase.value for phase in JobPhase],

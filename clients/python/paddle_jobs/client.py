@@ -2,12 +2,13 @@
 
 import json
 import os
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Tuple, Union, cast, overload
+from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union, cast, overload
 
 from .contract import DryRunView, JobPhase, JobRequest, JobStatus, JobView, Plan
 from .errors import PaddleJobsError, ProblemError
@@ -192,6 +193,55 @@ class Client:
         """Delete a code package; a ProblemError 409 names the unfinished jobs that still use it."""
         self._request("DELETE", "/packages/" + _quote(package), namespace=namespace).close()
 
+    def sweep(self, request: Mapping[str, Any], namespace: Optional[str] = None) -> Document:
+        """Start a sweep (docs/experiments.md): ``request`` as ``POST /sweeps`` takes it (``template``,
+        ``parameters``, ``parallel``, ``objective``, ``early_stopping``, ...). Returns the sweep as the service
+        answered: its ``trials`` (each an ordinary job), ``status_url`` and ``compare_url``. The same request
+        under the same name again returns the existing sweep."""
+        return cast(Document, self._json("POST", "/sweeps", body=dict(request), namespace=namespace))
+
+    def get_sweep(self, name: str, namespace: Optional[str] = None) -> Document:
+        """A sweep: its request, each trial's phase and objective, and ``best``, the best trial so far."""
+        return cast(Document, self._json("GET", "/sweeps/" + _quote(name), namespace=namespace))
+
+    def sweeps(self, namespace: Optional[str] = None, limit: Optional[int] = None) -> List[Document]:
+        """The namespace's sweeps, newest first."""
+        query = {"limit": str(limit) if limit else None}
+        return cast(List[Document], self._json("GET", "/sweeps", query=query, namespace=namespace)["items"])
+
+    def wait_sweep(self, name: str, timeout: Optional[float] = None, poll: float = 1.0,
+                   namespace: Optional[str] = None) -> Document:
+        """The sweep once it has ended (it has ``finished_at``); TimeoutError after ``timeout`` seconds."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            sweep = self.get_sweep(name, namespace)
+            if sweep.get("finished_at"):
+                return sweep
+            if deadline is not None and time.monotonic() >= deadline:
+                raise TimeoutError("sweep %s still %s after %s s" % (name, sweep.get("phase"), timeout))
+            time.sleep(poll)
+
+    def cancel_sweep(self, name: str, namespace: Optional[str] = None) -> Document:
+        """Start no more of its trials and cancel the running ones; returns the sweep."""
+        return cast(Document, self._json("POST", "/sweeps/%s/cancel" % _quote(name), namespace=namespace))
+
+    def delete_sweep(self, name: str, namespace: Optional[str] = None) -> None:
+        """Cancel the sweep, then delete its trials' jobs and the sweep."""
+        self._request("DELETE", "/sweeps/" + _quote(name), namespace=namespace).close()
+
+    def compare(self, jobs: Optional[Sequence[str]] = None, sweep: Optional[str] = None,
+                namespace: Optional[str] = None) -> Document:
+        """Runs side by side, a sweep's trials or any jobs: each run's parameters and metric summaries, and
+        the requests field by field (``differs`` marks where they differ)."""
+        return cast(Document, self._json("GET", "/compare", query=_compared(jobs, sweep), namespace=namespace))
+
+    def compare_csv(self, jobs: Optional[Sequence[str]] = None, sweep: Optional[str] = None,
+                    namespace: Optional[str] = None) -> str:
+        """The same comparison's table as CSV text."""
+        with self._request("GET", "/compare", query=_compared(jobs, sweep), namespace=namespace,
+                           accept="text/csv") as response:
+            return cast(bytes, response.read()).decode("utf-8")
+
     def _json(self, method: str, path: str, **options: Any) -> Any:
         return self._json_answer(method, path, **options)[1]
 
@@ -340,6 +390,10 @@ def _lines(response: Any) -> Iterator[str]:
     with response:
         for line in response:
             yield cast(bytes, line).decode("utf-8", "replace")
+
+
+def _compared(jobs: Optional[Sequence[str]], sweep: Optional[str]) -> Dict[str, Optional[str]]:
+    return {"jobs": ",".join(jobs) if jobs else None, "sweep": sweep}
 
 
 def _quote(name: str) -> str:

@@ -168,3 +168,46 @@ spec:
     assert "dropped metadata.namespace" in planned.stderr
     assert refused.returncode == 2
     assert "spec.elasticPolicy" in refused.stderr
+
+
+def test_a_sweep_runs_its_trials_names_the_best_and_compare_shows_them_as_json_and_csv(service):
+    # Each trial reports one loss, its parameter's value: the lower one is the best.
+    report = 'echo PADDLEJOBS_METRICS "{\\"step\\": 0, \\"loss\\": $LEVEL}"'
+    request = {"name": "cli-sweep", "template": {"entry_point": report}, "parallel": 2,
+               "parameters": [{"name": "level", "env": "LEVEL", "values": [0.5, 0.25]}],
+               "objective": {"metric": "loss", "goal": "minimize"}}
+
+    swept = run(service, "sweep", "-", "--wait", "--timeout", "90", stdin=json.dumps(request))
+    as_json = run(service, "compare", "cli-sweep-t1", "cli-sweep-t2")
+    as_csv = run(service, "compare", "--sweep", "cli-sweep", "--csv")
+    neither = run(service, "compare")
+
+    assert swept.returncode == 0, swept.stdout + swept.stderr
+    assert "/sweeps/cli-sweep" in swept.stdout
+    assert "sweep cli-sweep Succeeded; best: cli-sweep-t2" in swept.stdout
+    compared = json.loads(as_json.stdout)
+    assert compared["parameters"] == ["env.LEVEL"]
+    assert [run["metrics"]["loss"]["last"] for run in compared["runs"]] == [0.5, 0.25]
+    assert as_csv.returncode == 0, as_csv.stderr
+    lines = as_csv.stdout.splitlines()
+    assert lines[0].startswith("run,phase,reason,level,loss last")
+    assert [line.split(",")[0] for line in lines[1:]] == ["cli-sweep-t1", "cli-sweep-t2"]
+    assert neither.returncode == 2
+    assert "--sweep" in neither.stderr
+
+
+def test_the_client_starts_reads_cancels_and_deletes_a_sweep(service):
+    import paddle_jobs
+
+    started = paddle_jobs.sweep({"name": "py-sweep", "template": {"entry_point": "sleep 300"}, "parallel": 1,
+                                 "parameters": [{"name": "n", "env": "N", "values": [1, 2]}]}, url=service)
+    client = paddle_jobs.Client(url=service)
+    listed = [sweep["name"] for sweep in client.sweeps()]
+    cancelled = client.cancel_sweep("py-sweep")
+    client.delete_sweep("py-sweep")
+
+    assert started["name"] == "py-sweep"
+    assert [trial["name"] for trial in started["trials"]] == ["py-sweep-t1", "py-sweep-t2"]
+    assert "py-sweep" in listed
+    assert cancelled["phase"] == "Cancelled"
+    assert "py-sweep" not in [sweep["name"] for sweep in client.sweeps()]

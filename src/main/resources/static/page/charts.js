@@ -74,9 +74,16 @@ function merge(line, points) {
   return merged;
 }
 
-class ChartView {
-  constructor(name) {
+/**
+ * One chart: a line per series (a trainer, or a run on the compare page). `x` picks a point's position
+ * (its step by default), `xLabel` names the axis, `order` sorts the series for the legend.
+ */
+export class ChartView {
+  constructor(name, { x = (p) => p.step, xLabel = 'step', order = replicaOrder } = {}) {
     this.name = name;
+    this.x = x;
+    this.xLabel = xLabel;
+    this.order = order;
     const id = `chart-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
     this.svg = document.createElementNS(SVG, 'svg');
     this.svg.setAttribute('class', 'chart-plot');
@@ -88,13 +95,14 @@ class ChartView {
   }
 
   draw(lines) {
-    const entries = [...lines.entries()].sort(([a], [b]) => replicaOrder(a, b));
+    const entries = [...lines.entries()].filter(([, points]) => points.length > 0).sort(([a], [b]) => this.order(a, b));
+    if (entries.length === 0) return;
     const width = Math.max(280, Math.round(this.figure.clientWidth || 600));
     const plot = { x: MARGIN.left, y: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: HEIGHT - MARGIN.top - MARGIN.bottom };
     const all = entries.flatMap(([, points]) => points);
-    const xs = niceScale(Math.min(...all.map((p) => p.step)), Math.max(...all.map((p) => p.step)));
+    const xs = niceScale(Math.min(...all.map(this.x)), Math.max(...all.map(this.x)));
     const ys = niceScale(Math.min(...all.map((p) => p.value)), Math.max(...all.map((p) => p.value)));
-    const sx = (step) => plot.x + ((step - xs.min) / (xs.max - xs.min)) * plot.w;
+    const sx = (point) => plot.x + ((this.x(point) - xs.min) / (xs.max - xs.min)) * plot.w;
     const sy = (value) => plot.y + plot.h - ((value - ys.min) / (ys.max - ys.min)) * plot.h;
 
     const parts = [];
@@ -103,12 +111,13 @@ class ChartView {
       parts.push(svg('text', { class: 'chart-tick', x: plot.x - 6, y: sy(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, NUMBER.format(tick)));
     }
     for (const tick of xs.ticks) {
-      parts.push(svg('line', { class: 'chart-axis', x1: sx(tick), x2: sx(tick), y1: plot.y + plot.h, y2: plot.y + plot.h + 4 }));
-      parts.push(svg('text', { class: 'chart-tick', x: sx(tick), y: plot.y + plot.h + 16, 'text-anchor': 'middle' }, NUMBER.format(tick)));
+      const at = plot.x + ((tick - xs.min) / (xs.max - xs.min)) * plot.w;
+      parts.push(svg('line', { class: 'chart-axis', x1: at, x2: at, y1: plot.y + plot.h, y2: plot.y + plot.h + 4 }));
+      parts.push(svg('text', { class: 'chart-tick', x: at, y: plot.y + plot.h + 16, 'text-anchor': 'middle' }, NUMBER.format(tick)));
     }
     parts.push(svg('line', { class: 'chart-axis', x1: plot.x, x2: plot.x + plot.w, y1: plot.y + plot.h, y2: plot.y + plot.h }));
     parts.push(svg('line', { class: 'chart-axis', x1: plot.x, x2: plot.x, y1: plot.y, y2: plot.y + plot.h }));
-    parts.push(svg('text', { class: 'chart-label', x: plot.x + plot.w / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, 'step'));
+    parts.push(svg('text', { class: 'chart-label', x: plot.x + plot.w / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, this.xLabel));
     parts.push(svg('text', {
       class: 'chart-label', x: 12, y: plot.y + plot.h / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${plot.y + plot.h / 2})`,
     }, this.name));
@@ -117,11 +126,11 @@ class ChartView {
     const words = [];
     entries.forEach(([replica, points], i) => {
       const style = { stroke: COLOURS[i % COLOURS.length], 'stroke-dasharray': DASHES[Math.floor(i / COLOURS.length) % DASHES.length] };
-      const d = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p.step).toFixed(1)},${sy(p.value).toFixed(1)}`).join('');
+      const d = points.map((p, j) => `${j === 0 ? 'M' : 'L'}${sx(p).toFixed(1)},${sy(p.value).toFixed(1)}`).join('');
       parts.push(svg('path', { class: 'chart-line', d, 'data-replica': replica, ...style }));
       const last = points[points.length - 1];
       if (points.length === 1) {
-        parts.push(svg('circle', { class: 'chart-dot', cx: sx(last.step), cy: sy(last.value), r: 3, fill: style.stroke }));
+        parts.push(svg('circle', { class: 'chart-dot', cx: sx(last), cy: sy(last.value), r: 3, fill: style.stroke }));
       }
       const sample = document.createElementNS(SVG, 'svg');
       sample.setAttribute('class', 'chart-swatch');

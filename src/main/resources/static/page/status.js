@@ -58,6 +58,10 @@ async function start() {
     return;
   }
   $('namespace').textContent = job.namespace;
+  // A sweep's trial compares with its sweep; any job with whatever runs are added on that page.
+  const sweep = job.plan.spec.labels?.['sweep.paddlejobs.io/sweep'];
+  $('compare').href = pageUrl('../../compare', sweep ? { sweep } : { jobs: jobName }).toString();
+  $('compare').textContent = sweep ? `Compare sweep ${sweep}` : 'Compare with other runs';
   $('shape').textContent = job.plan.spec.mode === 'collective'
     ? `${plural(job.plan.trainers.count, 'trainer')}, collective (no pservers)`
     : `${plural(job.plan.pservers.count, 'pserver')}, ${plural(job.plan.trainers.count, 'trainer')}`;

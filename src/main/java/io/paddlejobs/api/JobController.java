@@ -6,7 +6,6 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPage;
 import io.paddlejobs.job.JobQuery;
-import io.paddlejobs.job.JobService.Submission;
 import io.paddlejobs.job.JobService;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobRequest;
@@ -64,11 +63,13 @@ class JobController {
     private final RerunRequests reruns;
     private final Webhooks webhooks;
     private final PaddleJobManifests manifests;
+    private final JobSubmits submits;
 
     JobController(JobService jobs, StatusUrls statusUrls, NamespaceAccess access, SubmissionRateLimit rate,
                   AuditLog audit, SubmitAnswers answers, SerializedJobs serialized, RerunRequests reruns,
-                  Webhooks webhooks, PaddleJobManifests manifests) {
+                  Webhooks webhooks, PaddleJobManifests manifests, JobSubmits submits) {
         this.manifests = manifests;
+        this.submits = submits;
         this.serialized = serialized;
         this.reruns = reruns;
         this.webhooks = webhooks;
@@ -212,33 +213,9 @@ class JobController {
         return answers.submitted(submitted.submission(), submitted.webhookSecret());
     }
 
-    /** A submit's outcome, with the created job's webhook secret to show once. */
-    private record Submitted(Submission submission, String webhookSecret) {
-    }
-
-    /**
-     * The caller's rate is spent only when a job was created; the job service admits it against their quota.
-     * The job's webhook outbox is there before the job is, and goes again when none was created.
-     */
-    private Submitted submitWithinLimits(JobRequest request, String namespace) {
-        Tenant tenant = access.tenant().orElseThrow();
-        try (var permit = rate.take(tenant)) {
-            JobKey key = new JobKey(namespace, request.name());
-            Webhooks.Registration webhook = webhooks.register(key, request, statusUrls.of(key));
-            Submission submission;
-            try {
-                submission = jobs.submit(request, namespace, tenant.quota());
-            } catch (RuntimeException e) {
-                webhook.abandon().run();
-                throw e;
-            }
-            if (submission.created()) {
-                permit.spend();
-            } else {
-                webhook.abandon().run();
-            }
-            return new Submitted(submission, webhook.secret());
-        }
+    private JobSubmits.Submitted submitWithinLimits(JobRequest request, String namespace) {
+        return submits.submit(request, namespace, access.tenant().orElseThrow(),
+                statusUrls.of(new JobKey(namespace, request.name())));
     }
 
     /** A dry run plans as much as a submit does, so it counts against the same rate. */

@@ -82,6 +82,15 @@ public interface JobBackend {
     /** Stops every replica; the job is kept as {@code Cancelled}. A finished job is returned as it is. */
     Optional<Job> cancel(JobKey key);
 
+    /**
+     * Cancels as {@link #cancel(JobKey)} does, the job kept as {@code Cancelled} with this reason and message
+     * instead of a cancel's own (a sweep's trial stopped early: {@code EarlyStopped}). A backend that keeps no
+     * reason of its own for a cancel cancels as a cancel does.
+     */
+    default Optional<Job> cancel(JobKey key, String reason, String message) {
+        return cancel(key);
+    }
+
     /** Stops the job and removes it and everything it created. @return whether there was such a job */
     boolean delete(JobKey key);
 

@@ -238,6 +238,11 @@ public class JobService {
         return backend.cancel(key).orElseThrow(() -> new JobNotFoundException(key));
     }
 
+    /** Cancels the job, which ends {@code Cancelled} with this reason and message where its backend keeps them. */
+    public Job cancel(JobKey key, String reason, String message) {
+        return backend.cancel(key, reason, message).orElseThrow(() -> new JobNotFoundException(key));
+    }
+
     /**
      * Removes the job from its backend, then from the history (which the backend's last changes may
      * have written to), then tells this service's listeners again: the backend told them while the

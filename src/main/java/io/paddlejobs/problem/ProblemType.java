@@ -36,6 +36,8 @@ public enum ProblemType {
     TOO_MANY_STREAMS,
     TOO_MANY_LOG_STREAMS,
     WEBHOOK_NOT_ALLOWED,
+    // sweeps
+    SWEEP_NOT_FOUND,
     // code packages
     PACKAGE_NOT_FOUND,
     PACKAGE_TOO_LARGE,

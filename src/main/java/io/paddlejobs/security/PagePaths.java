@@ -4,13 +4,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.util.regex.Pattern;
 
 /**
- * The URLs that serve both a page and JSON, by {@code Accept}: {@code /jobs} and
- * {@code /jobs/{name}/status}, exactly; with a trailing slash they serve neither (Spring MVC does
+ * The URLs that serve both a page and JSON, by {@code Accept}: {@code /jobs},
+ * {@code /jobs/{name}/status} and {@code /compare} (runs side by side), exactly; with a trailing slash they serve neither (Spring MVC does
  * not match one), so they are no page to let through and no answer to mark {@code Vary: Accept}.
  */
 public final class PagePaths {
 
-    private static final Pattern NEGOTIATED = Pattern.compile("/jobs(/[^/]+/status)?");
+    private static final Pattern NEGOTIATED = Pattern.compile("/jobs(/[^/]+/status)?|/compare");
 
     private PagePaths() {
     }

@@ -73,7 +73,7 @@ class RealPaddleJobsTest {
      * The first of {@link #PORT_RANGE} ports, from a free one the system handed out: what else listens in
      * the range the service's own allocator skips.
      */
-    private static int freePortRangeStart() {
+    static int freePortRangeStart() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return Math.min(socket.getLocalPort(), 65535 - PORT_RANGE + 1);
         } catch (IOException e) {

@@ -51,7 +51,8 @@ class OpenApiConfig {
                                 operation but a code package's signed content URL, and any of them may answer 401.""")
                         .contact(new Contact().name("paddle-jobs maintainers")))
                 .tags(List.of(new Tag().name("jobs").description("Submit, watch, cancel, run again and delete training jobs"),
-                        new Tag().name("packages").description("Code packages: upload the code replicas start in")))
+                        new Tag().name("packages").description("Code packages: upload the code replicas start in"),
+                        new Tag().name("sweeps").description("Experiments: sweeps over a job's settings, runs compared side by side")))
                 .servers(List.of(new Server().url("/").description("this service")));
     }
 }

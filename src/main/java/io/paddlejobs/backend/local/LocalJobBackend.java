@@ -220,8 +220,13 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public Optional<Job> cancel(JobKey key) {
+        return cancel(key, "Cancelled", "cancelled on request");
+    }
+
+    @Override
+    public Optional<Job> cancel(JobKey key, String reason, String message) {
         return Optional.ofNullable(jobs.get(key)).map(job -> {
-            stopNow(job, "Cancelled", "cancelled on request");
+            stopNow(job, reason, message);
             return job.snapshot();
         });
     }
