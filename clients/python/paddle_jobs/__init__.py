@@ -10,6 +10,8 @@
     job.wait()
 """
 
+from typing import Any
+
 from .client import Client, Job
 from .contract import JobPhase, JobRequest
 from .errors import PaddleJobsError, ProblemError
@@ -20,7 +22,7 @@ from .replica import in_replica
 
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     # The hapi callback needs Paddle; it is imported only when asked for.
     if name == "MetricsCallback":
         from .hapi import MetricsCallback

@@ -135,8 +135,8 @@ class ChartView {
     });
 
     this.svg.setAttribute('viewBox', `0 0 ${width} ${HEIGHT}`);
-    this.svg.setAttribute('width', width);
-    this.svg.setAttribute('height', HEIGHT);
+    this.svg.setAttribute('width', String(width));
+    this.svg.setAttribute('height', String(HEIGHT));
     this.svg.replaceChildren(...parts);
     this.legend.replaceChildren(...legend);
     this.summary.textContent = `${this.name}, last values: ${words.join('; ')}.`;

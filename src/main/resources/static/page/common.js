@@ -91,7 +91,7 @@ function askForToken() {
   form.hidden = false;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    sessionStorage.setItem(TOKEN_KEY, document.getElementById('token').value.trim());
+    sessionStorage.setItem(TOKEN_KEY, /** @type {HTMLInputElement} */ (document.getElementById('token')).value.trim());
     window.location.reload();
   });
   document.getElementById('token').focus();
@@ -100,7 +100,8 @@ function askForToken() {
 // A link into the API (a full log, the job's JSON) is opened by the browser without the token;
 // with one, it is fetched with the token and shown from memory instead.
 document.addEventListener('click', async (event) => {
-  const link = event.target.closest?.('a[data-api]');
+  const target = /** @type {Element | null} */ (event.target);
+  const link = /** @type {HTMLAnchorElement | null} */ (target?.closest?.('a[data-api]'));
   if (!link || !sessionStorage.getItem(TOKEN_KEY) || event.button !== 0 || event.ctrlKey || event.metaKey) return;
   event.preventDefault();
   const response = await fetch(link.href, { headers: withToken({ Accept: 'application/json, text/plain' }) });
@@ -121,13 +122,20 @@ async function failureOf(response) {
   return new RequestFailed(response.status, title, detail);
 }
 
-/** Creates an element; `text` is set as textContent, `attrs` as attributes. */
+/**
+ * Creates an element; `text` is set as textContent, `attrs` as attributes.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {{className?: string, text?: unknown, attrs?: Record<string, string | URL>}} [options]
+ * @param {...(Node | string)} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function el(tag, { className, text, attrs } = {}, ...children) {
   const element = document.createElement(tag);
   if (className) element.className = className;
   if (text !== undefined && text !== null) element.textContent = String(text);
   for (const [name, value] of Object.entries(attrs || {})) {
-    element.setAttribute(name, value);
+    element.setAttribute(name, String(value));
   }
   element.append(...children);
   return element;

@@ -10,6 +10,7 @@ import { humanBytes } from './format.js';
 import { openEventStream } from './events.js';
 
 const REFRESH_INTERVAL_MS = 2000;
+/** An element of the page by its id, as whatever element the page's HTML makes it. @param {string} id @returns {any} */
 const $ = (id) => document.getElementById(id);
 const query = new URLSearchParams(window.location.search);
 // The filter form sends phase= for "Any"; the API reads an empty phase as a mistake.

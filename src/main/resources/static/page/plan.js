@@ -2,6 +2,7 @@
 // The plan part of the status page: what each role gets, the job's totals, what runs, and why.
 import { el, labelled } from './common.js';
 
+/** An element of the page by its id, as whatever element the page's HTML makes it. @param {string} id @returns {any} */
 const $ = (id) => document.getElementById(id);
 
 export function renderPlan(plan, warnings) {
@@ -27,6 +28,7 @@ function resourceRow(header, count, resources) {
 }
 
 function renderSpec(plan, warnings) {
+  /** @type {[string, Node][]} */
   const facts = [
     ['Mode', document.createTextNode(plan.spec.mode === 'collective'
       ? 'collective: trainers only, gradients all-reduced' : 'ps: pservers and trainers')],

@@ -24,6 +24,7 @@ const WHY_TITLES = {
   Cancelled: 'Why it stopped',
 };
 
+/** An element of the page by its id, as whatever element the page's HTML makes it. @param {string} id @returns {any} */
 const $ = (id) => document.getElementById(id);
 // The page is served at …/jobs/{name}/status.
 const jobName = decodeURIComponent(window.location.pathname.split('/').at(-2));

@@ -9,6 +9,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -207,6 +209,65 @@ class ArchitectureTest {
                 .should().haveSimpleNameEndingWith("Exception")
                 .orShould().beAnnotatedWith(ConfigurationProperties.class)
                 .because("the rest of the service reaches this backend through the JobBackend port only")
+                .check(PRODUCTION);
+    }
+
+    /**
+     * Where main code may put a thread to sleep or park it, and why: elsewhere a wait is on a condition (a
+     * future, a latch, a cache change), never a spin or a sleep of a request's thread.
+     */
+    private static final Map<String, String> SLEEPS = Map.of(
+            "io.paddlejobs.backend.local.ProcessGroups", "polls /proc until a replica's process group is gone: the kernel"
+                    + " tells a parent of its child's end, never of a group's; bounded by the grace period",
+            "io.paddlejobs.backend.local.LogFiles", "a log follow polls its file for new lines on its own thread, one per"
+                    + " log-follow slot",
+            "io.paddlejobs.backend.slurm.LogTail", "the same on Slurm's shared file system, where no watch sees another"
+                    + " host's writes",
+            "io.paddlejobs.metrics.TrainerFollower", "a follower waits on its own thread for its trainer's log to appear"
+                    + " (a replica not started yet)");
+
+    /** The pools whose threads are not bounded by their own size, and what bounds them instead. */
+    private static final Map<String, String> UNBOUNDED_POOLS = Map.of(
+            "io.paddlejobs.api.stream.LogStreams", "a thread per log follow (virtual on JDK 21+): the log-follow slots"
+                    + " bound them",
+            "io.paddlejobs.metrics.MetricsCollector", "a thread per followed trainer, a blocking read of its log (virtual"
+                    + " on JDK 21+): unfinished jobs times paddlejobs.metrics.trainers-followed bound them");
+
+    /** The bounded pools made by hand (a ThreadPoolExecutor), each with the bound it keeps. */
+    private static final Map<String, String> BOUNDED_POOLS = Map.of(
+            "io.paddlejobs.job.JobFeed", "at most paddlejobs.streams.max-open senders, one per open stream at most",
+            "io.paddlejobs.backend.local.ReplicaLauncher", "64 for stops and exits, 8 for spawns; more wait their turn",
+            "io.paddlejobs.backend.kubernetes.LifecycleReconciler", "4 looks at once, one per job",
+            "io.paddlejobs.backend.kubernetes.JobCreator", "16 creates at once; more wait their turn");
+
+    @Test
+    void noThreadSleepsParksOrGetsAnUnboundedPoolOutsideTheNamedPlaces() {
+        classes().that().resideInAPackage("io.paddlejobs..")
+                .should(new ArchCondition<JavaClass>("sleep, park or make a pool only where named, with why") {
+                    @Override
+                    public void check(JavaClass javaClass, ConditionEvents events) {
+                        String owner = javaClass.getName().split("\\$")[0];
+                        for (JavaCall<?> call : Stream.concat(javaClass.getMethodCallsFromSelf().stream(),
+                                javaClass.getConstructorCallsFromSelf().stream()).toList()) {
+                            String target = call.getTargetOwner().getName() + "." + call.getName();
+                            boolean allowed = switch (target) {
+                                case "java.lang.Thread.sleep", "java.util.concurrent.locks.LockSupport.parkNanos",
+                                     "java.util.concurrent.locks.LockSupport.park" -> SLEEPS.containsKey(owner);
+                                case "java.util.concurrent.Executors.newCachedThreadPool",
+                                     "org.springframework.core.task.SimpleAsyncTaskExecutor.<init>" ->
+                                        UNBOUNDED_POOLS.containsKey(owner);
+                                case "java.util.concurrent.ThreadPoolExecutor.<init>" -> BOUNDED_POOLS.containsKey(owner);
+                                default -> true;
+                            };
+                            if (!allowed) {
+                                events.add(SimpleConditionEvent.violated(call, call.getDescription()
+                                        + ": wait on a condition, or use a bounded pool, or name the place and why"));
+                            }
+                        }
+                    }
+                })
+                .because("a request's thread that spins or sleeps, and a pool that grows without bound, are the races"
+                        + " that failed CI and the service under load")
                 .check(PRODUCTION);
     }
 }

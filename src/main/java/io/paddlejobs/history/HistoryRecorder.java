@@ -32,7 +32,9 @@ import org.springframework.dao.DataAccessException;
  * (an informer's resync tells of many jobs that did not change; a restarted service is told of
  * every job, most of them recorded already). A write the store could not take (it was away) is tried
  * again until it succeeds, so the history catches up after the store was away; a write it refused (a
- * value it will never take) is reported once and not tried again until the job changes.
+ * value it will never take) is reported once and not tried again until the job changes. Logs are read
+ * and kept on a thread of their own: a read can take long (an API call per pod on Kubernetes, a node
+ * that is gone), and must not hold up other jobs' history writes.
  *
  * <p>Each write says when the backend was read for it ({@link JdbcJobHistory#record(Job, Instant)}):
  * a look that began before a delete, or before the name was submitted again, writes nothing.
@@ -45,11 +47,8 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     private final JdbcJobHistory history;
     private final int maxLogBytes;
     private final Duration retryEvery;
-    private final ScheduledThreadPoolExecutor thread = new ScheduledThreadPoolExecutor(1, task -> {
-        Thread recorder = new Thread(task, "job-history");
-        recorder.setDaemon(true);
-        return recorder;
-    });
+    private final ScheduledThreadPoolExecutor thread = daemon("job-history");
+    private final ScheduledThreadPoolExecutor logs = daemon("job-history-logs");
     // Only the recorder's thread touches them.
     private final Map<JobKey, JobStatus> written = new HashMap<>();
     private final Set<JobKey> toRetry = new HashSet<>();
@@ -61,7 +60,16 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
         this.retryEvery = retryEvery;
         // At close, the changes told so far are written; retries waiting for the store are not waited for.
         thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        logs.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         backend.onChange(new ChangedKeys(thread, keys -> keys.forEach(this::look)));
+    }
+
+    private static ScheduledThreadPoolExecutor daemon(String name) {
+        return new ScheduledThreadPoolExecutor(1, task -> {
+            Thread recorder = new Thread(task, name);
+            recorder.setDaemon(true);
+            return recorder;
+        });
     }
 
     private void look(JobKey key) {
@@ -80,7 +88,8 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                 return;
             }
             if (history.record(job, readAt) && job.status().phase().isFinished()) {
-                keepLogs(job, written.get(key), readAt);
+                JobStatus before = written.get(key);
+                logs.execute(() -> keepLogs(job, before, readAt));
             }
             written.put(key, job.status());
         } catch (HistoryUnavailableException e) {
@@ -146,6 +155,18 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
      * is read when it has stopped, with all it wrote.
      */
     private void keepLogs(Job job, JobStatus before, Instant readAt) {
+        try {
+            keepLogsOnce(job, before, readAt);
+        } catch (HistoryUnavailableException e) {
+            warnUnavailable("the logs of job", job.key(), e);
+            logs.schedule(() -> keepLogs(job, before, readAt), retryEvery.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            log.warn("Could not keep the logs of job {} of namespace {}: {}", job.key().name(), job.key().namespace(),
+                    e.toString());
+        }
+    }
+
+    private void keepLogsOnce(Job job, JobStatus before, Instant readAt) {
         // A settled replica's state does not change again, though its message or times may (its pod removed).
         Set<String> keptBefore = new HashSet<>();
         if (before != null && before.phase().isFinished()) {
@@ -161,7 +182,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                     history.keepLog(job.key(), replica.role(), replica.index(), kept.text(), readAt);
                 }
             } catch (HistoryUnavailableException e) {
-                throw e; // the store's fault: tried again with the job
+                throw e; // the store's fault: tried again
             } catch (DataAccessException e) {
                 log.warn("The history refused the log of {} of job {}: {}", replica.id(), job.key().name(), e.toString());
             } catch (IOException | RuntimeException e) {
@@ -181,6 +202,8 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     public void close() throws InterruptedException {
         thread.shutdown();
         thread.awaitTermination(5, TimeUnit.SECONDS);
+        logs.shutdown();
+        logs.awaitTermination(5, TimeUnit.SECONDS);
     }
 
     /** How many jobs wait to be written again once the store is back (asked on the recorder's thread). */

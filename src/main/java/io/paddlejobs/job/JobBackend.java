@@ -58,6 +58,15 @@ public interface JobBackend {
 
     Optional<Job> find(JobKey key);
 
+    /**
+     * After a submit met {@link JobAlreadyExistsException}: waits, within a bound, until {@link #find} shows the
+     * job that holds the key, where a job another replica of the service created a moment ago may take a
+     * while to be seen. Called outside every lock of the service's; a backend that sees its jobs at once
+     * returns at once.
+     */
+    default void awaitFound(JobKey key) {
+    }
+
     /** The namespace's jobs, in no particular order: the service sorts them ({@link ListPosition#ORDER}). */
     List<Job> list(String namespace);
 

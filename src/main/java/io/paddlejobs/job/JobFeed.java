@@ -2,11 +2,13 @@ package io.paddlejobs.job;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,8 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class JobFeed implements AutoCloseable {
 
-    /** Threads the senders may have at most, whatever the callers: a ceiling for a flood of callers. */
-    private static final int MAX_SENDERS = 1024;
     private static final Logger log = LoggerFactory.getLogger(JobFeed.class);
 
     private final JobService jobs;
@@ -40,14 +40,10 @@ public final class JobFeed implements AutoCloseable {
     });
     /**
      * Threads only while a watcher's call runs: a few when sends are quick, one per client that
-     * stopped reading until its send times out; the lanes bound how many of one caller's.
+     * stopped reading until its send times out; the lanes bound how many of one caller's, and
+     * {@code maxSenders} all of them. A call past that waits in its lane for a thread to come back.
      */
-    private final ThreadPoolExecutor callers = new ThreadPoolExecutor(0, MAX_SENDERS, 30, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> {
-                Thread caller = new Thread(task, "job-feed-call");
-                caller.setDaemon(true);
-                return caller;
-            });
+    private final ThreadPoolExecutor callers;
     private final Map<String, SenderLane> lanes = new ConcurrentHashMap<>();
     private final int sendersPerUser;
     private final Duration sendTimeout;
@@ -58,18 +54,27 @@ public final class JobFeed implements AutoCloseable {
     private final Map<JobWatcher, SerialWatcher> serial = new IdentityHashMap<>();
 
     /**
+     * @param maxSenders     calls of watchers that may run at once in all: as many as watchers may be open
+     *                       (each runs one call at a time), so that none ever waits for a thread behind stuck ones
      * @param sendersPerUser calls of one caller's watchers that may run at once
      * @param sendTimeout    how long one call may run before its watcher is dropped
      */
-    public JobFeed(JobService jobs, int sendersPerUser, Duration sendTimeout) {
+    public JobFeed(JobService jobs, int maxSenders, int sendersPerUser, Duration sendTimeout) {
         this.jobs = jobs;
         this.sendersPerUser = sendersPerUser;
         this.sendTimeout = sendTimeout;
+        this.callers = new ThreadPoolExecutor(0, maxSenders, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
+            Thread caller = new Thread(task, "job-feed-call");
+            caller.setDaemon(true);
+            return caller;
+        });
         jobs.onChange(new ChangedKeys(thread, keys -> keys.stream().filter(this::watched)
                 .forEach(key -> look(key, jobs.find(key).orElse(null)))));
         thread.scheduleWithFixedDelay(guarded(() -> {
             List.copyOf(serial.values()).forEach(watcher -> watcher.abandonIfStalled(sendTimeout));
             everyWatcher().forEach(JobWatcher::everySecond);
+            lanes.values().forEach(SenderLane::retry);
+            forgetIdleLanes();
         }), 1, 1, TimeUnit.SECONDS);
     }
 
@@ -101,6 +106,21 @@ public final class JobFeed implements AutoCloseable {
 
     private SenderLane lane(String user) {
         return lanes.computeIfAbsent(user, u -> new SenderLane(callers, sendersPerUser));
+    }
+
+    /**
+     * A caller's lane goes once none of its watchers is left and nothing of it runs or waits, so that the lanes
+     * are those of the callers watching now, not of every one ever seen; a watcher made later gets a new one.
+     */
+    private void forgetIdleLanes() {
+        Set<Object> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
+        serial.values().forEach(watcher -> inUse.add(watcher.lane()));
+        lanes.values().removeIf(lane -> !inUse.contains(lane) && lane.idle());
+    }
+
+    /** How many callers' lanes are kept. */
+    int lanes() {
+        return lanes.size();
     }
 
     public void unwatchJob(JobKey key, JobWatcher watcher) {

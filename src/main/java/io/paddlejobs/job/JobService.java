@@ -89,7 +89,18 @@ public class JobService {
             return new Submission(retried.get(), false);
         }
         JobPlan plan = plan(named, namespace);
-        return usage.admit(plan, quota, () -> create(plan));
+        try {
+            return usage.admit(plan, quota, () -> create(plan));
+        } catch (JobAlreadyExistsException e) {
+            // Outside the namespace's and the name's locks: waiting to see another replica's job holds no one up.
+            JobKey key = e.key();
+            backend.awaitFound(key);
+            Job existing = backend.find(key).orElseThrow(() -> JobConflictException.nameTaken(key));
+            if (!existing.plan().spec().equals(plan.spec())) {
+                throw JobConflictException.nameTaken(key);
+            }
+            return new Submission(existing, false);
+        }
     }
 
     private Submission create(JobPlan plan) {
@@ -104,11 +115,7 @@ public class JobService {
             try {
                 return new Submission(backend.submit(plan), true);
             } catch (JobAlreadyExistsException e) {
-                Job existing = backend.find(key).orElseThrow(() -> JobConflictException.nameTaken(key));
-                if (!existing.plan().spec().equals(plan.spec())) {
-                    throw JobConflictException.nameTaken(key);
-                }
-                return new Submission(existing, false);
+                throw e; // another replica's job: looked at outside the locks
             } catch (RuntimeException refused) {
                 if (written) {
                     forgetRefused(key, refused);

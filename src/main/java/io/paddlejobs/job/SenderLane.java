@@ -1,8 +1,9 @@
 package io.paddlejobs.job;
 
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Deque;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,7 +14,10 @@ import org.slf4j.LoggerFactory;
  * One caller's share of the {@link JobFeed}'s senders: at most {@code width} of its tasks run at
  * once on the shared pool, the rest wait in order. Clients of one tenant that stopped reading
  * hold that tenant's lane only; every other tenant's sends go on. A task that is given up on
- * ({@link Place#leave}) makes room for the next before its thread comes back.
+ * ({@link Place#leave}) makes room for the next before its thread comes back. A task the shared pool
+ * has no thread for now (every one holds a stuck send) goes back to the head of the lane and is
+ * tried again ({@link #retry}, every second): it is delayed, never dropped, since a watcher whose
+ * call was dropped would wait for it for ever.
  */
 final class SenderLane implements Executor {
 
@@ -39,12 +43,12 @@ final class SenderLane implements Executor {
     private static final Logger log = LoggerFactory.getLogger(SenderLane.class);
     private static final ThreadLocal<Place> CURRENT = new ThreadLocal<>();
 
-    private final Executor pool;
+    private final ExecutorService pool;
     private final int width;
-    private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
+    private final Deque<Runnable> waiting = new ConcurrentLinkedDeque<>();
     private final AtomicInteger running = new AtomicInteger();
 
-    SenderLane(Executor pool, int width) {
+    SenderLane(ExecutorService pool, int width) {
         this.pool = pool;
         this.width = width;
     }
@@ -58,6 +62,16 @@ final class SenderLane implements Executor {
     public void execute(Runnable task) {
         waiting.add(task);
         startWaiting();
+    }
+
+    /** Starts what waits for a thread of the pool, as far as the lane's width and the pool's threads allow. */
+    void retry() {
+        startWaiting();
+    }
+
+    /** Nothing of it runs or waits: it may be forgotten once no watcher uses it. */
+    boolean idle() {
+        return running.get() == 0 && waiting.isEmpty();
     }
 
     private void startWaiting() {
@@ -77,10 +91,14 @@ final class SenderLane implements Executor {
             Place place = new Place(this);
             try {
                 pool.execute(() -> run(task, place));
-            } catch (RejectedExecutionException stopping) {
-                log.debug("Sends were not started: the feed stops");
+            } catch (RejectedExecutionException rejected) {
                 running.decrementAndGet();
-                waiting.clear();
+                if (pool.isShutdown()) {
+                    log.debug("Sends were not started: the feed stops");
+                    waiting.clear();
+                } else {
+                    waiting.addFirst(task); // every thread of the pool is busy: tried again at the next retry
+                }
                 return;
             }
         }

@@ -35,6 +35,11 @@ final class SerialWatcher implements JobWatcher {
         this.pool = pool;
     }
 
+    /** Where its calls run: its caller's lane. */
+    Executor lane() {
+        return pool;
+    }
+
     @Override
     public void changed(JobKey key, Job job) {
         post(() -> watcher.changed(key, job));

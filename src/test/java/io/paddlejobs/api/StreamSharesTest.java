@@ -36,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
  * reading (a 1 KiB receive buffer, never read) on a job that writes metrics as fast as it can. Once
  * they were 32, every tenant's stream waited for them (a 3 s job's end arrived after 45 s): another
  * tenant's sends waited behind theirs, each until the send timeout gave up on it. The jobs here wait
- * for the test (a file in their working directory) rather than for the clock.
+ * for the test (a file in their trainer's working directory) rather than for the clock.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext // stop the jobs' processes before the temporary directory goes
@@ -163,7 +163,8 @@ class StreamSharesTest {
 
     /** Lets a job that waits for the test ({@link #WAIT_FOR_GO}) go on, once it has its working directory. */
     private static void go(String namespace, String job) throws IOException {
-        Path work = tmp.resolve("data/jobs").resolve(namespace).resolve(job).resolve("work");
+        // The job's one trainer works in a directory of its own.
+        Path work = tmp.resolve("data/jobs").resolve(namespace).resolve(job).resolve("work/trainer-0");
         await().atMost(Duration.ofSeconds(60)).until(() -> Files.isDirectory(work));
         Files.createFile(work.resolve("go"));
     }

@@ -9,10 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -57,19 +59,18 @@ public final class ServiceProcess implements AutoCloseable {
     private static ServiceProcess start(List<String> prefix, List<String> jvmOptions, Path root, String... arguments)
             throws IOException {
         Files.createDirectories(root);
-        List<String> command = new ArrayList<>(prefix);
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_ARGS);
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.paddlejobs.PaddleJobsApplication",
+        List<String> command = new ArrayList<>(jvmOptions);
+        command.addAll(List.of("io.paddlejobs.PaddleJobsApplication",
                 "--server.port=0", "--paddlejobs.local.data-root=" + root, "--spring.main.banner-mode=off"));
         command.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         AtomicReference<Integer> port = new AtomicReference<>();
         StringBuilder output = new StringBuilder();
-        Thread reader = new Thread(() -> read(process, port, output));
-        reader.setDaemon(true);
-        reader.start();
+        Process process = java(prefix, command, line -> {
+            Matcher matcher = STARTED.matcher(line);
+            if (matcher.find()) {
+                port.set(Integer.parseInt(matcher.group(1)));
+            }
+        }, output);
         await().atMost(READY_DEADLINE).until(() -> port.get() != null || !process.isAlive());
         if (!process.isAlive()) {
             throw new IllegalStateException("the service did not start:\n" + output);
@@ -80,12 +81,57 @@ public final class ServiceProcess implements AutoCloseable {
         return new ServiceProcess(process, port.get(), output);
     }
 
+    /**
+     * Another main class of the test sources in a JVM of its own (part of the service, without its start-up
+     * time), ready once it prints a line that matches {@code ready}; it serves no port.
+     */
+    public static ServiceProcess startMain(String mainClass, Pattern ready, String... arguments) throws IOException {
+        // Started often and briefly: C1 alone and the serial collector start it in about half the time.
+        List<String> command = new ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", mainClass));
+        command.addAll(List.of(arguments));
+        AtomicReference<Boolean> isReady = new AtomicReference<>(false);
+        StringBuilder output = new StringBuilder();
+        Process process = java(List.of(), command, line -> {
+            if (ready.matcher(line).find()) {
+                isReady.set(true);
+            }
+        }, output);
+        await().atMost(READY_DEADLINE).pollInterval(Duration.ofMillis(10)).until(() -> isReady.get() || !process.isAlive());
+        if (!isReady.get()) {
+            throw new IllegalStateException(mainClass + " did not start:\n" + output);
+        }
+        return new ServiceProcess(process, -1, output);
+    }
+
+    /**
+     * A JVM on the tests' class path running {@code mainAndArguments} (JVM options first), started through
+     * {@code prefix}; each line it prints goes to {@code onLine} and {@code output}.
+     */
+    private static Process java(List<String> prefix, List<String> mainAndArguments, Consumer<String> onLine,
+                                StringBuilder output) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_ARGS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        command.addAll(mainAndArguments);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread reader = new Thread(() -> read(process, onLine, output));
+        reader.setDaemon(true);
+        reader.start();
+        return process;
+    }
+
     public int port() {
         return port;
     }
 
     public long pid() {
         return process.pid();
+    }
+
+    /** When its JVM started: whatever it started began later. */
+    public Instant startedAt() {
+        return process.toHandle().info().startInstant().orElseThrow();
     }
 
     /** What it printed so far. */
@@ -95,17 +141,14 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    private static void read(Process process, AtomicReference<Integer> port, StringBuilder output) {
+    private static void read(Process process, Consumer<String> onLine, StringBuilder output) {
         try (var in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 synchronized (output) {
                     output.append(line).append('\n');
                 }
-                Matcher matcher = STARTED.matcher(line);
-                if (matcher.find()) {
-                    port.set(Integer.parseInt(matcher.group(1)));
-                }
+                onLine.accept(line);
             }
         } catch (IOException e) {
             // the service ended

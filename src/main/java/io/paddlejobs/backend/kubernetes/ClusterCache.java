@@ -12,11 +12,19 @@ import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.Role;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -51,6 +59,11 @@ final class ClusterCache implements AutoCloseable {
     private final Map<String, Scope> scopes;
     private final JobChanges listeners = new JobChanges();
     private final RestartStandIns standIns = new RestartStandIns();
+    /** Threads waiting for something to hold of a job's cached objects ({@link #awaitUntil}), by job. */
+    private final Map<JobKey, List<Waiter>> waiters = new ConcurrentHashMap<>();
+
+    private record Waiter(BooleanSupplier holds, CompletableFuture<Void> done) {
+    }
 
     /** @param resyncMillis how often every job is offered to the listeners again, changed or not (0: never) */
     ClusterCache(KubernetesClient client, List<String> namespaces, long resyncMillis) {
@@ -66,6 +79,44 @@ final class ClusterCache implements AutoCloseable {
             namespaces.forEach(ns -> byNamespace.put(ns, scope(client, ns, listeners, resyncMillis, jobSets)));
         }
         this.scopes = Map.copyOf(byNamespace);
+        listeners.add(this::wake, List.of());
+    }
+
+    /**
+     * Waits, within {@code within}, until {@code holds} is true of the job's cached objects: it is looked at
+     * now, then at each change of the job the informers see (on their thread, so it must be a quick read).
+     * No spin: the waiting thread sleeps until a change wakes it. Returns whether it held in time.
+     */
+    boolean awaitUntil(JobKey key, BooleanSupplier holds, Duration within) {
+        if (holds.getAsBoolean()) {
+            return true;
+        }
+        Waiter waiter = new Waiter(holds, new CompletableFuture<>());
+        waiters.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(waiter);
+        try {
+            if (holds.getAsBoolean()) {
+                return true; // it changed between the first look and the waiter's registration
+            }
+            waiter.done().get(within.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException | ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            waiters.computeIfPresent(key, (k, list) -> {
+                list.remove(waiter);
+                return list.isEmpty() ? null : list;
+            });
+        }
+    }
+
+    private void wake(JobKey key) {
+        List<Waiter> waiting = waiters.get(key);
+        if (waiting != null) {
+            waiting.stream().filter(waiter -> waiter.holds().getAsBoolean()).forEach(waiter -> waiter.done().complete(null));
+        }
     }
 
     /**
@@ -115,6 +166,7 @@ final class ClusterCache implements AutoCloseable {
     /** The job was deleted, or its restart was not made: nothing stands in for its trainer Job. */
     void forgetStandIn(JobKey key) {
         standIns.forget(key.namespace(), ObjectNames.trainerJob(key.name()));
+        wake(key); // whoever waits for the restart to be made: it will not be
     }
 
     /**

@@ -15,7 +15,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,15 +32,27 @@ final class JobCreator {
 
     private static final Logger log = LoggerFactory.getLogger(JobCreator.class);
 
+    /** Creates at once beside the requests' threads; more wait their turn, a moment at most. */
+    private static final int CREATE_THREADS = 16;
+
     /**
      * Runs the owned objects' creates beside the request's thread. Daemon threads that end when
-     * idle: nothing to close, and nothing that keeps a stopping service alive.
+     * idle: nothing to close, and nothing that keeps a stopping service alive. A create waits on no
+     * other task of this pool, so a bounded one with a queue cannot deadlock.
      */
-    private static final Executor THREADS = Executors.newCachedThreadPool(task -> {
-        Thread thread = new Thread(task, "kubernetes-create");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private static final Executor THREADS = threads();
+
+    private static ThreadPoolExecutor threads() {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor threads = new ThreadPoolExecutor(CREATE_THREADS, CREATE_THREADS, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), task -> {
+                    Thread thread = new Thread(task, "kubernetes-create-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        threads.allowCoreThreadTimeOut(true);
+        return threads;
+    }
 
     private final KubernetesClient client;
     private final KubernetesProperties settings;

@@ -118,20 +118,8 @@ final class JobSets {
         return ended;
     }
 
-    /**
-     * Deactivates the Workload Kueue made for the JobSet. Where there is none yet the JobSet waits suspended by
-     * Kueue; should Kueue admit it later, the lifecycle sees an ended job running and stops it again.
-     */
     private void deactivate(GenericKubernetesResource jobSet) {
-        if (jobSet == null) {
-            return;
-        }
-        var workloads = client.genericKubernetesResources(QueueWaits.API_VERSION, "Workload")
-                .inNamespace(jobSet.getMetadata().getNamespace());
-        for (GenericKubernetesResource workload : workloads.withLabel(KueueLabels.JOB_UID, jobSet.getMetadata().getUid())
-                .list().getItems()) {
-            workloads.withName(workload.getMetadata().getName()).patch(MERGE, "{\"spec\":{\"active\":false}}");
-        }
+        Workloads.deactivateWorkloadsOf(client, jobSet);
     }
 
     /**

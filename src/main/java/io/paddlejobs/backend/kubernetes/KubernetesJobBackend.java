@@ -3,7 +3,6 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Job;
-import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.SharedUsage;
@@ -116,28 +115,21 @@ final class KubernetesJobBackend implements JobBackend {
             throw new NamespaceNotServedException(plan.namespace());
         }
         DataClaim claim = claims.check(plan.namespace());
-        try {
-            if (jobSets) {
-                var created = workloads.jobSets().create(plan, claim, code.of(plan), settings);
-                return new Job(plan, JobStatusMapper.map(plan, JobSetView.observe(created, null, null, List.of())));
-            }
-            var created = creator.create(plan, claim, code.of(plan));
-            return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
-        } catch (JobAlreadyExistsException e) {
-            awaitCached(e.key());
-            throw e;
+        if (jobSets) {
+            var created = workloads.jobSets().create(plan, claim, code.of(plan), settings);
+            return new Job(plan, JobStatusMapper.map(plan, JobSetView.observe(created, null, null, List.of())));
         }
+        var created = creator.create(plan, claim, code.of(plan));
+        return new Job(plan, JobStatusMapper.map(plan, new ObservedJob(created, null, List.of())));
     }
 
     /**
      * The caller looks the existing job up next, in the cache; a job another replica of this
      * service created a moment ago may not have reached it yet, and would look like a stranger.
      */
-    private void awaitCached(JobKey key) {
-        long deadline = System.nanoTime() + cacheWait.toNanos();
-        while (cache.find(key).isEmpty() && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
-        }
+    @Override
+    public void awaitFound(JobKey key) {
+        cache.awaitUntil(key, () -> cache.find(key).isPresent(), cacheWait);
     }
 
     @Override
@@ -184,13 +176,15 @@ final class KubernetesJobBackend implements JobBackend {
      * @return whether a restart was under way
      */
     private boolean awaitRestartMade(JobKey key) {
-        boolean restarting = false;
-        long deadline = System.nanoTime() + cacheWait.toNanos();
-        while ((cache.restarting(key) || restartDue(key)) && System.nanoTime() < deadline) {
-            restarting = true;
-            java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+        if (!restartUnderWay(key)) {
+            return false;
         }
-        return restarting;
+        cache.awaitUntil(key, () -> !restartUnderWay(key), cacheWait);
+        return true;
+    }
+
+    private boolean restartUnderWay(JobKey key) {
+        return cache.restarting(key) || restartDue(key);
     }
 
     /** Whether the job's failed attempt reads as restarting while its trainer Job carries no restart yet. */
@@ -218,6 +212,9 @@ final class KubernetesJobBackend implements JobBackend {
         var cancelled = workloads.cancelTrainers(key, clock.instant(), queued);
         if (observed.get().pserverJob() != null) { // a collective job has none
             workloads.stopPservers(key, queued);
+        }
+        if (observed.get().gang()) {
+            workloads.deletePodGroup(key); // its place in Volcano's queue, given back at once
         }
         // Answer from the patched Job: the informer may not have seen the change yet.
         return toJob(new ObservedJob(cancelled, observed.get().pserverJob(), observed.get().pods()));

@@ -11,11 +11,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * after the first look, and often changes nothing the informers see. A running job with a
  * {@code stall_timeout} is looked at again every {@link io.paddlejobs.backend.StallWatch#interval()}:
  * falling silent changes nothing the informers see either ({@link KubernetesStalls}).
+ *
+ * <p>Looks run on a few threads ({@value #THREADS}), one look per job at a time: a change told while its
+ * job is being looked at is looked at once that look is done. So one slow API call (a list of events, a
+ * restart's delete and create) holds up that job alone, never another job's release, restart or stall.
+ * One timer thread only schedules later looks; it makes no call itself.
  */
 final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
 
@@ -42,6 +49,8 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     private static final Duration RETRY = Duration.ofMillis(500);
 
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+    /** Looks at once: enough that a few slow API calls hold nobody else up, few enough for the API server's rate. */
+    static final int THREADS = 4;
 
     private volatile boolean closed;
     private final ClusterCache cache;
@@ -53,15 +62,22 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     private final RestartBackoff backoff;
     private final KubernetesStalls stalls;
     private final Clock clock;
-    /** Keys waiting to be reconciled: a burst of events for one job costs one look. */
-    private final Set<JobKey> queued = ConcurrentHashMap.newKeySet();
+    /** Where a job's look stands; absent: none is queued or running. */
+    private enum Look { QUEUED, RUNNING, AGAIN }
+
+    /**
+     * Each job's look: a burst of events for one job costs one look (or one more, told while it ran), and no
+     * two threads look at one job at once.
+     */
+    private final Map<JobKey, Look> looks = new ConcurrentHashMap<>();
     /**
      * Keys with a later look scheduled, and when it is due: one at a time per job, however often it is
      * reconciled meanwhile, unless an earlier one is asked for (a stall look every second must not wait
      * behind the events look ten seconds away).
      */
     private final Map<JobKey, Long> lookingAgain = new ConcurrentHashMap<>();
-    private final ScheduledThreadPoolExecutor worker = worker();
+    private final ThreadPoolExecutor workers = workers();
+    private final ScheduledThreadPoolExecutor timer = timer();
 
     LifecycleReconciler(ClusterCache cache, Workloads workloads, PlanRecovery plans, ClusterEvents events,
                         KubernetesProperties settings, Restarts restarts, RestartBackoff backoff,
@@ -77,27 +93,62 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
         this.clock = clock;
     }
 
-    /** One thread; looks scheduled for later are dropped at close, not waited for. */
-    private static ScheduledThreadPoolExecutor worker() {
-        ScheduledThreadPoolExecutor worker = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "job-lifecycle");
+    /** {@value #THREADS} threads, their queue unbounded: a look is small, and each job has at most one queued. */
+    private static ThreadPoolExecutor workers() {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, "job-lifecycle-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        workers.allowCoreThreadTimeOut(true);
+        return workers;
+    }
+
+    /** One thread that only hands looks due later to the workers; they are dropped at close, not waited for. */
+    private static ScheduledThreadPoolExecutor timer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "job-lifecycle-timer");
             thread.setDaemon(true);
             return thread;
         });
-        worker.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        return worker;
+        timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        return timer;
     }
 
     @Override
     public void accept(JobKey key) {
-        if (queued.add(key) && !worker.isShutdown()) {
-            try {
-                worker.execute(() -> {
-                    queued.remove(key);
-                    reconcile(key);
-                });
-            } catch (RejectedExecutionException closing) {
-                queued.remove(key);
+        // Queued unless one is queued already; one that runs looks again when done.
+        boolean[] queue = {false};
+        looks.compute(key, (k, look) -> {
+            if (look == null) {
+                queue[0] = true;
+                return Look.QUEUED;
+            }
+            return look == Look.RUNNING ? Look.AGAIN : look;
+        });
+        if (queue[0]) {
+            queue(key);
+        }
+    }
+
+    private void queue(JobKey key) {
+        try {
+            workers.execute(() -> look(key));
+        } catch (RejectedExecutionException closing) {
+            looks.remove(key);
+        }
+    }
+
+    /** One look at the job; another follows at once if a change was told meanwhile. */
+    private void look(JobKey key) {
+        looks.put(key, Look.RUNNING); // it was QUEUED, and stays so whatever is told until now
+        try {
+            reconcile(key);
+        } finally {
+            if (looks.computeIfPresent(key, (k, look) -> look == Look.AGAIN ? Look.QUEUED : null) != null) {
+                queue(key);
             }
         }
     }
@@ -165,9 +216,9 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
         }
         try {
             // A later look this one replaced finds itself replaced and does nothing: this look asks again for what it still needs.
-            worker.schedule(() -> {
+            timer.schedule(() -> {
                 if (lookingAgain.remove(key, due)) {
-                    reconcile(key);
+                    accept(key);
                 }
             }, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
@@ -198,9 +249,15 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
         } else if (action instanceof JobLifecycle.Fail fail) {
             workloads.failTrainers(key, now, fail.reason(), fail.message(), queued);
             workloads.stopPservers(key, queued);
+            if (job.gang()) {
+                workloads.deletePodGroup(key);
+            }
             log.info("Job {} failed: {}: {}", key, fail.reason(), fail.message());
         } else if (action instanceof JobLifecycle.StopTrainers) {
             workloads.stopTrainers(key, queued);
+            if (job.gang()) {
+                workloads.deletePodGroup(key);
+            }
         } else if (action instanceof JobLifecycle.StopPservers) {
             workloads.stopPservers(key, queued);
             log.info("Job {} is over; stopped its pservers", key);
@@ -219,13 +276,14 @@ final class LifecycleReconciler implements Consumer<JobKey>, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        worker.shutdown();
+        timer.shutdownNow();
+        workers.shutdown();
         try {
-            if (!worker.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                worker.shutdownNow();
+            if (!workers.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                workers.shutdownNow();
             }
         } catch (InterruptedException e) {
-            worker.shutdownNow();
+            workers.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }

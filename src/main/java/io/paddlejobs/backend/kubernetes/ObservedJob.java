@@ -103,10 +103,19 @@ record ObservedJob(Job trainerJob, Job pserverJob, List<Pod> pods, Explanation e
         return queued() && trainersSuspended();
     }
 
-    /** Whether the trainers have been stopped as {@link Workloads} stops them: suspended, or (under Kueue) given no more time. */
+    /**
+     * Whether the trainers have been stopped as {@link Workloads} stops them: suspended; under Kueue, given no more
+     * time and held (suspended by Kueue, its Workload deactivated) or ended. One Kueue admitted after all (its
+     * Workload was made after the cancel) is not: it is stopped again.
+     */
     boolean trainersStopped() {
-        return trainersSuspended() || queued() && trainerJob.getSpec() != null
-                && Long.valueOf(Workloads.NO_MORE_TIME).equals(trainerJob.getSpec().getActiveDeadlineSeconds());
+        if (!queued()) {
+            return trainersSuspended();
+        }
+        return trainerJob.getSpec() != null
+                && Long.valueOf(Workloads.NO_MORE_TIME).equals(trainerJob.getSpec().getActiveDeadlineSeconds())
+                && (trainersSuspended() || JobStatusMapper.condition(trainerJob, "Complete") != null
+                        || JobStatusMapper.condition(trainerJob, "Failed") != null);
     }
 
     /** Whether the trainer Job is held back: waiting for the pservers, or stopped. */

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,11 +21,12 @@ import tools.jackson.databind.json.JsonMapper;
  * (SIGTERM, then the grace period), and the Job stays as the job's record.
  *
  * <p>Under Kueue ({@code queued}) the service never writes {@code suspend}: Kueue resumes every
- * Job it has admitted, so a suspend would be undone. The trainer Job is stopped by giving it no
- * more time ({@code activeDeadlineSeconds} {@value #NO_MORE_TIME}): the Job controller ends it
- * ({@code DeadlineExceeded}) and removes its pods, and Kueue sees it finished and frees its quota.
- * One still waiting in the queue stays suspended by Kueue and runs nothing; were it admitted before
- * it is removed, it would end at once. The pserver Job is deleted instead, its pods with it.
+ * Job it has admitted, so a suspend would be undone. The trainer Job's Workload is deactivated
+ * ({@code spec.active: false}, Kueue's own way to stop one, as for a JobSet): one still waiting in
+ * the queue leaves it at once and is never admitted, so it never runs; an admitted one is evicted,
+ * its quota freed. The trainer Job is also given no more time ({@code activeDeadlineSeconds}
+ * {@value #NO_MORE_TIME}): one that runs ends ({@code DeadlineExceeded}) whichever comes first.
+ * The pserver Job is deleted instead, its pods and Workload with it.
  */
 final class Workloads {
 
@@ -60,7 +62,10 @@ final class Workloads {
 
     /** Suspends the trainer Job (again): nothing runs it while the job stays ended. */
     void stopTrainers(JobKey key, boolean queued) {
-        trainerJob(key).patch(MERGE, queued ? NO_MORE_TIME_PATCH : SUSPEND);
+        Job stopped = trainerJob(key).patch(MERGE, queued ? NO_MORE_TIME_PATCH : SUSPEND);
+        if (queued) {
+            deactivateWorkloadsOf(client, stopped);
+        }
     }
 
     /**
@@ -100,7 +105,32 @@ final class Workloads {
     private Job endTrainers(JobKey key, Map<String, String> annotations, boolean queued) {
         String patch = JSON.writeValueAsString(Map.of("metadata", Map.of("annotations", annotations),
                 "spec", queued ? Map.of("activeDeadlineSeconds", NO_MORE_TIME) : Map.of("suspend", true)));
-        return trainerJob(key).patch(MERGE, patch);
+        Job ended = trainerJob(key).patch(MERGE, patch);
+        if (queued) {
+            deactivateWorkloadsOf(client, ended);
+        }
+        return ended;
+    }
+
+    /**
+     * Deactivates the Workloads Kueue made for this object (a Job, a JobSet), those not inactive already.
+     * Where Kueue has made none yet (a moment after the object was created) the object waits suspended by
+     * Kueue; should Kueue admit it later, the lifecycle sees an ended job's trainers resumed and stops them
+     * again, which deactivates it then.
+     */
+    static void deactivateWorkloadsOf(KubernetesClient client, HasMetadata owner) {
+        if (owner == null) {
+            return;
+        }
+        var workloads = client.genericKubernetesResources(QueueWaits.API_VERSION, "Workload")
+                .inNamespace(owner.getMetadata().getNamespace());
+        for (GenericKubernetesResource workload : workloads.withLabel(KueueLabels.JOB_UID, owner.getMetadata().getUid())
+                .list().getItems()) {
+            Object spec = workload.getAdditionalProperties().get("spec");
+            if (!(spec instanceof Map<?, ?> fields && Boolean.FALSE.equals(fields.get("active")))) {
+                workloads.withName(workload.getMetadata().getName()).patch(MERGE, "{\"spec\":{\"active\":false}}");
+            }
+        }
     }
 
     private Resource<Job> trainerJob(JobKey key) {
@@ -130,8 +160,8 @@ final class Workloads {
     }
 
     /**
-     * Removes the job's Volcano PodGroup now rather than when the garbage collector gets to it, so that a restart's
-     * next attempt can make its own under the same name.
+     * Removes the job's Volcano PodGroup now rather than when the garbage collector gets to it: a restart's next
+     * attempt can make its own under the same name, and an ended job's gang leaves Volcano's queue at once.
      */
     void deletePodGroup(JobKey key) {
         deleteIfOurs(client.genericKubernetesResources(VolcanoGroups.API_VERSION, VolcanoGroups.KIND)

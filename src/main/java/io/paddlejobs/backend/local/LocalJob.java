@@ -16,8 +16,10 @@ import io.paddlejobs.planning.RestartOn;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -28,17 +30,34 @@ import java.util.function.Consumer;
  * every trainer silent for {@code stall_timeout} -> {@code Stalled} ({@link #stallSeen}).
  * Replicas report in with the attempt they belong to, so that a late exit of an earlier attempt's
  * replica is never taken for the current one's.
- * All changes go through this object's lock; readers get an immutable snapshot. Both listeners are
+ * All changes go through this object's lock; readers get an immutable snapshot. The listeners are
  * called under that lock, so they must return at once.
+ *
+ * <p>The job also knows which of its processes still exist (stopped or not, until their process
+ * groups are gone) and whether replicas are being spawned: what it holds of the machine (GPUs,
+ * ports) is handed back only once it has ended and none is left ({@link Listeners#drained}), and
+ * its next attempt starts only then ({@link #whenIdle}), so two replicas never hold one device.
  */
 final class LocalJob {
 
+    /**
+     * @param changed told of each change the job's record must keep
+     * @param shown   told of each change a reader can see, kept or not (a queue position is shown, not written)
+     * @param drained told once, when the job has ended and no process of it is left: what it held is free
+     */
+    record Listeners(Consumer<LocalJob> changed, Consumer<JobKey> shown, Consumer<LocalJob> drained) {
+    }
+
     private final JobKey key;
     private final Clock clock;
-    /** Told of each change the job's record must keep. */
     private final Consumer<LocalJob> onChange;
-    /** Told of each change a reader can see, kept or not (a queue position is shown, not written). */
     private final Consumer<JobKey> onShown;
+    private final Consumer<LocalJob> onDrained;
+    /** Its processes that may still run: from their spawn until their whole process group is gone. */
+    private final Set<ReplicaProcess> alive = new HashSet<>();
+    /** What waits for the job to be idle (nothing spawning, no process left): its next attempt. */
+    private final List<Runnable> whenIdle = new ArrayList<>();
+    private boolean drainedTold;
     private JobPlan plan;
     private LocalReplicas replicas;
     private JobPhase phase = JobPhase.PENDING;
@@ -61,22 +80,22 @@ final class LocalJob {
     /** When the next attempt starts, while the job waits for it; else {@code null}. */
     private Instant restartAt;
 
-    LocalJob(JobPlan plan, Instant createdAt, Clock clock, Consumer<LocalJob> onChange, Consumer<JobKey> onShown) {
+    LocalJob(JobPlan plan, Instant createdAt, Clock clock, Listeners listeners) {
         this.plan = plan;
         this.key = new JobKey(plan.namespace(), plan.name());
         this.createdAt = createdAt;
         this.clock = clock;
-        this.onChange = onChange;
-        this.onShown = onShown;
+        this.onChange = listeners.changed();
+        this.onShown = listeners.shown();
+        this.onDrained = listeners.drained();
         this.replicas = new LocalReplicas(plan);
         publish();
     }
 
     /** A job read back from its record, with its plan worked out again from the record's request. */
-    static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Consumer<LocalJob> onChange,
-                            Consumer<JobKey> onShown) {
+    static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Listeners listeners) {
         JobStatus status = record.status();
-        LocalJob job = new LocalJob(plan, status.createdAt(), clock, onChange, onShown);
+        LocalJob job = new LocalJob(plan, status.createdAt(), clock, listeners);
         synchronized (job) {
             job.port = record.port();
             job.gpus = record.gpus();
@@ -213,6 +232,7 @@ final class LocalJob {
      */
     synchronized boolean replicaStarted(int attempt, Replica replica, ReplicaProcess process) {
         boolean wanted = !phase.isFinished() && attempt == restarts && restartAt == null;
+        alive.add(process);
         Instant now = clock.instant();
         replicas.get(replica.id()).started(process, now, wanted);
         // A fast replica may already have exited: "started" means none is left pending.
@@ -228,6 +248,48 @@ final class LocalJob {
     synchronized void startFinished() {
         starting = false;
         publish();
+        tellIfIdle();
+    }
+
+    /** A process of this job is gone, with every process it started: it holds nothing any more. */
+    synchronized void processGone(ReplicaProcess process) {
+        if (alive.remove(process)) {
+            tellIfIdle();
+        }
+    }
+
+    /**
+     * Runs {@code then} once nothing of the job is being spawned and none of its processes is left: at
+     * once if so now, else on the thread that saw the last one go. It must return at once (hand work off).
+     */
+    synchronized void whenIdle(Runnable then) {
+        if (idle()) {
+            then.run();
+        } else {
+            whenIdle.add(then);
+        }
+    }
+
+    /** It has ended, but not every process of it is gone yet: it still holds what it held. */
+    synchronized boolean stopping() {
+        return phase.isFinished() && !drainedTold;
+    }
+
+    private boolean idle() {
+        return !starting && alive.isEmpty();
+    }
+
+    private void tellIfIdle() {
+        if (!idle()) {
+            return;
+        }
+        List<Runnable> waiting = List.copyOf(whenIdle);
+        whenIdle.clear();
+        waiting.forEach(Runnable::run);
+        if (phase.isFinished() && !drainedTold) {
+            drainedTold = true;
+            onDrained.accept(this);
+        }
     }
 
     /**
@@ -346,6 +408,7 @@ final class LocalJob {
         }
         List<ReplicaProcess> toStop = replicas.stopActive();
         publish();
+        tellIfIdle();
         return toStop;
     }
 

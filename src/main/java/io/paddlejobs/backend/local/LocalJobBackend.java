@@ -80,7 +80,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.dataRoot = properties.dataRoot();
         this.clock = clock;
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, spawns, clock,
-                backoff);
+                backoff, this::keepRecordThenRun);
         this.resources = resources;
         this.handsOutGpus = resources.capacity().total().gpus() > 0; // the machine's, fixed at start
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
@@ -137,7 +137,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public Job submit(JobPlan plan) {
-        LocalJob job = new LocalJob(plan, clock.instant(), clock, this::persist, changes);
+        LocalJob job = new LocalJob(plan, clock.instant(), clock, listeners());
         if (jobs.putIfAbsent(job.key(), job) != null) {
             throw new JobAlreadyExistsException(job.key());
         }
@@ -222,9 +222,42 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     }
 
     /**
-     * Every change is written through. Runs under the job's lock (so the scheduler frees a finished
-     * job's slot on another thread). A write that fails (a full disk) is logged and changes nothing
-     * else: the job in memory is the truth, and the next change writes the record again.
+     * What a job tells this backend: each change (written through), each change shown, and that it has
+     * ended with none of its processes left, when the scheduler takes back what it held (on another
+     * thread: this runs under the job's lock). Never before: a process in its grace period may still
+     * use its GPUs and ports.
+     */
+    private LocalJob.Listeners listeners() {
+        return new LocalJob.Listeners(this::persist, changes, scheduler::release);
+    }
+
+    /**
+     * The record of a job whose replicas were just spawned and wait at their gates, written at once,
+     * then the gates opened: under the job's lock as every write of it, and only while this backend
+     * still keeps the job and it has not ended (a delete removes the record, a cancel ends it, under
+     * that lock too). A cancel thus finds the replicas either not let run or running, never in between.
+     */
+    private boolean keepRecordThenRun(LocalJob job, Runnable letRun) {
+        synchronized (job) {
+            if (jobs.get(job.key()) != job || job.phase().isFinished()) {
+                return false;
+            }
+            try {
+                store.save(job.record());
+            } catch (UncheckedIOException e) {
+                log.warn("Job {}: its record could not be written ({}); its replicas are not let run",
+                        job.key(), e.getMessage());
+                return false;
+            }
+            letRun.run();
+            return true;
+        }
+    }
+
+    /**
+     * Every change is written through. Runs under the job's lock. A write that fails (a full disk) is
+     * logged and changes nothing else: the job in memory is the truth, and the next change writes the
+     * record again.
      */
     private void persist(LocalJob job) {
         if (jobs.get(job.key()) != job) {
@@ -232,8 +265,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
         JobRecord record = job.record();
         if (record.status().phase().isFinished()) {
-            scheduler.release(job);
             launcher.ended(job);
+            scheduler.ended(job);
         }
         try {
             store.save(record);
@@ -245,20 +278,22 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     /**
      * Takes over the jobs of a previous run ({@link RecordedJobs}). Those that were running are
-     * marked failed and any process of theirs still alive is stopped, all at once; those still
-     * queued are queued again, in order. Returns how many jobs it took over.
+     * marked failed (or restarted, as {@code restart_on} says); those still queued are queued again,
+     * in order. Any process a record names that is still alive is stopped, all at once, whatever the
+     * job's phase: one that had ended may have been in its grace period (a cancel, a delete) when the
+     * service died. Returns how many jobs it took over.
      */
     int recover() {
         JobWorkspace.keepPrivate(dataRoot);
         List<ReplicaProcess.ProcessRef> leftovers = new ArrayList<>();
-        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, this::persist, changes);
+        List<LocalJob> recorded = RecordedJobs.readBack(store, planner, site, clock, listeners());
         for (LocalJob job : recorded) {
             JobRecord record = job.record();
             jobs.put(job.key(), job);
+            leftovers.addAll(record.processes().values());
             if (job.phase() == JobPhase.PENDING && record.processes().isEmpty()) {
                 scheduler.requeue(job);
             } else if (!job.phase().isFinished()) {
-                leftovers.addAll(record.processes().values());
                 // Written before anything is stopped or started: a second crash finds the decision, not a second one.
                 job.serviceRestarted("ServiceRestarted",
                         "the service restarted while the job was running; its processes were stopped. " + RUN_AGAIN,

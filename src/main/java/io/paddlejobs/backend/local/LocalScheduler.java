@@ -29,8 +29,11 @@ final class LocalScheduler {
     private record Slot(int firstPort, int portCount) {
     }
 
-    /** A job that has just got a slot, to be started on these ports with these GPUs. */
-    private record Admitted(LocalJob job, int firstPort, GpuAssignment gpus) {
+    /**
+     * A job that has just got a slot, to be started on these ports with these GPUs; or, with {@code noPorts},
+     * one that got none and fails: either is done outside this scheduler's lock (a failure writes its record).
+     */
+    private record Admitted(LocalJob job, int firstPort, GpuAssignment gpus, String noPorts) {
     }
 
     /** Starts a job that got a slot. */
@@ -104,12 +107,33 @@ final class LocalScheduler {
         return removed;
     }
 
-    /** Hands back a finished job's slot and ports, on another thread (a job's lock may be held here). */
+    /**
+     * Hands back an ended job's slot, ports and resources once none of its processes is left, on
+     * another thread (a job's lock may be held here).
+     */
     void release(LocalJob job) {
         try {
             elsewhere.execute(() -> freeSlot(job));
         } catch (RejectedExecutionException shuttingDown) {
             // no slot matters any more
+        }
+    }
+
+    /**
+     * A job has ended but may still hold what it held until its last process is gone ({@link #release}):
+     * the waiting jobs are told again what they wait for, on another thread (a job's lock may be held here).
+     */
+    void ended(LocalJob job) {
+        try {
+            elsewhere.execute(() -> {
+                synchronized (this) {
+                    if (slots.containsKey(job) && !queue.isEmpty()) {
+                        showPositions();
+                    }
+                }
+            });
+        } catch (RejectedExecutionException shuttingDown) {
+            // nobody waits any more
         }
     }
 
@@ -154,11 +178,11 @@ final class LocalScheduler {
             try {
                 int firstPort = ports.allocate(portCount);
                 slots.put(job, new Slot(firstPort, portCount));
-                admitted.add(new Admitted(job, firstPort, gpus.get()));
+                admitted.add(new Admitted(job, firstPort, gpus.get(), null));
             } catch (IllegalStateException noPorts) {
                 // It never held a slot, so the next one may fit; it has no process to stop.
                 resources.release(job);
-                job.failToStart(noPorts.getMessage());
+                admitted.add(new Admitted(job, 0, GpuAssignment.NONE, noPorts.getMessage()));
             }
         }
         showPositions();
@@ -184,6 +208,12 @@ final class LocalScheduler {
     }
 
     private void startAll(List<Admitted> admitted) {
-        admitted.forEach(job -> start.start(job.job(), job.firstPort(), job.gpus()));
+        for (Admitted job : admitted) {
+            if (job.noPorts() != null) {
+                job.job().failToStart(job.noPorts());
+            } else {
+                start.start(job.job(), job.firstPort(), job.gpus());
+            }
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.paddlejobs.backend.local;
 
-import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.Site;
@@ -8,7 +7,6 @@ import java.time.Clock;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * The jobs of a previous run, read back from their records: each record's request is planned
@@ -25,17 +23,16 @@ final class RecordedJobs {
      * Planning is pure, so records are planned side by side.
      */
     static List<LocalJob> readBack(JobRecordStore store, JobPlanner planner, Site site, Clock clock,
-                                   Consumer<LocalJob> onChange, Consumer<JobKey> onShown) {
+                                   LocalJob.Listeners listeners) {
         return store.loadAll().parallelStream()
-                .map(stored -> restore(stored, store, planner, site, clock, onChange, onShown))
+                .map(stored -> restore(stored, store, planner, site, clock, listeners))
                 .flatMap(Optional::stream)
                 .sorted(Comparator.comparing((LocalJob job) -> job.snapshot().status().createdAt()))
                 .toList();
     }
 
     private static Optional<LocalJob> restore(JobRecordStore.Stored stored, JobRecordStore store, JobPlanner planner,
-                                              Site site, Clock clock, Consumer<LocalJob> onChange,
-                                              Consumer<JobKey> onShown) {
+                                              Site site, Clock clock, LocalJob.Listeners listeners) {
         JobRecord record = stored.record();
         try {
             JobPlan plan = planner.plan(record.request(), record.namespace(), site);
@@ -43,7 +40,7 @@ final class RecordedJobs {
                 plan = planner.onPorts(plan, record.port(), site);
             }
             plan = record.gpus().applyTo(plan);
-            return Optional.of(LocalJob.restore(plan, record, clock, onChange, onShown));
+            return Optional.of(LocalJob.restore(plan, record, clock, listeners));
         } catch (RuntimeException e) {
             store.quarantine(stored.dir(), "its request no longer plans: " + e.getMessage());
             return Optional.empty();

@@ -29,10 +29,12 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
+import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -45,6 +47,13 @@ import org.slf4j.LoggerFactory;
  * its job is told, and whatever the process left running is stopped. A job whose pserver never
  * listens, or that runs past its {@code max_run_time}, is failed and stopped; one whose trainers all
  * fall silent for its {@code stall_timeout} is stalled ({@link StallWatch}).
+ *
+ * <p>The order of a start: every replica is spawned behind its gate ({@link ReplicaProcess}), the
+ * job's record is written with their pids, then the gates open. A replica therefore never runs
+ * before what identifies it is on disk, and a service killed at any point leaves nothing the next
+ * one cannot stop. A job's next attempt starts only once every process of the last one is gone,
+ * and the job is told of each process gone ({@link LocalJob#processGone}), which is when what it
+ * held is free again.
  */
 final class ReplicaLauncher implements AutoCloseable {
 
@@ -52,15 +61,37 @@ final class ReplicaLauncher implements AutoCloseable {
     private static final int MAX_MESSAGE = 500;
     private static final Duration BACKOFF_LOOK = Duration.ofSeconds(1);
     private static final long RENDEZVOUS_LOOK_MILLIS = 20;
+    private static final int WORK_THREADS = 64;
+    private static final int SPAWN_THREADS = 8;
 
     private final LocalProperties properties;
     private final JobRecordStore store;
     private final JobWorkspace workspace;
     private final Sandbox sandbox;
-    private final SpawnHealth spawns;
+    private final SpawnHealth spawnHealth;
     private final ReplicaEnvironment environment;
     private final Clock clock;
-    private final ExecutorService executor = Executors.newCachedThreadPool();
+    /**
+     * Stops, exits and attempts: these tasks wait (on a grace period, a spawn) but never on each other,
+     * so a bounded pool with a queue cannot deadlock; past its threads they wait their turn.
+     */
+    private final ThreadPoolExecutor executor = bounded("local-replicas", WORK_THREADS);
+    /** Spawns only: a start waits on them from a thread of {@link #executor}, so they need their own. */
+    private final ThreadPoolExecutor spawnPool = bounded("local-spawns", SPAWN_THREADS);
+    private final StartRecord startRecord;
+
+    /** How a start makes its job's record durable before its replicas run ({@link #launch}). */
+    interface StartRecord {
+
+        /**
+         * Writes the job's record at once (its replicas spawned, waiting at their gates) and then, under
+         * the same hold of the job's lock (so that no cancel or failure comes in between), runs {@code letRun}.
+         * False, running nothing, when the record could not be written or the job is no longer to run
+         * (ended, deleted).
+         */
+        boolean keepThenRun(LocalJob job, Runnable letRun);
+    }
+
     /** Pserver watches and run-time limits; a limit is dropped from it as soon as its job ends. */
     private final ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, runnable -> {
         Thread thread = new Thread(runnable, "local-job-timers");
@@ -74,16 +105,19 @@ final class ReplicaLauncher implements AutoCloseable {
     /** When each trainer last reported a new step: a job that reports steps shows progress only so. */
     private final StepSightings steps = new StepSightings();
 
+    /** @param startRecord makes a started job's record durable, then lets its replicas run */
     ReplicaLauncher(LocalProperties properties, JobPlanner planner, Site site, JobRecordStore store,
-                    CodePackages packages, Sandbox sandbox, SpawnHealth spawns, Clock clock, RestartBackoff backoff) {
+                    CodePackages packages, Sandbox sandbox, SpawnHealth spawnHealth, Clock clock,
+                    RestartBackoff backoff, StartRecord startRecord) {
         this.properties = properties;
+        this.startRecord = startRecord;
         this.backoff = backoff;
         this.planner = planner;
         this.site = site;
         this.store = store;
         this.workspace = new JobWorkspace(properties.dataRoot(), sandbox.users(), packages);
         this.sandbox = sandbox;
-        this.spawns = spawns;
+        this.spawnHealth = spawnHealth;
         this.environment = new ReplicaEnvironment(properties.inheritEnv());
         this.clock = clock;
         timers.setRemoveOnCancelPolicy(true);
@@ -92,6 +126,19 @@ final class ReplicaLauncher implements AutoCloseable {
     /** Where the metrics reader's sightings of new steps go, for the stall judgement. */
     StepSightings steps() {
         return steps;
+    }
+
+    /** At most {@code threads} daemon threads, idle ones ending after a while; tasks past them queue. */
+    private static ThreadPoolExecutor bounded(String name, int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), task -> {
+                    Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Where work runs that must not run on the calling thread. */
@@ -137,7 +184,9 @@ final class ReplicaLauncher implements AutoCloseable {
         JobWorkspace.Prepared workspace = this.workspace.prepare(job.key(), placed.spec().code().codePackage(),
                 placed.replicas().stream().map(Replica::id).toList());
         int attempt = job.attempt();
-        startSideBySide(job, placed, RendezvousGate.startFirst(placed), attempt, workspace);
+        if (!startSideBySide(job, placed, RendezvousGate.startFirst(placed), attempt, workspace)) {
+            return;
+        }
         watchPservers(job, placed, attempt);
         if (RendezvousGate.applies(placed)) {
             lookAt(job, placed, RendezvousGate.of(placed, properties.rendezvousListenTimeout(), clock), attempt,
@@ -146,14 +195,33 @@ final class ReplicaLauncher implements AutoCloseable {
         watchForStalls(job, placed, attempt);
     }
 
-    /** Spawning is most of a start's time; the replicas are started side by side. */
-    private void startSideBySide(LocalJob job, JobPlan placed, List<Replica> replicas, int attempt,
-                                 JobWorkspace.Prepared workspace) {
-        List<CompletableFuture<Void>> starts = replicas.stream()
-                .map(replica -> CompletableFuture.runAsync(() -> startReplica(job, placed, replica, attempt, workspace),
-                        executor))
+    /**
+     * Spawning is most of a start's time: these replicas are spawned side by side, each behind its gate,
+     * and let run once the job's record names them. False when they were not let run (the job ended
+     * meanwhile, or its record could not be written: it is then failed).
+     */
+    private boolean startSideBySide(LocalJob job, JobPlan placed, List<Replica> replicas, int attempt,
+                                    JobWorkspace.Prepared workspace) {
+        List<CompletableFuture<ReplicaProcess>> spawned = replicas.stream()
+                .map(replica -> CompletableFuture.supplyAsync(
+                        () -> spawnReplica(job, placed, replica, attempt, workspace), spawnPool))
                 .toList();
-        CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
+        try {
+            CompletableFuture.allOf(spawned.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            stopLater(spawned.stream().filter(f -> !f.isCompletedExceptionally()).map(CompletableFuture::join)
+                    .filter(Objects::nonNull).toList());
+            throw e;
+        }
+        List<ReplicaProcess> wanted = spawned.stream().map(CompletableFuture::join).filter(Objects::nonNull).toList();
+        // Their pids on disk before any of them runs: a later start of the service finds and stops them.
+        if (!startRecord.keepThenRun(job, () -> wanted.forEach(ReplicaProcess::open))) {
+            // Ended meanwhile (then this changes nothing), or its record cannot be written.
+            stopLater(job.failToStart("its record could not be written, so its replicas were not let run"));
+            stopLater(wanted);
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -179,7 +247,7 @@ final class ReplicaLauncher implements AutoCloseable {
         long delay = Math.max(0, Duration.between(clock.instant(), at).toMillis());
         try {
             if (delay == 0) {
-                executor.execute(() -> nextAttempt(job));
+                nextAttempt(job);
             } else {
                 timers.schedule(() -> attemptAt(job, at), Math.min(delay, BACKOFF_LOOK.toMillis()), TimeUnit.MILLISECONDS);
             }
@@ -188,7 +256,12 @@ final class ReplicaLauncher implements AutoCloseable {
         }
     }
 
+    /** The next attempt starts once no process of the last one is left (it may still hold the job's GPUs). */
     private void nextAttempt(LocalJob job) {
+        job.whenIdle(() -> runElsewhere(() -> beginNextAttempt(job)));
+    }
+
+    private void beginNextAttempt(LocalJob job) {
         if (!job.beginAttempt()) {
             return; // cancelled, deleted or stopped during its backoff
         }
@@ -209,9 +282,24 @@ final class ReplicaLauncher implements AutoCloseable {
         ReplicaProcess.stopAll(processes, properties.stopGracePeriod());
     }
 
-    /** Stops these processes on other threads. */
+    /** Stops these processes on another thread, side by side; here, when the service is stopping. */
     void stopLater(List<ReplicaProcess> processes) {
-        processes.forEach(process -> executor.execute(() -> process.stop(properties.stopGracePeriod())));
+        if (processes.isEmpty()) {
+            return;
+        }
+        try {
+            executor.execute(() -> stopNow(processes));
+        } catch (RejectedExecutionException shuttingDown) {
+            stopNow(processes); // nothing of a job outlives the service, not even a replica behind its gate
+        }
+    }
+
+    private void runElsewhere(Runnable task) {
+        try {
+            executor.execute(task);
+        } catch (RejectedExecutionException shuttingDown) {
+            // the service stops: close() stops every running job's processes itself
+        }
     }
 
     /** The job has ended: its run-time limit no longer applies. */
@@ -224,7 +312,12 @@ final class ReplicaLauncher implements AutoCloseable {
         ReplicaProcess.stopLeftovers(leftovers, properties.stopGracePeriod());
     }
 
-    private void startReplica(LocalJob job, JobPlan plan, Replica replica, int attempt, JobWorkspace.Prepared workspace) {
+    /**
+     * Spawns one replica behind its closed gate and tells its job. Returns the process to let run, or
+     * {@code null} when the job ended meanwhile (it is then stopped, never having run).
+     */
+    private ReplicaProcess spawnReplica(LocalJob job, JobPlan plan, Replica replica, int attempt,
+                                        JobWorkspace.Prepared workspace) {
         JobKey key = job.key();
         try {
             Map<String, String> env = new HashMap<>(replica.env());
@@ -241,12 +334,15 @@ final class ReplicaLauncher implements AutoCloseable {
                 } else {
                     stopLater(outcome.toStop());
                 }
-                // Whatever the replica left running (its shell's children) goes with it.
-                stopLater(List.of(process));
+                // Whatever the replica left running (its shell's children) goes with it; only then is it gone.
+                process.stop(properties.stopGracePeriod());
+                job.processGone(process);
             }, executor);
             if (!wanted) {
-                stopLater(List.of(process)); // the job ended while this replica was starting
+                stopLater(List.of(process)); // the job ended while this replica was spawned
+                return null;
             }
+            return process;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -256,10 +352,10 @@ final class ReplicaLauncher implements AutoCloseable {
     private ReplicaProcess start(ReplicaProcess.Launch launch) throws IOException {
         try {
             ReplicaProcess process = ReplicaProcess.start(launch, sandbox, environment);
-            spawns.started();
+            spawnHealth.started();
             return process;
         } catch (IOException | OutOfMemoryError e) {
-            spawns.failed(e);
+            spawnHealth.failed(e);
             throw e instanceof OutOfMemoryError ? new IOException(e.getMessage(), e) : (IOException) e;
         }
     }
@@ -361,6 +457,7 @@ final class ReplicaLauncher implements AutoCloseable {
     @Override
     public void close() {
         timers.shutdownNow();
+        spawnPool.shutdown();
         executor.shutdown();
         try {
             executor.awaitTermination(10, TimeUnit.SECONDS);

@@ -1,10 +1,12 @@
 package io.paddlejobs.backend.local;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +18,23 @@ import java.util.concurrent.TimeUnit;
  * with only the environment {@link ReplicaEnvironment} gives it, its output copied into a capped
  * log ({@link LogSink}). Stopping it stops everything it started ({@link ProcessGroups}), since the
  * shell's children (the user's program) would otherwise outlive it.
+ *
+ * <p>A replica starts behind a gate: its first process waits for one line on its standard input
+ * before it becomes the replica ({@code exec}), and leaves at once when that input ends. The
+ * launcher opens the gate ({@link #open}) only once the job's record names the process, so a
+ * service killed in between leaves nothing behind (the pipe's end goes with it, and the gate
+ * exits): no replica ever runs that a later start of the service cannot find and stop.
  */
 final class ReplicaProcess {
 
     /** How long the end of a replica waits for the rest of its output to reach the log. */
     private static final long DRAIN_SECONDS = 5;
+    /**
+     * The gate: reads one line; anything but {@code go} (an end of input included) ends it. Then
+     * the replica's own command replaces it, under the same pid, with nothing on its input.
+     */
+    private static final List<String> GATE = List.of("/bin/sh", "-c",
+            "IFS= read -r gate && [ \"$gate\" = go ] && exec \"$@\" </dev/null", "paddle-jobs-gate");
 
     private final Process process;
     private final LogSink log;
@@ -41,19 +55,42 @@ final class ReplicaProcess {
                   JobUsers.JobUser user, Path logFile, long maxLogBytes, List<Integer> gpus) {
     }
 
+    /**
+     * Spawns the replica behind its closed gate: nothing of the user's runs until {@link #open}, and
+     * nothing ever does if this JVM ends first.
+     */
     static ReplicaProcess start(Launch launch, Sandbox sandbox, ReplicaEnvironment environment) throws IOException {
         Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.dirs().work()));
         Sandbox.Start start = sandbox.start(launch.entryPoint(), launch.dirs(), launch.user(), env, launch.gpus());
-        ProcessBuilder builder = new ProcessBuilder(start.command())
+        List<String> command = new ArrayList<>(GATE);
+        command.addAll(start.command());
+        // The gate reads its standard input; what it starts reads /dev/null.
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(launch.dirs().work().toFile())
-                .redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+                .redirectErrorStream(true);
         builder.environment().clear();
         builder.environment().putAll(start.environment());
         Process process = builder.start();
-        process.getOutputStream().close();
-        return new ReplicaProcess(process, LogSink.start(process.getInputStream(), launch.logFile(), launch.maxLogBytes(),
-                launch.id()));
+        try {
+            return new ReplicaProcess(process, LogSink.start(process.getInputStream(), launch.logFile(),
+                    launch.maxLogBytes(), launch.id()));
+        } catch (RuntimeException e) {
+            process.destroyForcibly(); // still behind its gate: nothing of the job ran
+            throw e;
+        }
+    }
+
+    /**
+     * Lets the replica run: call only once what identifies it ({@link #ref}) is on record. Returns
+     * false when the gate could not be opened (the process is gone already): it then never runs.
+     */
+    boolean open() {
+        try (OutputStream gate = process.getOutputStream()) {
+            gate.write("go\n".getBytes(StandardCharsets.US_ASCII));
+            return true;
+        } catch (IOException gone) {
+            return false;
+        }
     }
 
     ProcessRef ref() {

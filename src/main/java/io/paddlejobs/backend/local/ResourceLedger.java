@@ -208,10 +208,13 @@ final class ResourceLedger {
     private String holders(String namespace, java.util.function.Predicate<Holding> holds) {
         List<String> names = new ArrayList<>();
         long elsewhere = 0;
-        for (Holding h : held.values()) {
+        for (Map.Entry<LocalJob, Holding> entry : held.entrySet()) {
+            Holding h = entry.getValue();
             if (holds.test(h)) {
                 if (h.key().namespace().equals(namespace)) {
-                    names.add(h.key().name());
+                    // An ended job holds its share until its last process is gone: say why it still does.
+                    names.add(entry.getKey().stopping() ? h.key().name() + " (ended, its processes are stopping)"
+                            : h.key().name());
                 } else {
                     elsewhere++;
                 }

@@ -209,6 +209,19 @@ record JobFiles(Path shared, JobKey key) {
         }
     }
 
+    /** Removes the record alone, following no link, so that a later start of the service does not read the job back. */
+    void deleteRecord() {
+        inShared("delete the record of job " + key.name(), shared -> {
+            try (DirectoryHandle jobs = shared.directory(JobDirectories.JOBS);
+                 DirectoryHandle namespace = jobs.directory(key.namespace());
+                 DirectoryHandle job = namespace.directory(key.name())) {
+                job.deleteTree(JobDirectories.RECORD);
+            } catch (NoSuchFileException nothingLeft) {
+                // no directory of the job's: no record either
+            }
+        });
+    }
+
     /** Deletes the job's directory and everything in it, following no link; what is already gone is what was wanted. */
     void delete() {
         inShared("delete the files of job " + key.name(), shared -> {

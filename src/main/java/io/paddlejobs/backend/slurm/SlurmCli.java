@@ -1,11 +1,10 @@
 package io.paddlejobs.backend.slurm;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Slurm through its command-line tools ({@code sbatch --parsable}, {@code scontrol -o show job},
@@ -15,18 +14,26 @@ import java.util.concurrent.TimeUnit;
  */
 final class SlurmCli implements SlurmClient {
 
-    private static final long TIMEOUT_SECONDS = 30;
+    /** What one call of a tool may take, its output read to the end included. */
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final String slurmConf;
     private final String binDir;
+    private final Duration timeout;
 
     /**
      * @param slurmConf the {@code slurm.conf} the tools read; empty for their default
      * @param binDir    the tools' directory; empty for the {@code PATH}
      */
     SlurmCli(String slurmConf, String binDir) {
+        this(slurmConf, binDir, TIMEOUT);
+    }
+
+    /** @param timeout what one call of a tool may take, from its start until its output is read: then it is killed */
+    SlurmCli(String slurmConf, String binDir, Duration timeout) {
         this.slurmConf = slurmConf;
         this.binDir = binDir;
+        this.timeout = timeout;
     }
 
     @Override
@@ -57,9 +64,16 @@ final class SlurmCli implements SlurmClient {
         run("cancel job " + jobId, null, "scancel", Long.toString(jobId));
     }
 
+    /**
+     * A pending job is cancelled ({@code --state=PENDING} leaves a running one alone), then a running one
+     * gets SIGTERM ({@code --state=RUNNING} leaves any other alone: {@code scancel --signal} retries for
+     * minutes on a job that has not started, "Job is in transitional state, retrying"). A job that starts
+     * between the two calls gets the signal; each call answers at once.
+     */
     @Override
     public void terminate(long jobId) {
-        run("send SIGTERM to job " + jobId, null, "scancel", "--signal=TERM", Long.toString(jobId));
+        run("cancel pending job " + jobId, null, "scancel", "--state=PENDING", Long.toString(jobId));
+        run("send SIGTERM to job " + jobId, null, "scancel", "--signal=TERM", "--state=RUNNING", Long.toString(jobId));
     }
 
     private String run(String action, String stdin, String... command) {
@@ -72,23 +86,16 @@ final class SlurmCli implements SlurmClient {
             builder.environment().put("SLURM_CONF", slurmConf);
         }
         try {
-            Process process = builder.start();
-            if (stdin != null) {
-                process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+            BoundedRun.Result result = BoundedRun.run(builder, stdin, timeout);
+            if (result.timedOut()) {
+                throw new SlurmException(action, command[0] + " did not answer within " + timeout.toSeconds()
+                        + " s; it was killed", null);
             }
-            process.getOutputStream().close();
-            // Small outputs; read both before waiting so neither pipe can fill up.
-            var stderr = process.getErrorStream();
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            String err = new String(stderr.readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new SlurmException(action, command[0] + " did not answer within " + TIMEOUT_SECONDS + " s", null);
+            if (result.exitCode() != 0) {
+                String err = result.err().strip();
+                throw new SlurmException(action, err.isEmpty() ? command[0] + " exited " + result.exitCode() : err, null);
             }
-            if (process.exitValue() != 0) {
-                throw new SlurmException(action, err.isEmpty() ? command[0] + " exited " + process.exitValue() : err, null);
-            }
-            return out;
+            return result.out();
         } catch (IOException e) {
             throw new SlurmException(action, "cannot run " + command[0] + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {

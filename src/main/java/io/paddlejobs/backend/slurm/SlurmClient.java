@@ -27,8 +27,9 @@ interface SlurmClient {
 
     /**
      * Sends SIGTERM to every step of a running job (not its batch shell), which goes on until its
-     * replicas have exited: they may write a last checkpoint first. A job that is not running
-     * (pending, ended, unknown) is a {@link SlurmException}.
+     * replicas have exited: they may write a last checkpoint first. A job that has not started is
+     * cancelled at once, or is a {@link SlurmException} (the caller then cancels it), never a wait; so is
+     * one that has ended or that Slurm does not know.
      */
     void terminate(long jobId);
 }

@@ -83,7 +83,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
         NextAttempts next = new NextAttempts(jobs, slurm, records, properties, changes);
         poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval(), changes, next, backoff,
-                stops::stopAttempt, steps);
+                stops, steps);
     }
 
     @Override
@@ -116,6 +116,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
             throw new JobAlreadyExistsException(key);
         }
         try {
+            stops.awaitRemoved(key); // a deleted job of this name may still stop, and write its files
             files.delete(); // what a job of this name left behind once, if its record went first
             files.prepare(plan);
             SlurmJob job = submitting.submitted(slurm.submit(BatchScripts.of(plan, files, properties)));

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,9 +30,12 @@ final class SlurmRecords {
     /** Far above any record the service writes (a plan is bounded by the request's size). */
     static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
+    private static final int WRITE_LOCKS = 64;
+
     private final Path shared;
     private final JobDirectories directories;
     private final JsonMapper json;
+    private final Object[] writeLocks = Stream.generate(Object::new).limit(WRITE_LOCKS).toArray();
 
     /**
      * @param directories its jobs directory is created if need be; the shared directory they lie in is
@@ -69,17 +73,30 @@ final class SlurmRecords {
     }
 
     /**
-     * Writes the record while the job is still this one, under the map's lock for its key, the lock
-     * every writer of a record takes: a delete, which removes the job from the map before its files,
-     * never races a record being written there, and two writers of one record never meet in its directory.
+     * Writes the record while the job is still this one, under its key's write lock, the lock every
+     * writer of a record takes ({@link #forget} too): a delete, which removes the job from the map before
+     * its files, never races a record being written there, and two writers of one record never meet in
+     * its directory. Not the map's own lock: a slow write (an NFS {@code shared-dir}) then holds up the
+     * writes of the jobs that share its lock (one key in {@value #WRITE_LOCKS}), never the map's reads,
+     * other keys' changes or a resize of it.
      */
     void saveIfCurrent(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmJob job) {
-        jobs.computeIfPresent(job.key(), (key, current) -> {
-            if (current == job) {
+        synchronized (writeLock(job.key())) {
+            if (jobs.get(job.key()) == job) {
                 save(job);
             }
-            return current;
-        });
+        }
+    }
+
+    /** Removes the job from the map under its key's write lock: no write of its record is under way, or follows. */
+    void forget(ConcurrentHashMap<JobKey, SlurmJob> jobs, JobKey key) {
+        synchronized (writeLock(key)) {
+            jobs.remove(key);
+        }
+    }
+
+    private Object writeLock(JobKey key) {
+        return writeLocks[Math.floorMod(key.hashCode(), WRITE_LOCKS)];
     }
 
     /** Every usable record at {@code <namespace>/<job>/job.json}; the others are refused. */

@@ -19,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +41,8 @@ final class StatusPoller implements AutoCloseable {
     private final Consumer<JobKey> changed;
     private final NextAttempts next;
     private final RestartBackoff backoff;
-    private final LongConsumer stopAttempt;
+    /** Stops a Slurm job whose attempt was failed by its stall; removes deleted jobs' files once Slurm is done with them. */
+    private final SlurmStops stops;
     private final StepSightings steps;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "slurm-poller");
@@ -54,7 +54,7 @@ final class StatusPoller implements AutoCloseable {
     private final Set<JobKey> failing = ConcurrentHashMap.newKeySet();
 
     private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock,
-                         Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, LongConsumer stopAttempt,
+                         Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, SlurmStops stops,
                          StepSightings steps) {
         this.jobs = jobs;
         this.slurm = slurm;
@@ -63,19 +63,19 @@ final class StatusPoller implements AutoCloseable {
         this.changed = changed;
         this.next = next;
         this.backoff = backoff;
-        this.stopAttempt = stopAttempt;
+        this.stops = stops;
         this.steps = steps;
     }
 
     /**
      * @param changed     told the key of each job a poll changed, once the change is in {@code jobs}
-     * @param stopAttempt stops a Slurm job whose attempt was failed by its stall
-     * @param steps       when each trainer last reported a new step (the stall judgement's progress)
+     * @param stops   stops a Slurm job whose attempt was failed by its stall, and removes deleted jobs' files
+     * @param steps   when each trainer last reported a new step (the stall judgement's progress)
      */
     static StatusPoller start(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records,
                               Clock clock, Duration interval, Consumer<JobKey> changed, NextAttempts next,
-                              RestartBackoff backoff, LongConsumer stopAttempt, StepSightings steps) {
-        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stopAttempt, steps);
+                              RestartBackoff backoff, SlurmStops stops, StepSightings steps) {
+        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stops, steps);
         poller.executor.scheduleWithFixedDelay(poller::pollQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         return poller;
     }
@@ -91,12 +91,14 @@ final class StatusPoller implements AutoCloseable {
 
     void poll() {
         List<SlurmJob> active = jobs.values().stream().filter(job -> job.slurmId() > 0 && !job.isFinished()).toList();
-        if (active.isEmpty()) {
+        if (active.isEmpty() && !stops.removalsPending()) {
             return;
         }
         Map<Long, List<SlurmJobInfo>> bySubmittedId;
         try {
-            bySubmittedId = slurm.jobs().stream().collect(Collectors.groupingBy(SlurmJobInfo::submittedId));
+            List<SlurmJobInfo> listed = slurm.jobs();
+            stops.removeStopped(listed);
+            bySubmittedId = listed.stream().collect(Collectors.groupingBy(SlurmJobInfo::submittedId));
             slurmAnswered = true;
         } catch (SlurmException e) {
             if (slurmAnswered) {
@@ -160,7 +162,7 @@ final class StatusPoller implements AutoCloseable {
             return; // nothing new, or cancelled or deleted meanwhile
         }
         if (stalled) {
-            stopAttempt.accept(job.slurmId()); // it still runs: its replicas are stopped, gracefully
+            stops.stopAttempt(job.slurmId()); // it still runs: its replicas are stopped, gracefully
         }
         JobStatus was = job.status();
         JobStatus is = updated.status();

@@ -200,6 +200,29 @@ class JobSetRealClusterTest {
         assertThat(phase("cancelled")).isEqualTo(JobPhase.CANCELLED);
     }
 
+    /** As with the {@code jobs} workload: a JobSet cancelled while it waits in the queue never runs. */
+    @Test
+    void aJobSetCancelledWhileItWaitsInTheQueueNeverRunsAndTheJobBehindItGoesFirst() {
+        queued();
+        backend.submit(plan(RealBackends.gpuRequest("ahead", 4, FakeKubelet.trainersKeepRunning())));
+        await().atMost(DEADLINE).until(() -> phase("ahead") == JobPhase.RUNNING);
+        backend.submit(plan(RealBackends.gpuRequest("waits", 4, Map.of())));
+        await().atMost(DEADLINE).until(() -> status("waits").map(s -> PodStates.QUEUED.equals(s.status().reason()))
+                .orElse(false));
+
+        assertThat(backend.cancel(new JobKey(ns, "waits")).orElseThrow().status().phase()).isEqualTo(JobPhase.CANCELLED);
+
+        backend.submit(plan(RealBackends.gpuRequest("behind", 4, Map.of())));
+        FakeKubelet.exit(admin, pods("ahead", Role.TRAINER).get(0), 0);
+        await().atMost(DEADLINE).until(() -> phase("behind") == JobPhase.SUCCEEDED);
+        assertThat(admin.batch().v1().jobs().inNamespace(ns).withLabel(JobSets.NAME_LABEL, "waits").list().getItems())
+                .as("none of its child Jobs ever ran, though it was ahead of the job that did")
+                .allMatch(child -> child.getStatus() == null || child.getStatus().getStartTime() == null);
+        assertThat(pods("waits")).isEmpty();
+        assertThat(spec(jobSet("waits"))).containsEntry("suspend", true);
+        assertThat(phase("waits")).isEqualTo(JobPhase.CANCELLED);
+    }
+
     /** A ClusterQueue of 6 GPUs, and the backend restarted with its LocalQueue as the namespace's queue. */
     private void queued() {
         KueueQueues.create(admin, "cq-" + ns, Map.of("cpu", "64", "memory", "256Gi", "nvidia.com/gpu", "6"), ns, QUEUE);

@@ -67,7 +67,7 @@ class KueueJobsTest {
     }
 
     @Test
-    void aCancelledQueuedJobIsStoppedByItsDeadlineNotBySuspending() {
+    void aCancelledQueuedJobIsStoppedThroughKueueAndItsDeadlineNotBySuspendingAndAgainShouldKueueResumeIt() {
         Job cancelled = new JobBuilder(manifests.trainerJob()).editMetadata().withCreationTimestamp(Pods.T0)
                 .addToAnnotations(JobLabels.CANCELLED_AT_ANNOTATION, Pods.T0).endMetadata().build();
         var observed = new ObservedJob(cancelled, manifests.pserverJob(), List.of());
@@ -75,10 +75,20 @@ class KueueJobsTest {
                 Instant.parse(Pods.T0).plusSeconds(1), settings, KubernetesRuntime.DEFAULT_BACKOFF);
         assertThat(actions).containsExactly(new JobLifecycle.StopTrainers(), new JobLifecycle.StopPservers());
 
-        Job stopped = new JobBuilder(cancelled).editSpec().withActiveDeadlineSeconds(Workloads.NO_MORE_TIME).endSpec().build();
-        var after = new ObservedJob(stopped, null, List.of());
-        assertThat(JobLifecycle.next(queued, after, JobStatusMapper.map(queued, after), Instant.parse(Pods.T0).plusSeconds(1),
-                settings, KubernetesRuntime.DEFAULT_BACKOFF)).as("nothing more to stop").isEmpty();
+        Job noMoreTime = new JobBuilder(cancelled).editSpec().withActiveDeadlineSeconds(Workloads.NO_MORE_TIME).endSpec()
+                .build();
+        Job heldByKueue = new JobBuilder(noMoreTime).editSpec().withSuspend(true).endSpec().build();
+        Job ended = new JobBuilder(noMoreTime).withNewStatus().addNewCondition().withType("Failed").withStatus("True")
+                .withReason("DeadlineExceeded").endCondition().endStatus().build();
+        for (Job stopped : List.of(heldByKueue, ended)) {
+            var after = new ObservedJob(stopped, null, List.of());
+            assertThat(JobLifecycle.next(queued, after, JobStatusMapper.map(queued, after), Instant.parse(Pods.T0).plusSeconds(1),
+                    settings, KubernetesRuntime.DEFAULT_BACKOFF)).as("nothing more to stop").isEmpty();
+        }
+        // Resumed all the same (Kueue admitted it: its Workload was made after the cancel): stopped again.
+        var resumed = new ObservedJob(noMoreTime, null, List.of());
+        assertThat(JobLifecycle.next(queued, resumed, JobStatusMapper.map(queued, resumed), Instant.parse(Pods.T0).plusSeconds(1),
+                settings, KubernetesRuntime.DEFAULT_BACKOFF)).containsExactly(new JobLifecycle.StopTrainers());
     }
 
     @Test

@@ -104,7 +104,7 @@ class KueueRealClusterTest {
     }
 
     @Test
-    void aCancelledQueuedJobEndsWithoutTheServiceSuspendingItAndFreesItsQuota() {
+    void aCancelledRunningQueuedJobEndsThroughKueueAndItsDeadlineAndFreesItsQuota() {
         backend.submit(Plans.plan(RealBackends.gpuRequest("cancelled", 4, FakeKubelet.trainersKeepRunning()), ns));
         await().atMost(DEADLINE).until(() -> phase("cancelled") == JobPhase.RUNNING);
 
@@ -112,17 +112,44 @@ class KueueRealClusterTest {
 
         await().atMost(DEADLINE).until(() -> phase("cancelled") == JobPhase.CANCELLED && pods("cancelled").isEmpty());
         var trainers = trainerJob("cancelled");
-        assertThat(trainers.getSpec().getSuspend()).as("Kueue resumed it once, and nobody suspended it since").isFalse();
         assertThat(trainers.getSpec().getActiveDeadlineSeconds()).isEqualTo(Workloads.NO_MORE_TIME);
+        assertThat(workloadsOf(trainers)).as("deactivated: Kueue admits it no more").isNotEmpty()
+                .allMatch(KueueRealClusterTest::inactive);
         assertThat(admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.pserverJob("cancelled")).get()).isNull();
-        await("Kueue sees the trainers' Workload finished").atMost(DEADLINE).until(() -> workloads().stream()
-                .allMatch(KueueRealClusterTest::finished));
+        await("Kueue holds no quota for it: ended, or evicted").atMost(DEADLINE).until(() -> workloads().stream()
+                .allMatch(workload -> finished(workload) || inactive(workload)));
 
         backend.submit(Plans.plan(RealBackends.gpuRequest("next", 4, Map.of()), ns));
         await().atMost(DEADLINE).until(() -> phase("next") == JobPhase.SUCCEEDED);
 
         assertThat(backend.delete(new JobKey(ns, "next"))).isTrue();
         await().atMost(DEADLINE).until(() -> pods("next").isEmpty() && trainerJobOrNull("next") == null);
+    }
+
+    /**
+     * The report: a job cancelled while it waited in the queue read Cancelled, but its trainer Workload stayed
+     * in the ClusterQueue, and once the jobs ahead finished Kueue admitted it and its trainers ran on the
+     * team's quota (its {@code activeDeadlineSeconds} only counts once a Job runs). Its Workload is now
+     * deactivated: it leaves the queue at once, and the job behind it goes first.
+     */
+    @Test
+    void aJobCancelledWhileItWaitsInTheQueueNeverRunsAndTheJobBehindItGoesFirst() {
+        backend.submit(Plans.plan(RealBackends.gpuRequest("ahead", 4, FakeKubelet.trainersKeepRunning()), ns));
+        await().atMost(DEADLINE).until(() -> phase("ahead") == JobPhase.RUNNING);
+        backend.submit(Plans.plan(RealBackends.gpuRequest("waits", 4, Map.of()), ns));
+        await().atMost(DEADLINE).until(() -> status("waits").map(s -> PodStates.QUEUED.equals(s.status().reason()))
+                .orElse(false) && !workloadsOf(trainerJob("waits")).isEmpty());
+
+        assertThat(backend.cancel(new JobKey(ns, "waits")).orElseThrow().status().phase()).isEqualTo(JobPhase.CANCELLED);
+
+        assertThat(workloadsOf(trainerJob("waits"))).as("out of the queue at once").allMatch(KueueRealClusterTest::inactive);
+        backend.submit(Plans.plan(RealBackends.gpuRequest("behind", 4, Map.of()), ns));
+        FakeKubelet.exit(admin, pods("ahead", Role.TRAINER).get(0), 0);
+        await().atMost(DEADLINE).until(() -> phase("behind") == JobPhase.SUCCEEDED);
+        assertThat(trainerJob("waits").getStatus() == null ? null : trainerJob("waits").getStatus().getStartTime())
+                .as("its trainer Job never ran, though it was ahead of the job that did").isNull();
+        assertThat(pods("waits", Role.TRAINER)).isEmpty();
+        assertThat(phase("waits")).isEqualTo(JobPhase.CANCELLED);
     }
 
     @Test
@@ -185,6 +212,16 @@ class KueueRealClusterTest {
 
     private List<GenericKubernetesResource> workloads() {
         return admin.genericKubernetesResources(QueueWaits.API_VERSION, "Workload").inNamespace(ns).list().getItems();
+    }
+
+    private List<GenericKubernetesResource> workloadsOf(io.fabric8.kubernetes.api.model.HasMetadata owner) {
+        return admin.genericKubernetesResources(QueueWaits.API_VERSION, "Workload").inNamespace(ns)
+                .withLabel(KueueLabels.JOB_UID, owner.getMetadata().getUid()).list().getItems();
+    }
+
+    private static boolean inactive(GenericKubernetesResource workload) {
+        return workload.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec
+                && Boolean.FALSE.equals(spec.get("active"));
     }
 
     @SuppressWarnings("unchecked")

@@ -91,6 +91,25 @@ class VolcanoRealClusterTest {
         await("the PodGroup goes with its job").atMost(DEADLINE).until(() -> podGroup("gang") == null);
     }
 
+    /**
+     * A gang cancelled while it waits in Volcano's queue gives its place back at once: its PodGroup goes with the
+     * cancel (it would otherwise stay {@code Inqueue}, holding the queue's resources, until its job is removed),
+     * and nothing of it is left to place.
+     */
+    @Test
+    void aGangCancelledWhileItWaitsInItsQueueGivesItsPlaceBackAtOnceAndNothingOfItRuns() {
+        backend.submit(Plans.plan(RealBackends.request("waits", 2, "paddlepaddle/paddle:2.6.1", Map.of()), ns));
+        await().atMost(DEADLINE).until(() -> podGroup("waits") != null && pods("waits").size() == 3);
+        writeStatusAsVolcanoDoes("waits", "Inqueue",
+                "3/3 tasks in gang unschedulable: pod group is not ready, 3 minAvailable, 3 Pending");
+
+        assertThat(backend.cancel(new JobKey(ns, "waits")).orElseThrow().status().phase()).isEqualTo(JobPhase.CANCELLED);
+
+        assertThat(podGroup("waits")).as("out of Volcano's queue at once").isNull();
+        await("its pods go with their suspended Jobs, never placed").atMost(DEADLINE).until(() -> pods("waits").isEmpty());
+        assertThat(status("waits").phase()).isEqualTo(JobPhase.CANCELLED);
+    }
+
     @Test
     void aRestartMakesTheGangAnewAndReleasesItsTrainersWithoutWaitingForThePservers() {
         JobRequest request = JobRequests.named("again", "python train.py").pserverEntryPoint("python train.py")

@@ -235,8 +235,11 @@ class GpuSchedulingTest {
                 new RestartBackoff(java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(1)))) {
             submit(local, "other", 1);
             local.awaitPhase("other", JobPhase.RUNNING);
+            // Trainer 0 listens on its master port, as Paddle's store does: the other trainer starts once it does.
+            String devices = SHOW_DEVICES.replace("exec sleep 3301", "if [ \"$RANK\" = 0 ]; then "
+                    + RendezvousGateTest.listenOnMasterPort(dir.resolve("listening")) + "; else exec sleep 3301; fi");
             local.backend.submit(local.plan(JobRequests.named("flaky", "[ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ] && exit 3; "
-                    + SHOW_DEVICES).numGpus(2).mode(JobMode.COLLECTIVE).maxRestarts(1).build()));
+                    + devices).numGpus(2).mode(JobMode.COLLECTIVE).maxRestarts(1).build()));
             await().atMost(DEADLINE).until(() -> !replica(local.job("flaky"), "trainer-1").gpus().isEmpty());
             List<String> first = List.of(replica(local.job("flaky"), "trainer-0").gpus().get(0),
                     replica(local.job("flaky"), "trainer-1").gpus().get(0));

@@ -6,7 +6,10 @@ import static org.awaitility.Awaitility.await;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.testing.ServiceClient;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +33,14 @@ import tools.jackson.databind.JsonNode;
 class SlurmJobsApiTest extends SlurmServiceTest {
 
     static final Duration RUN = Duration.ofSeconds(90);
+    /** A pserver and three trainers of four CPUs each: they take all four nodes. */
+    static String blocker(String name) {
+        return """
+                {"name": "%s", "entry_point": "sleep 300", "num_cpus": 12, "trainer_cpu": 4,
+                 "pservers": 1, "pserver_cpu": 4, "memory": "2Gi"}""".formatted(name);
+    }
+    /** A client's patience with a cancel; a pending job's took minutes before. */
+    private static final Duration CANCEL_ANSWER = Duration.ofSeconds(20);
     static final Path TRAIN_PY = Path.of(System.getProperty("project.basedir", "."), "examples/fit-a-line/train.py")
             .toAbsolutePath();
     private static final Pattern LOSS = Pattern.compile("pass (\\d+) loss ([0-9.eE+-]+)");
@@ -194,8 +205,41 @@ class SlurmJobsApiTest extends SlurmServiceTest {
         assertThat(api.send("DELETE", "/jobs/to-delete", null).statusCode()).isIn(200, 204);
 
         assertThat(api.send("GET", "/jobs/to-delete", null).statusCode()).isEqualTo(404);
-        assertThat(sharedDir.resolve("jobs/default/to-delete")).doesNotExist();
-        assertThat(slurmStates("to-delete")).allMatch(state -> state.equals("CANCELLED"));
+        assertThat(sharedDir.resolve("jobs/default/to-delete/job.json")).as("a restart does not read it back")
+                .doesNotExist();
+        // Cancelled in Slurm before the answer; the rest of its files go once Slurm runs nothing of it, as the poller sees.
+        await().atMost(RUN).until(() -> slurmStates("to-delete").stream().allMatch(state -> state.equals("CANCELLED")));
+        await().atMost(RUN).until(() -> !Files.exists(sharedDir.resolve("jobs/default/to-delete")));
+    }
+
+    @Test
+    void aJobCancelledWhileItWaitsInSlurmsQueueIsCancelledThereAtOnceAndNeverStarts() {
+        // Slurm is shared by the classes of both clients, and keeps their ended jobs a while: names of this class's own.
+        String blocker = "holds-all-" + client();
+        String queued = "queued-" + client();
+        api.submit(blocker(blocker));
+        api.awaitPhase(blocker, "Running", RUN);
+        api.submit(job(queued, "echo started"));
+        await().atMost(RUN).untilAsserted(() -> assertThat(slurmStates(queued)).containsOnly("PENDING"));
+
+        // Before, scancel --signal=TERM went first, and scancel retries that for a pending job for minutes.
+        HttpResponse<String> cancelled = api.send(HttpRequest.newBuilder(URI.create(api.baseUrl()
+                + "/jobs/" + queued + "/cancel")).POST(HttpRequest.BodyPublishers.noBody()).timeout(CANCEL_ANSWER));
+
+        assertThat(cancelled.statusCode()).as(cancelled.body()).isEqualTo(200);
+        assertThat(ServiceClient.parse(cancelled.body()).at("/status/phase").asString()).isEqualTo("Cancelled");
+        assertThat(slurmStates(queued)).as("its place in Slurm's queue given back at once").containsOnly("CANCELLED");
+        api.send("POST", "/jobs/" + blocker + "/cancel", null);
+        api.awaitPhase(blocker, "Cancelled", RUN);
+        assertThat(slurmStates(queued)).as("it never started, not even once the nodes were free")
+                .containsOnly("CANCELLED");
+        assertThat(api.status(queued).path("started_at").isMissingNode()).isTrue();
+        assertThat(api.logs(queued, "role=trainer&index=0")).doesNotContain("started");
+    }
+
+    /** Which Slurm client this class's service uses. */
+    String client() {
+        return "cli";
     }
 
     @Test
@@ -222,10 +266,7 @@ class SlurmJobsApiTest extends SlurmServiceTest {
 
     @Test
     void aJobWaitingForResourcesShowsTheReason() {
-        // A pserver and three trainers of four CPUs each take all four nodes.
-        api.submit("""
-                {"name": "blocker", "entry_point": "sleep 300", "num_cpus": 12, "trainer_cpu": 4,
-                 "pservers": 1, "pserver_cpu": 4, "memory": "2Gi"}""");
+        api.submit(blocker("blocker"));
         api.awaitPhase("blocker", "Running", RUN);
 
         api.submit(job("waiting", "true"));

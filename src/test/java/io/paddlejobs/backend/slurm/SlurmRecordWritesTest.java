@@ -103,6 +103,8 @@ class SlurmRecordWritesTest {
 
         assertThat(failures).as("neither the writer nor the delete failed").isEmpty();
         assertThat(jobs).isEmpty();
+        assertThat(records.files(key).record()).as("the job's record").doesNotExist();
+        stops.removeStopped(List.of()); // the poller's next look: Slurm runs nothing of it
         assertThat(records.files(key).record().getParent()).as("the job's directory").doesNotExist();
     }
 

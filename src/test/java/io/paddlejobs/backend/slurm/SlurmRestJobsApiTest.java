@@ -12,4 +12,9 @@ class SlurmRestJobsApiTest extends SlurmJobsApiTest {
     static void restClient(DynamicPropertyRegistry registry) {
         SlurmCluster.serveRest(registry);
     }
+
+    @Override
+    String client() {
+        return "rest";
+    }
 }
