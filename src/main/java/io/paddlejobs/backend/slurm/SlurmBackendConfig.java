@@ -23,6 +23,7 @@ class SlurmBackendConfig {
     @Bean
     JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy, RestartBackoff backoff) {
         properties.requireSharedFilesAccepted(tenancy.securityMode());
+        properties.requireUnprivilegedSubmitter(tenancy.securityMode());
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
                 Clock.systemUTC(), backoff);
         backend.start();
