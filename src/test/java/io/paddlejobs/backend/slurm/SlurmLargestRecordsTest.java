@@ -8,7 +8,6 @@ import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
-import io.paddlejobs.testing.LiveHeap;
 import io.paddlejobs.testing.Settings;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,9 +35,7 @@ class SlurmLargestRecordsTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .addModule(new PlanningJsonModule()).build();
-    private static final int RECORDS = 12;
-    /** What one recovered record may hold: its replicas and their own variables, not 128 copies of the request's env. */
-    private static final long ROOM_PER_RECORD = 1024 * 1024;
+    private static final int RECORDS = 4;
 
     @TempDir
     Path sharedDir;
@@ -53,16 +50,17 @@ class SlurmLargestRecordsTest {
         assertThat(recordBytes).as("the record keeps the plan twice, each replica with the request's env")
                 .isGreaterThan(5_000_000);
 
-        long before = LiveHeap.bytes();
         List<SlurmJob> loaded = records.loadAll();
-        long held = LiveHeap.bytes() - before;
 
+        // Held once: every replica of both plans has the same string, not a copy of 28 KB per replica and plan.
+        // (Live heap is no measure here: Jackson's soft buffers come and go around the read.)
         assertThat(loaded).hasSize(RECORDS).allSatisfy(job -> {
-            assertThat(job.plan().replicas()).hasSize(128);
-            assertThat(job.unplaced()).isNotNull();
+            String first = job.plan().replicas().get(0).env().get("BIG_0");
+            assertThat(job.plan().replicas()).hasSize(128)
+                    .allSatisfy(replica -> assertThat(replica.env().get("BIG_0")).isSameAs(first));
+            assertThat(job.unplaced().replicas())
+                    .allSatisfy(replica -> assertThat(replica.env().get("BIG_0")).isSameAs(first));
         });
-        assertThat(held / RECORDS).as("bytes each recovered record holds (its file: %d bytes)", recordBytes)
-                .isLessThan(ROOM_PER_RECORD);
     }
 
     /** 64 pservers and 64 trainers, seven variables of 4,000 characters, restartable: both plans are kept. */
