@@ -10,6 +10,7 @@ import io.paddlejobs.metrics.MetricsSnapshot;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.SharedValues;
 import java.time.Clock;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -200,7 +201,7 @@ final class JdbcJobHistory implements JobHistory {
         return StoreCalls.read(() -> db.sql("select plan_json, status_json from job_history where namespace = ? and name = ?"
                         + " and status_json is not null")
                 .params(key.namespace(), key.name())
-                .query((rs, row) -> archived(rs.getString(1), rs.getString(2)))
+                .query((rs, row) -> archived(rs.getString(1), rs.getString(2), new SharedValues()))
                 .optional());
     }
 
@@ -226,27 +227,27 @@ final class JdbcJobHistory implements JobHistory {
             params.add(count + 1);
             // By namespace too, as the index is: H2 then reads the index in order and stops at the count,
             // instead of sorting every row below the bound.
-            List<Listed> rows = db.sql("select created_ns, name, plan_json, status_json" + where
+            List<Listed> rows = db.sql("select created_ns, name, status_json" + where
                             + " order by namespace, created_ns desc fetch first ? rows only")
                     .params(params).query(this::listedRow).list();
             if (rows.size() <= count) {
-                return new Batch(jobs(rows), null);
+                return new Batch(jobs(query.namespace(), rows), null);
             }
             // The batch ends inside the creation time of its last row: leave that time to the next batch,
             // or, when it is the batch's only one, read every job of it now.
             long lastNanos = rows.get(count).createdNanos();
             List<Listed> whole = rows.stream().filter(row -> row.createdNanos() > lastNanos).toList();
             if (!whole.isEmpty()) {
-                return new Batch(jobs(whole), instant(lastNanos + 1));
+                return new Batch(jobs(query.namespace(), whole), instant(lastNanos + 1));
             }
-            List<Listed> sameTime = db.sql("select created_ns, name, plan_json, status_json from job_history"
+            List<Listed> sameTime = db.sql("select created_ns, name, status_json from job_history"
                             + " where namespace = ? and status_json is not null and created_ns = ?"
                             + (query.phase() != null ? " and phase = ?" : ""))
                     .params(query.phase() != null
                             ? List.of(query.namespace(), lastNanos, query.phase().name())
                             : List.of(query.namespace(), lastNanos))
                     .query(this::listedRow).list();
-            return new Batch(jobs(sameTime), lastNanos == 0 ? null : instant(lastNanos));
+            return new Batch(jobs(query.namespace(), sameTime), lastNanos == 0 ? null : instant(lastNanos));
         });
     }
 
@@ -303,24 +304,37 @@ final class JdbcJobHistory implements JobHistory {
         }
     }
 
-    /** A row of a list, its JSON not read yet: a batch reads only the rows it returns. */
-    private record Listed(long createdNanos, String name, String plan, String status) {
+    /**
+     * A row of a list, its status not read yet and its plan not even fetched: a batch reads only the rows it
+     * returns, and their plans one at a time (the largest plan a tenant may submit is some 3.6 MB of JSON).
+     */
+    private record Listed(long createdNanos, String name, String status) {
         /** The list's order (ListPosition's): newest first, then by name as Java compares names. */
         static final Comparator<Listed> ORDER = Comparator.comparingLong(Listed::createdNanos).reversed()
                 .thenComparing(Listed::name);
     }
 
     private Listed listedRow(ResultSet rs, int row) throws SQLException {
-        return new Listed(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4));
+        return new Listed(rs.getLong(1), rs.getString(2), rs.getString(3));
     }
 
-    /** A batch's jobs in the list's order: SQL orders by time alone (collations order names each their own way). */
-    private List<Job> jobs(List<Listed> rows) {
-        return rows.stream().sorted(Listed.ORDER).map(row -> archived(row.plan(), row.status())).toList();
+    /**
+     * A batch's jobs in the list's order: SQL orders by time alone (collations order names each their own way).
+     * Each plan is fetched and read alone, and held with its replicas' equal values shared, so that a page
+     * of the largest jobs asks for a few MB at a time, not every plan's JSON and copies at once.
+     */
+    private List<Job> jobs(String namespace, List<Listed> rows) {
+        SharedValues shared = new SharedValues();
+        // A job deleted since its row was listed is left out, as a list read a moment later would.
+        return rows.stream().sorted(Listed.ORDER).flatMap(row -> db.sql(
+                        "select plan_json from job_history where namespace = ? and name = ?")
+                .params(namespace, row.name()).query(String.class).optional().stream()
+                .map(plan -> archived(plan, row.status(), shared))).toList();
     }
 
-    private Job archived(String plan, String status) {
-        return new Job(json.readValue(plan, JobPlan.class), json.readValue(status, JobStatus.class).asArchived());
+    private Job archived(String plan, String status, SharedValues shared) {
+        return new Job(shared.compact(json.readValue(plan, JobPlan.class)),
+                json.readValue(status, JobStatus.class).asArchived());
     }
 
     private long createdMillis(JobStatus status) {

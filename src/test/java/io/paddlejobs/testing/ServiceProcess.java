@@ -47,8 +47,20 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** As {@link #start}, its JVM started through {@code prefix} (a program that changes its user or limits, then runs it). */
     public static ServiceProcess startThrough(List<String> prefix, Path root, String... arguments) throws IOException {
+        return start(prefix, List.of(), root, arguments);
+    }
+
+    /** As {@link #start}, with options for its JVM ({@code -Xmx160m}: what a small heap holds). */
+    public static ServiceProcess startWithJvmOptions(List<String> jvmOptions, Path root, String... arguments)
+            throws IOException {
+        return start(List.of(), jvmOptions, root, arguments);
+    }
+
+    private static ServiceProcess start(List<String> prefix, List<String> jvmOptions, Path root, String... arguments)
+            throws IOException {
         Files.createDirectories(root);
-        List<String> command = new ArrayList<>(List.of("io.paddlejobs.PaddleJobsApplication",
+        List<String> command = new ArrayList<>(jvmOptions);
+        command.addAll(List.of("io.paddlejobs.PaddleJobsApplication",
                 "--server.port=0", "--paddlejobs.local.data-root=" + root, "--spring.main.banner-mode=off"));
         command.addAll(List.of(arguments));
         AtomicReference<Integer> port = new AtomicReference<>();

@@ -4,10 +4,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
-import io.paddlejobs.planning.Replica;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
+import io.paddlejobs.planning.SharedValues;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -60,19 +57,7 @@ final class PlanRecovery {
         JobPlan plan = planner.plan(SpecCodec.read(spec), trainerJob.getMetadata().getNamespace(),
                 new KubernetesSite(JobSetView.isChild(trainerJob)));
         String image = trainerJob.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
-        return plan.withImage(image).withReplicas(compact(plan.replicas()));
-    }
-
-    /**
-     * The same replicas, sharing equal strings: every replica's environment repeats the same
-     * lists and names, and a plan is kept for every job in the cluster.
-     */
-    static List<Replica> compact(List<Replica> replicas) {
-        Map<String, String> canonical = new HashMap<>();
-        return replicas.stream().map(replica -> {
-            Map<String, String> env = new LinkedHashMap<>();
-            replica.env().forEach((name, value) -> env.put(name.intern(), canonical.computeIfAbsent(value, v -> v)));
-            return new Replica(replica.role(), replica.index(), replica.host(), env);
-        }).toList();
+        // Every replica's environment repeats the same lists and names, and a plan is kept for every job in the cluster.
+        return new SharedValues().compact(plan.withImage(image));
     }
 }

@@ -25,6 +25,7 @@ class SlurmBackendConfig {
     JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy, RestartBackoff backoff,
                                SecretsProperties secrets) {
         properties.requireSharedFilesAccepted(tenancy.securityMode());
+        properties.requireUnprivilegedSubmitter(tenancy.securityMode());
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
                 Clock.systemUTC(), backoff, secrets.toStore(), tenancy.shared());
         backend.start();

@@ -5,6 +5,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.SharedValues;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +73,16 @@ record SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean placed, b
     SlurmJob nextAttempt(long id, Instant now, JobStatus waiting) {
         return new SlurmJob(unplaced, id, createdAt, false, cancelRequested, withOpenAttempt(waiting, attempt(), now),
                 unplaced, null);
+    }
+
+    /**
+     * The same job with its plans' equal environment values held once, as read back from its record: there
+     * each replica's environment is written out whole, and the largest plans would hold megabytes each.
+     */
+    SlurmJob compacted() {
+        SharedValues shared = new SharedValues();
+        return new SlurmJob(shared.compact(plan), slurmId, createdAt, placed, cancelRequested, status,
+                shared.compact(unplaced), restartAt);
     }
 
     SlurmJob withCancelRequested(boolean requested) {

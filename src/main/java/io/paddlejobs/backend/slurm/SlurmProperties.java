@@ -138,6 +138,33 @@ public record SlurmProperties(
     }
 
     /**
+     * Where tenants share the service, refuses to submit their jobs as root or as Slurm's own user
+     * (red team, 7 Dec): every tenant's entry point would run as root on every node, or as the user that
+     * reads the cluster's JWT key and so mints a token for root. With {@code client=cli} the submitter is
+     * the service's own user, so a service run as root must use {@code client=rest} with an ordinary
+     * {@code rest-user}, or run as an ordinary user itself.
+     */
+    void requireUnprivilegedSubmitter(String securityMode) {
+        if (securityMode.equals("none")) {
+            return;
+        }
+        String user = submitter();
+        if (user.equals("root") || user.equals("slurm")) {
+            throw new IllegalStateException(("paddlejobs.security.mode=%s with the Slurm backend, but its jobs would be "
+                    + "submitted as %s (%s): every tenant's entry point would run as %s on every node. Submit as an "
+                    + "ordinary user: run the service as one (client=cli), or set paddlejobs.slurm.rest-user to one "
+                    + "(client=rest).").formatted(securityMode, user,
+                    client == ClientKind.REST ? "paddlejobs.slurm.rest-user" : "the service's own user, client=cli",
+                    user.equals("root") ? "root" : "Slurm's own user, which reads the cluster's JWT key and can mint a token for root"));
+        }
+    }
+
+    /** The Unix user Slurm runs the jobs as. */
+    private String submitter() {
+        return client == ClientKind.REST ? restUser : System.getProperty("user.name");
+    }
+
+    /**
      * What the start-up says where tenants share this backend: Slurm sees one user, so nothing of Slurm's
      * keeps one tenant's jobs from another's, and the allow-lists and limits bind only what the service submits.
      */
@@ -145,7 +172,7 @@ public record SlurmProperties(
         if (securityMode.equals("none")) {
             return Optional.empty();
         }
-        String user = client == ClientKind.REST ? restUser : System.getProperty("user.name");
+        String user = submitter();
         return Optional.of(("Slurm runs every tenant's jobs as the one Slurm user %s: any job can cancel, hold or change "
                 + "any other tenant's Slurm jobs, and submit its own to any partition, account or QOS that user may use. "
                 + "paddlejobs.slurm.partitions, accounts and qos and the namespace limits are advisory: they bind only "

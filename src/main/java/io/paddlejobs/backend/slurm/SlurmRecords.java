@@ -134,7 +134,7 @@ final class SlurmRecords {
             refuse(file, problem.get());
             return Optional.empty();
         }
-        return Optional.of(job);
+        return Optional.of(job.compacted());
     }
 
     /** Renames a record that must not be used, so that the next start does not meet it again. */

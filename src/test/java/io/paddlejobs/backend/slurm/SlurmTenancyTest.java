@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paddlejobs.testing.Settings;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,6 +40,38 @@ class SlurmTenancyTest {
                 .contains("the one Slurm user paddle").contains("can cancel, hold or change any other tenant's Slurm jobs")
                 .contains("advisory"));
         assertThat(rest.sharedUserNotice("none")).isEmpty();
+    }
+
+    /**
+     * Red team, 7 Dec, U1 and P1: in token mode a service run as root with {@code client=cli}, or one with
+     * {@code rest-user} root or {@code slurm} (the default, and Slurm's usual SlurmUser), submitted every
+     * tenant's job as that user: a job ran {@code id -u} as 0 on the node, or read the cluster's JWT key.
+     * It now refuses to start; an ordinary user is accepted, and mode none is the operator's own.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"token", "kubernetes"})
+    @Tag("redteam")
+    void withTenantsJobsAreNeverSubmittedAsRootOrAsSlurmsOwnUser(String mode) {
+        for (String user : List.of("root", "slurm")) {
+            assertThatThrownBy(() -> rest(user).requireUnprivilegedSubmitter(mode))
+                    .hasMessageContaining("submitted as " + user).hasMessageContaining("paddlejobs.slurm.rest-user");
+        }
+        assertThatCode(() -> rest("paddle").requireUnprivilegedSubmitter(mode)).doesNotThrowAnyException();
+        assertThatCode(() -> rest("root").requireUnprivilegedSubmitter("none")).doesNotThrowAnyException();
+
+        SlurmProperties cli = properties(true);
+        String serviceUser = System.getProperty("user.name");
+        if (serviceUser.equals("root")) {
+            assertThatThrownBy(() -> cli.requireUnprivilegedSubmitter(mode))
+                    .hasMessageContaining("submitted as root").hasMessageContaining("client=cli");
+        } else {
+            assertThatCode(() -> cli.requireUnprivilegedSubmitter(mode)).doesNotThrowAnyException();
+        }
+    }
+
+    private static SlurmProperties rest(String user) {
+        return Settings.of(SlurmProperties.class, "shared-dir", "/shared", "allow-shared-files", true,
+                "client", "rest", "rest-user", user);
     }
 
     @ParameterizedTest
