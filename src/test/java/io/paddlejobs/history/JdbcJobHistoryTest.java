@@ -71,7 +71,7 @@ class JdbcJobHistoryTest {
 
     @Test
     void migrationsFromAnEmptyDatabaseCreateTheTablesOnceAndAgainApplyNothing() {
-        assertThat(HistoryStores.migrate(database)).isEqualTo(3);
+        assertThat(HistoryStores.migrate(database)).isEqualTo(4);
         assertThat(HistoryStores.migrate(database)).isZero();
         assertThat(JdbcClient.create(database).sql("select count(*) from job_history").query(Integer.class).single())
                 .isZero();
@@ -296,7 +296,7 @@ class JdbcJobHistoryTest {
         db.sql("insert into job_log_tails (namespace, name, replica, lines) values ('default', 'older', 'trainer-0', ?)")
                 .param("loss 0.1\n").update();
 
-        assertThat(HistoryStores.migrate(database)).isEqualTo(2);
+        assertThat(HistoryStores.migrate(database)).isEqualTo(3);
 
         assertThat(listed("default")).extracting(job -> job.plan().name()).containsExactly("newer", "older");
         assertThat(history.keptLog(new JobKey("default", "older"), Role.TRAINER, 0)).hasValue("loss 0.1\n");
