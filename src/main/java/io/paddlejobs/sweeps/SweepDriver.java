@@ -11,9 +11,13 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -65,6 +69,8 @@ final class SweepDriver implements AutoCloseable {
     private final Duration lookEvery;
     private final Map<SweepKey, SweepRun> held = new ConcurrentHashMap<>();
     private final Object[] locks = Stream.generate(Object::new).limit(64).toArray();
+    /** The regular looks while started; null while stopped. */
+    private ScheduledFuture<?> looking;
     private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread driver = new Thread(task, "sweeps");
         driver.setDaemon(true);
@@ -77,8 +83,11 @@ final class SweepDriver implements AutoCloseable {
         this.lookEvery = properties.lookEvery();
     }
 
-    void start() {
-        thread.scheduleWithFixedDelay(this::look, 0, lookEvery.toMillis(), TimeUnit.MILLISECONDS);
+    /** Looks every {@code look-every}; again after a {@link #stop} (a context that was paused goes on). */
+    synchronized void start() {
+        if (looking == null) {
+            looking = thread.scheduleWithFixedDelay(this::look, 0, lookEvery.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     Context context() {
@@ -130,19 +139,32 @@ final class SweepDriver implements AutoCloseable {
         }
     }
 
-    /** Stops looking and gives every claim up. */
-    @Override
-    public void close() throws InterruptedException {
-        if (thread.isShutdown()) {
+    /** Stops looking, once a look under way has ended, and gives every claim up; {@link #start} looks again. */
+    synchronized void stop() throws InterruptedException {
+        if (looking == null) {
             return;
         }
-        thread.shutdown();
-        thread.awaitTermination(30, TimeUnit.SECONDS);
+        looking.cancel(false);
+        looking = null;
+        try {
+            thread.submit(() -> { }).get(30, TimeUnit.SECONDS); // after the look under way, if any
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            log.warn("Sweeps: a look did not end in 30 s ({}); its claims are given up anyway", e.toString());
+        }
+        held.clear();
         try {
             context.store().release(context.me());
         } catch (RuntimeException e) {
             log.warn("Sweeps: could not give up this replica's claims ({}); others take them when the lease lapses", e.toString());
         }
+    }
+
+    /** Stops looking for good. */
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+        thread.shutdown();
+        thread.awaitTermination(30, TimeUnit.SECONDS);
     }
 
     /** This process, told apart from another on the same host and from an earlier one with the same pid. */

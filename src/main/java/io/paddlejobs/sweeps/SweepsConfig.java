@@ -44,7 +44,7 @@ class SweepsConfig {
             @Override
             public void stop() {
                 try {
-                    driver.close();
+                    driver.stop();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -88,6 +88,11 @@ class QueryParameterTest extends ApiTest {
                         request.contentType(MediaType.APPLICATION_JSON).content(json("{'entry_point':'true'}"));
                     } else if (pattern.equals("/packages") && method.name().equals("POST")) {
                         request.contentType("application/gzip").content(new byte[] {1, 2});
+                    } else if (pattern.equals("/sweeps") && method.name().equals("POST")) {
+                        request.contentType(MediaType.APPLICATION_JSON).content(json("{'name':'s','template':{'entry_point':'true'},"
+                                + "'parameters':[{'name':'n','env':'N','values':[1]}]}"));
+                    } else if (pattern.equals("/jobs/import") && method.name().equals("POST")) {
+                        request.contentType("application/yaml").content("apiVersion: kubeflow.org/v1\nkind: PaddleJob\n");
                     }
                     JsonNode problem = assertProblem(mvc.perform(request).andReturn(), 400);
                     assertThat(problem.path("errors").findValuesAsString("field")).as("%s", problem).contains("namespace");
