@@ -137,7 +137,16 @@ class TokenModeApiTest {
                 Arguments.of("GET", "/packages?namespace=%2$s", null),
                 Arguments.of("GET", "/packages/sha256:" + "0".repeat(64) + "?namespace=%2$s", null),
                 Arguments.of("DELETE", "/packages/sha256:" + "0".repeat(64) + "?namespace=%2$s", null),
-                Arguments.of("GET", "/capacity?namespace=%2$s", null));
+                Arguments.of("GET", "/capacity?namespace=%2$s", null),
+                Arguments.of("POST", "/jobs/import?namespace=%2$s", "{\"apiVersion\": \"kubeflow.org/v1\", \"kind\": \"PaddleJob\"}"),
+                Arguments.of("POST", "/jobs/import?dry_run=true&namespace=%2$s", "{\"apiVersion\": \"kubeflow.org/v1\"}"),
+                Arguments.of("GET", "/sweeps?namespace=%2$s", null),
+                Arguments.of("GET", "/sweeps/%1$s?namespace=%2$s", null),
+                Arguments.of("POST", "/sweeps?namespace=%2$s", "{\"name\": \"%1$s\", \"template\": {\"entry_point\": \"true\"}, "
+                        + "\"parameters\": [{\"name\": \"n\", \"env\": \"N\", \"values\": [1]}]}"),
+                Arguments.of("POST", "/sweeps/%1$s/cancel?namespace=%2$s", null),
+                Arguments.of("DELETE", "/sweeps/%1$s?namespace=%2$s", null),
+                Arguments.of("GET", "/compare?jobs=%1$s&namespace=%2$s", null));
     }
 
     /** Handlers that act in a namespace but whose refusal another test of this class checks, and which. */
