@@ -57,7 +57,8 @@ record SweepView(
     record TrialView(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) int number,
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Its job's name") String name,
-            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Each parameter's value in it")
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, description = "Each parameter's value in it",
+                    additionalProperties = Schema.AdditionalPropertiesValue.TRUE)
             Map<String, Object> parameters,
             @Schema(description = "Its job's phase; absent while it waits to be submitted") JobPhase phase,
             @Schema(description = "Its job's reason; EarlyStopped (phase Cancelled) when the stopping rule stopped it,"

@@ -34,10 +34,10 @@ class ProblemResponses implements OpenApiCustomizer {
         BAD_REQUEST(400, "BadRequest", "The request breaks a rule; errors names each field and why"),
         UNAUTHORIZED(401, "Unauthorized", "No valid bearer token (security modes token and kubernetes)"),
         FORBIDDEN(403, "Forbidden", "The caller may not use this namespace, or a cluster quota refused the job"),
-        NOT_FOUND(404, "NotFound", "No such job (or replica) in this namespace"),
+        NOT_FOUND(404, "NotFound", "No such job (or replica, or sweep) in this namespace"),
         NOT_ACCEPTABLE(406, "NotAcceptable", "The Accept header allows none of the media types the operation answers with"),
         REQUEST_TIMEOUT(408, "RequestTimeout", "The body arrived too slowly"),
-        CONFLICT(409, "Conflict", "The name is taken by a job with another spec, or by an object the service did not create"),
+        CONFLICT(409, "Conflict", "The name is taken by a job (or sweep) with another spec, or by an object the service did not create"),
         CONTENT_TOO_LARGE(413, "ContentTooLarge", "The body is over the size limit"),
         UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType", "The body is not of the media type the operation reads"),
         TOO_MANY_REQUESTS(429, "TooManyRequests", "Over one of the namespace's or the user's limits; Retry-After says when to try again"),
@@ -61,8 +61,9 @@ class ProblemResponses implements OpenApiCustomizer {
                 case BAD_REQUEST, FORBIDDEN, NOT_ACCEPTABLE, INTERNAL_ERROR, SERVICE_UNAVAILABLE -> true;
                 // ContractSecurity has left a requirement only where the running mode wants a token.
                 case UNAUTHORIZED -> operation.getSecurity() != null && !operation.getSecurity().isEmpty();
-                case NOT_FOUND -> path.contains("{");
-                case CONFLICT -> Set.of("submit", "rerun").contains(operation.getOperationId());
+                // A comparison names its jobs (or sweep) in its query.
+                case NOT_FOUND -> path.contains("{") || "compareRuns".equals(operation.getOperationId());
+                case CONFLICT -> Set.of("submit", "rerun", "importPaddleJob", "createSweep").contains(operation.getOperationId());
                 // A submit (or run again) over the rate or quota, a log read over the user's open logs, an upload over its slots.
                 case TOO_MANY_REQUESTS -> Set.of("submit", "rerun", "logs", "upload").contains(operation.getOperationId());
                 case CONTENT_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, REQUEST_TIMEOUT -> operation.getRequestBody() != null;
