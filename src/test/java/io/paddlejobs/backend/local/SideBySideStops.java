@@ -33,9 +33,11 @@ final class SideBySideStops {
     /** A shell script that waits to be stopped as above; {@code marker} is in its command line. */
     String command(String marker) {
         String d = "'" + dir + "'";
-        return "me=$(cat /proc/sys/kernel/random/uuid); trap 'touch " + d + "/termed.$me' TERM; touch " + d + "/ready.$me; "
+        // Files are made by the shell itself (": >"), not by touch: the service signals a group still there a
+        // moment later once more, which would kill a touch under way and lose what it says.
+        return "me=$(cat /proc/sys/kernel/random/uuid); trap ': > " + d + "/termed.$me' TERM; : > " + d + "/ready.$me; "
                 + "while :; do if [ -e " + d + "/termed.$me ] && [ $(ls " + d + " | grep -c '^termed[.]') -ge " + count
-                + " ]; then touch " + d + "/left.$me; exit 0; fi; sleep 0.1; done # " + marker;
+                + " ]; then : > " + d + "/left.$me; exit 0; fi; sleep 0.1; done # " + marker;
     }
 
     /** How many have their SIGTERM handler in place. */
