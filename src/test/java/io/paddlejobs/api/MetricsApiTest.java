@@ -42,7 +42,7 @@ class MetricsApiTest extends ApiTest {
         client.submit(Files.readString(example.resolve("job.json")).replace("@EXAMPLE_DIR@", example.toString()));
         awaitPhase("fit-a-line", "Succeeded");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> metrics("fit-a-line", 0).at("/cursor").asLong() == 3 * 8);
+        await().atMost(Duration.ofSeconds(60)).until(() -> metrics("fit-a-line", 0).at("/cursor").asLong() == 3 * 8);
         JsonNode loss = metrics("fit-a-line", 0).at("/metrics/loss");
         assertThat(loss.propertyNames()).containsExactly("trainer-0", "trainer-1", "trainer-2");
         for (JsonNode trainer : loss) {
