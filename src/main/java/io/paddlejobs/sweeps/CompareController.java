@@ -53,7 +53,7 @@ class CompareController {
             A sweep's trials (sweep) or a set of jobs (jobs, comma-separated, at most 100): each run's parameters \
             (a sweep's, else the request fields in which the runs differ), each metric's last, lowest, highest and \
             best, and the requests field by field, those that differ marked. With Accept: text/csv, the table as CSV; \
-            with text/html, the page that charts every run's metrics overlaid.""")
+            asked for by a browser, the page that charts every run's metrics overlaid.""")
     @ApiResponse(responseCode = "200", description = "The comparison", content = {
             @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = Comparison.class)),
             @Content(mediaType = CSV, schema = @Schema(type = "string"))})
