@@ -3,6 +3,7 @@ package io.paddlejobs.testing;
 import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.commons.io.file.PathUtils;
 
 /**
  * The service in a JVM of its own on a data root, as a user starts it (so that what it holds can be
@@ -27,6 +29,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     private static final Duration READY_DEADLINE = Duration.ofSeconds(120);
     private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
+    private static final String CLASS_PATH = System.getProperty("java.class.path");
     private static final List<String> JVM_ARGS = System.getProperty("bench.jvm-args", "").isBlank() ? List.of()
             : List.of(System.getProperty("bench.jvm-args").trim().split("\\s+"));
 
@@ -42,22 +45,30 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts it with {@code --name=value} arguments beside the data root, and waits until it is ready. */
     public static ServiceProcess start(Path root, String... arguments) throws IOException {
-        return startThrough(List.of(), root, arguments);
+        return start(List.of(), CLASS_PATH, List.of(), root, arguments);
     }
 
-    /** As {@link #start}, its JVM started through {@code prefix} (a program that changes its user or limits, then runs it). */
-    public static ServiceProcess startThrough(List<String> prefix, Path root, String... arguments) throws IOException {
-        return start(prefix, List.of(), root, arguments);
+    /**
+     * As {@link #start}, its JVM started through {@code prefix}, a program that makes it another user of the
+     * machine, one that reads the build's files through {@code CAP_DAC_READ_SEARCH}. Spring asks
+     * {@code access(2)} whether its configuration files are readable, and {@code access(2)} looks past that
+     * capability: under a private directory (a clone in a fresh {@code mktemp -d}) {@code application.yaml}
+     * would seem absent and the service would start without it. So the class path's directories are copied
+     * into {@code readable}, which that user may read, and the JVM reads them there.
+     */
+    public static ServiceProcess startAsAnotherUser(List<String> prefix, Path readable, Path root, String... arguments)
+            throws IOException {
+        return start(prefix, copiedClassPath(readable), List.of(), root, arguments);
     }
 
     /** As {@link #start}, with options for its JVM ({@code -Xmx160m}: what a small heap holds). */
     public static ServiceProcess startWithJvmOptions(List<String> jvmOptions, Path root, String... arguments)
             throws IOException {
-        return start(List.of(), jvmOptions, root, arguments);
+        return start(List.of(), CLASS_PATH, jvmOptions, root, arguments);
     }
 
-    private static ServiceProcess start(List<String> prefix, List<String> jvmOptions, Path root, String... arguments)
-            throws IOException {
+    private static ServiceProcess start(List<String> prefix, String classPath, List<String> jvmOptions, Path root,
+                                        String... arguments) throws IOException {
         Files.createDirectories(root);
         List<String> command = new ArrayList<>(jvmOptions);
         command.addAll(List.of("io.paddlejobs.PaddleJobsApplication",
@@ -65,7 +76,7 @@ public final class ServiceProcess implements AutoCloseable {
         command.addAll(List.of(arguments));
         AtomicReference<Integer> port = new AtomicReference<>();
         StringBuilder output = new StringBuilder();
-        Process process = java(prefix, command, line -> {
+        Process process = java(prefix, classPath, command, line -> {
             Matcher matcher = STARTED.matcher(line);
             if (matcher.find()) {
                 port.set(Integer.parseInt(matcher.group(1)));
@@ -91,7 +102,7 @@ public final class ServiceProcess implements AutoCloseable {
         command.addAll(List.of(arguments));
         AtomicReference<Boolean> isReady = new AtomicReference<>(false);
         StringBuilder output = new StringBuilder();
-        Process process = java(List.of(), command, line -> {
+        Process process = java(List.of(), CLASS_PATH, command, line -> {
             if (ready.matcher(line).find()) {
                 isReady.set(true);
             }
@@ -107,18 +118,35 @@ public final class ServiceProcess implements AutoCloseable {
      * A JVM on the tests' class path running {@code mainAndArguments} (JVM options first), started through
      * {@code prefix}; each line it prints goes to {@code onLine} and {@code output}.
      */
-    private static Process java(List<String> prefix, List<String> mainAndArguments, Consumer<String> onLine,
-                                StringBuilder output) throws IOException {
+    private static Process java(List<String> prefix, String classPath, List<String> mainAndArguments,
+                                Consumer<String> onLine, StringBuilder output) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_ARGS);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+        command.addAll(List.of("-cp", classPath));
         command.addAll(mainAndArguments);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         Thread reader = new Thread(() -> read(process, onLine, output));
         reader.setDaemon(true);
         reader.start();
         return process;
+    }
+
+    /** The tests' class path, its directories (the build's classes) copied into {@code readable}; jars stay. */
+    private static String copiedClassPath(Path readable) throws IOException {
+        List<String> entries = new ArrayList<>();
+        int copies = 0;
+        for (String entry : CLASS_PATH.split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (Files.isDirectory(path)) {
+                Path copy = readable.resolve("classes-" + copies++);
+                PathUtils.copyDirectory(path, copy);
+                entries.add(copy.toString());
+            } else {
+                entries.add(entry);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     public int port() {
