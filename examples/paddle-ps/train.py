@@ -14,6 +14,7 @@ import os
 import re
 import shutil
 import sys
+import time
 
 import numpy as np
 import paddle
@@ -93,6 +94,21 @@ def latest_checkpoint():
     return last, os.path.join(CHECKPOINTS, f"pass-{last}")
 
 
+def pservers_ready():
+    """Trainer 0 has pushed its initial parameters (or the checkpoint's) to the pservers: a mark in the
+    checkpoint directory for this attempt. Until then another trainer's passes would be lost: trainer 0's
+    push, however late, overwrites whatever the pservers learnt (a loaded machine starts trainers seconds apart)."""
+    return os.path.join(CHECKPOINTS, f"pservers-ready-in-restart-{RESTART}")
+
+
+def await_pservers_ready():
+    if CHECKPOINTS is None:
+        return
+    print("waiting for trainer 0 to initialize the pservers", flush=True)
+    while not os.path.exists(pservers_ready()):
+        time.sleep(0.2)
+
+
 def save_checkpoint(exe, finished_pass):
     """The pservers write their tables (each its shard, on the directory every replica sees) aside,
     and the whole is renamed into place once they answered, so that a kill mid-save leaves the
@@ -124,6 +140,11 @@ def train(x_var, y_var, loss):
         # The pservers' dense tables as they were after that pass (init_server(dirname) loads only
         # sparse tables in Paddle 2.6); trainers pull them as they train.
         fleet.load_model(checkpoint, mode=0)
+    if trainer_id == 0 and CHECKPOINTS is not None:
+        os.makedirs(CHECKPOINTS, exist_ok=True)
+        open(pservers_ready(), "w").close()
+    elif trainer_id != 0:
+        await_pservers_ready()
     x, y = rows(trainer_id)
     data = os.path.abspath(f"rows-trainer-{trainer_id}.txt")
     write_slots(data, x, y)
