@@ -8,6 +8,7 @@ import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.metrics.MetricsArchive;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
 import io.paddlejobs.planning.JobRequests;
@@ -81,8 +82,8 @@ class KubernetesStallsTest {
         jobs.submit(Plans.plan(JobRequests.Builder.from(Plans.collectiveRequest("quiet", 1))
                 .stallTimeout(Duration.ofSeconds(2)).build(), ns));
 
-        try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200, Duration.ofMillis(50)),
-                Clock.systemUTC())) {
+        try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(50),
+                Clock.systemUTC(), MetricsArchive.NONE)) {
             write.put(pod);
             // It printed one line, long enough ago, and nothing since.
             await().atMost(DEADLINE).until(() -> StallWatch.STALLED.equals(status(key).reason()));
