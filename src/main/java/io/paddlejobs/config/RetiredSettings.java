@@ -22,13 +22,13 @@ import org.springframework.stereotype.Component;
  * and sees every source of settings as binding does: files, arguments, environment variables in any spelling.
  */
 @Component
-class RetiredSettings implements BeanFactoryPostProcessor, EnvironmentAware {
+public final class RetiredSettings implements BeanFactoryPostProcessor, EnvironmentAware {
 
     private static final String SHARED = "; it is one setting for every backend now";
     private static final String CONSTANT = "; remove it";
 
-    /** Each retired key and what to do instead. */
-    static final Map<String, String> REPLACEMENTS = replacements();
+    /** Each retired key and what to do instead (listed in docs/configuration.md). */
+    public static final Map<String, String> REPLACEMENTS = replacements();
 
     private Environment environment;
 

@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.FileSystemResource;
 
 /** A setting that was removed or folded into another, still set, stops the start naming what replaced it. */
 class RetiredSettingsTest {
@@ -64,6 +68,19 @@ class RetiredSettingsTest {
         assertThatThrownBy(application::run).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("paddlejobs.slurm.allow-shared-files is no longer read")
                 .hasMessageContaining("set paddlejobs.allow-shared-files");
+    }
+
+    /** What deploy/ ships and the service's own application.yaml start as they are. */
+    @ParameterizedTest
+    @ValueSource(strings = {"deploy/base/application.yaml", "deploy/cluster-wide/application.yaml",
+            "src/main/resources/application.yaml"})
+    void theShippedSettingsNameNoRetiredOne(String file) throws Exception {
+        StandardEnvironment environment = new StandardEnvironment();
+        new YamlPropertySourceLoader().load(file, new FileSystemResource(file))
+                .forEach(environment.getPropertySources()::addFirst);
+
+        assertThat(environment.getPropertySources().contains(file)).isTrue();
+        assertThatCode(() -> RetiredSettings.refuseAnySetIn(environment)).doesNotThrowAnyException();
     }
 
     @Test
