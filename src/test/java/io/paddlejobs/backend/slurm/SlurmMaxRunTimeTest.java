@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +32,7 @@ class SlurmMaxRunTimeTest {
 
     @Test
     void aPlanWhoseRestartsMayWaitMuchOfItsRunTimeIsWarned() {
-        SlurmJobBackend backend = new SlurmJobBackend(PlacementTest.PROPERTIES, new AcceptingSlurm(), records(),
+        SlurmJobBackend backend = new SlurmJobBackend(PlacementTest.PROPERTIES, new SlurmRecordWritesTest.IdleSlurm(), records(),
                 Clock.systemUTC(), SlurmRestartsDecisionTest.BACKOFF);
         var planner = new JobPlanner(Settings.planningPolicy());
         var site = new SlurmSite(PlacementTest.PROPERTIES);
@@ -55,7 +54,7 @@ class SlurmMaxRunTimeTest {
                 "a node of the job (n2) failed"), SlurmRestartsDecisionTest.BACKOFF, T0.plusSeconds(30));
         var jobs = new ConcurrentHashMap<JobKey, SlurmJob>();
         jobs.put(waiting.key(), waiting);
-        var attempts = new NextAttempts(jobs, new AcceptingSlurm(), records(), PlacementTest.PROPERTIES, key -> { });
+        var attempts = new NextAttempts(jobs, new SlurmRecordWritesTest.IdleSlurm(), records(), PlacementTest.PROPERTIES, key -> { });
 
         attempts.submitIfDue(waiting, T0.plus(Duration.ofMinutes(50))); // started at T0: 50 of its 60 minutes are gone
 
@@ -68,26 +67,5 @@ class SlurmMaxRunTimeTest {
         return new SlurmRecords(new JobDirectories(jobsDir, jobsDir.resolveSibling("storage")),
                 JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                         .addModule(new PlanningJsonModule()).build());
-    }
-
-    /** A Slurm that takes every job as job 8 and runs none. */
-    private static final class AcceptingSlurm implements SlurmClient {
-        @Override
-        public long submit(BatchJob job) {
-            return 8;
-        }
-
-        @Override
-        public List<SlurmJobInfo> jobs() {
-            return List.of();
-        }
-
-        @Override
-        public void cancel(long jobId) {
-        }
-
-        @Override
-        public void terminate(long jobId) {
-        }
     }
 }
