@@ -8,7 +8,6 @@ import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.metrics.MetricsArchive;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
 import io.paddlejobs.planning.JobRequests;
@@ -83,7 +82,7 @@ class KubernetesStallsTest {
                 .stallTimeout(Duration.ofSeconds(2)).build(), ns));
 
         try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(50),
-                Clock.systemUTC(), MetricsArchive.NONE)) {
+                Clock.systemUTC(), io.paddlejobs.metrics.MetricsArchive.NONE)) {
             write.put(pod);
             // It printed one line, long enough ago, and nothing since.
             await().atMost(DEADLINE).until(() -> StallWatch.STALLED.equals(status(key).reason()));
