@@ -2,6 +2,7 @@ package io.paddlejobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.config.RetiredSettings;
 import io.paddlejobs.testing.CommittedFiles;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -90,13 +91,32 @@ class ConfigurationDocsTest {
                         .append(prose(setting.path("description").asString(""))).append(" |\n");
             }
         });
-        return out.toString();
+        return out.append(retired()).toString();
     }
 
-    /** The first two levels: {@code paddlejobs.kubernetes.packages.fetch-image} is in {@code paddlejobs.kubernetes}. */
+    /**
+     * The first two levels: {@code paddlejobs.kubernetes.packages.fetch-image} is in {@code paddlejobs.kubernetes};
+     * the settings directly under {@code paddlejobs} (the backend, and what every backend shares) are one section.
+     */
     private static String section(String name) {
         String[] parts = name.split("\\.");
-        return parts.length <= 2 ? name : parts[0] + "." + parts[1];
+        return parts.length <= 2 ? parts[0] : parts[0] + "." + parts[1];
+    }
+
+    /** The settings no longer read, which stop the start when set ({@code RetiredSettings}), and what to do instead. */
+    private static String retired() {
+        StringBuilder out = new StringBuilder("""
+
+                ## Settings of earlier versions
+
+                These are no longer read. The service does not start while one is set, and says what to do instead:
+
+                | setting | instead |
+                |---|---|
+                """);
+        new TreeMap<>(RetiredSettings.REPLACEMENTS).forEach((key, instead) -> out.append("| `").append(key).append("` | ")
+                .append(instead.replaceAll("(paddlejobs(?:\\.[a-z-]+)+)", "`$1`")).append(" |\n"));
+        return out.toString();
     }
 
     private static String type(String javaType) {

@@ -1,5 +1,7 @@
 package io.paddlejobs.history;
 
+import io.paddlejobs.config.PlanningProperties;
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.JobBackend;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
@@ -77,9 +79,16 @@ class HistoryConfig {
     }
 
     @Bean(destroyMethod = "close")
-    HistoryRecorder historyRecorder(JobBackend backend, JdbcJobHistory history, HistoryProperties properties) {
+    HistoryRecorder historyRecorder(JobBackend backend, JdbcJobHistory history, HistoryProperties properties,
+                                    DataSourceProperties dataSource, BackendProperties shared, PlanningProperties planning) {
+        // The embedded file is on the service's disk; a database of its own has a disk the service cannot see.
+        DiskFloor floor = DiskFloor.NONE;
+        if (!StringUtils.hasText(dataSource.getUrl())) {
+            properties.requireFloorHoldsOneJobsLogs(planning.limits(), shared.minFreeSpace());
+            floor = new DiskFloor(properties.dir().toAbsolutePath().normalize(), shared.minFreeSpace());
+        }
         return new HistoryRecorder(backend, history, Math.toIntExact(properties.maxLogSize().toBytes()),
-                properties.retryEvery());
+                HistoryRecorder.RETRY_EVERY, floor);
     }
 
     @Bean(destroyMethod = "close")

@@ -43,21 +43,30 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(HistoryRecorder.class);
 
+    /**
+     * How soon a change the store could not take is written again: a store that is back is written within seconds,
+     * one that is not costs a connection attempt per waiting job every few seconds.
+     */
+    static final Duration RETRY_EVERY = Duration.ofSeconds(5);
+
     private final JobBackend backend;
     private final JdbcJobHistory history;
     private final int maxLogBytes;
     private final Duration retryEvery;
+    private final DiskFloor floor;
     private final ScheduledThreadPoolExecutor thread = daemon("job-history");
     private final ScheduledThreadPoolExecutor logs = daemon("job-history-logs");
     // Only the recorder's thread touches them.
     private final Map<JobKey, JobStatus> written = new HashMap<>();
     private final Set<JobKey> toRetry = new HashSet<>();
 
-    HistoryRecorder(JobBackend backend, JdbcJobHistory history, int maxLogBytes, Duration retryEvery) {
+    /** @param retryEvery {@link #RETRY_EVERY}, or what a test waits for */
+    HistoryRecorder(JobBackend backend, JdbcJobHistory history, int maxLogBytes, Duration retryEvery, DiskFloor floor) {
         this.backend = backend;
         this.history = history;
         this.maxLogBytes = maxLogBytes;
         this.retryEvery = retryEvery;
+        this.floor = floor;
         // At close, the changes told so far are written; retries waiting for the store are not waited for.
         thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         logs.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -174,6 +183,13 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
         }
         for (ReplicaStatus replica : List.copyOf(job.status().replicas())) {
             if (!settled(replica) || keptBefore.contains(replica.id() + "/" + replica.state())) {
+                continue;
+            }
+            long free = floor.freeBelowFloor();
+            if (free >= 0) {
+                log.warn("Job {} of namespace {} is kept in the history without the log of {}: the history's disk has {} MiB"
+                        + " free, below paddlejobs.min-free-space ({} MiB)", job.key().name(), job.key().namespace(),
+                        replica.id(), free >> 20, floor.floor().toMegabytes());
                 continue;
             }
             LogEnd kept = new LogEnd(maxLogBytes);

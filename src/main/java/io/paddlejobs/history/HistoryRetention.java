@@ -13,7 +13,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Removes finished jobs from the history beyond {@code paddlejobs.history.retention}'s age and count,
- * at start and then every {@code check-every}. Jobs that have not finished are never removed. The count
+ * at start and then every {@link #CHECK_EVERY}. Jobs that have not finished are never removed. The count
  * is per namespace: one tenant's many jobs never evict another's.
  *
  * <p>It also sweeps what no job owns: a row a submit wrote whose job the backend never took (the service
@@ -38,9 +38,14 @@ final class HistoryRetention implements AutoCloseable {
         this.db = db;
         this.limits = limits;
         this.clock = clock;
-        long every = limits.checkEvery().toMillis();
-        thread.scheduleWithFixedDelay(this::enforceLogged, 0, every, TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::enforceLogged, 0, CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
+
+    /**
+     * How often the limits are enforced: finished jobs outlive their limits by at most this, a few of them
+     * among the thousands kept, while a check's queries over the whole history run seldom.
+     */
+    static final Duration CHECK_EVERY = Duration.ofMinutes(10);
 
     /** How long a submit's row may wait for its job's first status before it counts as never created. */
     static final Duration UNRECORDED_AFTER = Duration.ofMinutes(10);

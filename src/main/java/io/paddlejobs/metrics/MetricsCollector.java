@@ -6,6 +6,7 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.Progress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +39,14 @@ public final class MetricsCollector implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MetricsCollector.class);
 
     private final JobBackend jobs;
+    /**
+     * How soon a trainer's log is tried again when it is not there yet (a pod not started): soon enough that a
+     * chart starts within seconds of the trainer, seldom enough that waiting followers cost the API server nothing.
+     */
+    static final Duration RETRY_INTERVAL = Duration.ofSeconds(2);
+
     private final MetricsProperties limits;
+    private final Duration retryInterval;
     private final Clock clock;
     private final MetricsArchive archive;
 
@@ -66,8 +74,15 @@ public final class MetricsCollector implements AutoCloseable {
     }
 
     public MetricsCollector(JobBackend jobs, MetricsProperties limits, Clock clock, MetricsArchive archive) {
+        this(jobs, limits, RETRY_INTERVAL, clock, archive);
+    }
+
+    /** @param retryInterval how soon a trainer's log that is not there yet is tried again (tests wait less) */
+    public MetricsCollector(JobBackend jobs, MetricsProperties limits, Duration retryInterval, Clock clock,
+                            MetricsArchive archive) {
         this.jobs = jobs;
         this.limits = limits;
+        this.retryInterval = retryInterval;
         this.clock = clock;
         this.archive = archive;
         // A follower mostly waits on a log: cheap as a virtual thread where the JDK has them.
@@ -138,7 +153,7 @@ public final class MetricsCollector implements AutoCloseable {
             dropFinishedBeyondLimit();
         }
         for (int index = 0; index < trainers; index++) {
-            started.waiting().add(new TrainerFollower(jobs, key, index, started.metrics(), limits.retryInterval(),
+            started.waiting().add(new TrainerFollower(jobs, key, index, started.metrics(), retryInterval,
                     clock, () -> forget(key, started)));
         }
         startWhatNoLongerWaits(started);

@@ -1,8 +1,7 @@
 package io.paddlejobs.metrics;
 
+import io.paddlejobs.job.BackendProperties;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotNull;
-import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -17,7 +16,6 @@ import org.springframework.validation.annotation.Validated;
  * @param trainersFollowed  the trainers whose output is read, from index 0 on; the rest are not charted
  * @param jobsKept          finished jobs whose points stay in memory; beyond it the least recently read go,
  *                          and are read again from their logs when asked for
- * @param retryInterval     how soon a replica's log is tried again when it is not there yet (a pod not started)
  */
 @Validated
 @ConfigurationProperties("paddlejobs.metrics")
@@ -25,6 +23,19 @@ public record MetricsProperties(
         @DefaultValue("1000") @Min(4) int pointsPerSeries,
         @DefaultValue("64") @Min(1) int seriesPerJob,
         @DefaultValue("64") @Min(1) int trainersFollowed,
-        @DefaultValue("200") @Min(1) int jobsKept,
-        @DefaultValue("2s") @NotNull Duration retryInterval) {
+        @DefaultValue("200") @Min(1) int jobsKept) {
+
+    /**
+     * On Kubernetes a trainer is heard only through the follow of its log that the metrics make: a trainer past
+     * {@code trainers-followed} would count as silent from its start, and a {@code stall_timeout} would fail a
+     * job that prints. Such settings are refused at start rather than left to misjudge a job.
+     */
+    public void requireEveryTrainerHeard(BackendProperties.Kind backend, int maxTrainers) {
+        if (backend == BackendProperties.Kind.KUBERNETES && maxTrainers > trainersFollowed) {
+            throw new IllegalStateException(("paddlejobs.limits.max-trainers=%d is above paddlejobs.metrics.trainers-followed=%d:"
+                    + " on Kubernetes a trainer is heard only through the follow of its log, and stall_timeout would count"
+                    + " trainers past %d as silent. Raise paddlejobs.metrics.trainers-followed to at least %d.")
+                    .formatted(maxTrainers, trainersFollowed, trainersFollowed, maxTrainers));
+        }
+    }
 }

@@ -71,7 +71,7 @@ class PackageController {
             twice), at most paddlejobs.packages.max-size (64 MiB by default). Answers its content address; uploading \
             the same bytes again answers the same one (200). Only the namespace that uploaded a package may use it. \
             A new package counts against the caller's submissions per minute and the namespace's package quota; a \
-            user has at most max-uploads-per-user uploads in flight, each keeping upload-min-rate after its first \
+            user has at most max-uploads-per-user uploads in flight, each keeping 64 KiB/s after its first 10 \
             seconds.""",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = GZIP, schema = @Schema(type = "string", format = "binary")),

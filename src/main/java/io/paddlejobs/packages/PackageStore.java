@@ -48,13 +48,16 @@ public final class PackageStore implements CodePackages {
     }
 
     private final PackagesProperties properties;
+    private final DataSize minFreeSpace;
     private final SafeArchive archive;
     private final ContentUrls urls;
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
 
-    public PackageStore(PackagesProperties properties) {
+    /** @param minFreeSpace below this much free space where packages are kept, uploads are refused ({@code paddlejobs.min-free-space}) */
+    public PackageStore(PackagesProperties properties, DataSize minFreeSpace) {
         this.properties = properties;
-        this.archive = new SafeArchive(properties.maxUnpackedSize().toBytes(), properties.maxEntries());
+        this.minFreeSpace = minFreeSpace;
+        this.archive = new SafeArchive(properties.maxUnpackedSize().toBytes(), PackagesProperties.MAX_ENTRIES);
         this.urls = new ContentUrls(properties);
     }
 
@@ -218,8 +221,8 @@ public final class PackageStore implements CodePackages {
 
     private void requireFloor(Path folder) throws IOException {
         long free = Files.getFileStore(folder).getUsableSpace();
-        if (free < properties.minFreeSpace().toBytes()) {
-            throw UploadRefusedException.diskFloor(free, properties.minFreeSpace());
+        if (free < minFreeSpace.toBytes()) {
+            throw UploadRefusedException.diskFloor(free, minFreeSpace);
         }
     }
 

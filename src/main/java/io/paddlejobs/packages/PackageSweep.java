@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Deletes the packages that no unfinished job names and that nothing used (a submit, a start, a
- * pod's fetch, an upload of the same bytes) for {@code expire-after}: every {@code sweep-interval},
+ * pod's fetch, an upload of the same bytes) for {@code expire-after}: every tenth of {@code expire-after} (at most every 10 minutes),
  * on one thread of its own.
  */
 final class PackageSweep implements AutoCloseable {

@@ -25,7 +25,7 @@ class PackagesConfig {
         if (backend.backend() == BackendProperties.Kind.LOCAL) {
             local.ifAvailable(settings -> warnWhenOutsideDataRoot(properties.dir(), settings.dataRoot()));
         }
-        return new PackageStore(properties);
+        return new PackageStore(properties, backend.minFreeSpace());
     }
 
     /**

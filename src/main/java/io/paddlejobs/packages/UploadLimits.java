@@ -10,11 +10,16 @@ import java.util.function.LongSupplier;
 
 /**
  * What one user's uploads may hold of the service: at most {@code max-uploads-per-user} in flight,
- * and each must keep an average of {@code upload-min-rate} once {@code upload-grace-period} has
- * passed. Tomcat's timeout is per read, so without the floor a client sending a byte every few
- * seconds holds a request thread for as long as it likes, and a few hundred of them the service.
+ * and each must keep an average of {@link #MIN_RATE} once {@link #GRACE_PERIOD} has passed.
+ * Tomcat's timeout is per read, so without the floor a client sending a byte every few seconds
+ * holds a request thread for as long as it likes, and a few hundred of them the service.
  */
 final class UploadLimits {
+
+    /** Long enough for a connection's slow start and a busy client, short enough that a trickle is cut off soon. */
+    static final Duration GRACE_PERIOD = Duration.ofSeconds(10);
+    /** 64 KiB/s: a largest package (64 MiB) in 17 minutes; any link that uploads at all is faster. */
+    static final long MIN_RATE = 64 * 1024;
 
     private final int perUser;
     private final Duration grace;
@@ -24,8 +29,8 @@ final class UploadLimits {
 
     UploadLimits(PackagesProperties properties, LongSupplier nanos) {
         this.perUser = properties.maxUploadsPerUser();
-        this.grace = properties.uploadGracePeriod();
-        this.minBytesPerSecond = properties.uploadMinRate().toBytes();
+        this.grace = GRACE_PERIOD;
+        this.minBytesPerSecond = MIN_RATE;
         this.nanos = nanos;
     }
 

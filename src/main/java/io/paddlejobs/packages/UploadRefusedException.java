@@ -27,8 +27,8 @@ class UploadRefusedException extends ErrorResponseException {
 
     static UploadRefusedException tooSlow(long read, Duration elapsed, long minBytesPerSecond) {
         return new UploadRefusedException(HttpStatus.REQUEST_TIMEOUT, ProblemType.UPLOAD_TOO_SLOW, "Upload too slow",
-                ("The upload sent %d bytes in %d s, below the %d KiB/s an upload must keep after its first seconds "
-                        + "(paddlejobs.packages.upload-min-rate).").formatted(read, elapsed.toSeconds(), minBytesPerSecond / 1024));
+                ("The upload sent %d bytes in %d s, below the %d KiB/s an upload must keep after its first seconds."
+                        + " Upload from closer to the service, or over a faster link.").formatted(read, elapsed.toSeconds(), minBytesPerSecond / 1024));
     }
 
     static UploadRefusedException overQuota(String namespace, long keptBytes, int keptCount, long addBytes,
@@ -43,7 +43,7 @@ class UploadRefusedException extends ErrorResponseException {
     static UploadRefusedException diskFloor(long freeBytes, DataSize floor) {
         UploadRefusedException e = new UploadRefusedException(HttpStatus.INSUFFICIENT_STORAGE, ProblemType.INSUFFICIENT_STORAGE,
                 "Not enough disk space", ("The package was not kept: where packages are kept has %d MiB free, below the "
-                + "%d MiB the service keeps for running jobs (paddlejobs.packages.min-free-space). Delete unused packages "
+                + "%d MiB the service keeps for running jobs (paddlejobs.min-free-space). Delete unused packages "
                 + "or finished jobs, then upload again.").formatted(freeBytes >> 20, floor.toMegabytes()));
         e.getHeaders().set(HttpHeaders.RETRY_AFTER, "60");
         return e;

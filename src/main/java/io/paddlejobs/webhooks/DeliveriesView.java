@@ -36,7 +36,7 @@ record DeliveriesView(List<DeliveryView> deliveries) {
     record AttemptView(
             Instant at,
             @Schema(description = "The answer's status code; absent when none came") Integer status,
-            @Schema(description = "The answer's first bytes (paddlejobs.webhooks.max-answer), or why none came")
+            @Schema(description = "The answer's first bytes (at most 1 KiB), or why none came")
             String answer,
             @Schema(description = "How long the attempt took") long durationMs) {
 

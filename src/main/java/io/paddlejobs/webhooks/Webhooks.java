@@ -70,7 +70,7 @@ public class Webhooks implements AutoCloseable {
         this.targets = targets;
         this.subscriptions = new Subscriptions(settings, json);
         this.outbox = new Outbox(settings.dir(), json);
-        this.sender = new Sender(settings.connectTimeout(), settings.readTimeout(), (int) settings.maxAnswer().toBytes(),
+        this.sender = new Sender(WebhooksProperties.CONNECT_TIMEOUT, settings.readTimeout(), WebhooksProperties.MAX_ANSWER,
                 clock, (SSLSocketFactory) SSLSocketFactory.getDefault());
         RestartBackoff backoff = new RestartBackoff(settings.retryBackoff(), settings.maxRetryBackoff());
         this.retries = new Retries(backoff, settings.giveUpAfter());
@@ -176,7 +176,7 @@ public class Webhooks implements AutoCloseable {
                 }
             }
         }
-        outbox.update(key, o -> o.handled(step.handled(), added, settings.keepDeliveries()));
+        outbox.update(key, o -> o.handled(step.handled(), added, WebhooksProperties.KEEP_DELIVERIES));
     }
 
     /** Gives up what may no longer be tried, then starts every delivery that is due, within the senders' bounds. */

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -30,9 +29,7 @@ import org.springframework.validation.annotation.Validated;
  * @param secrets         a namespace's secret ({@code whsec_} and base64), by namespace: it signs the
  *                        deliveries of every job there and of its subscriptions, and jobs get none of their own
  * @param subscriptions   webhooks told of every job of a namespace, by namespace (each needs the namespace's secret)
- * @param connectTimeout  how long a connection to a receiver may take
  * @param readTimeout     how long a receiver may take to answer, body included
- * @param maxAnswer       how much of an answer is read and kept (the rest is not read)
  * @param senders         deliveries sent at once, at most one per receiver (host and port): a receiver that
  *                        does not answer holds one sender for {@code read-timeout}, never the others
  * @param sendersPerNamespace deliveries of one namespace sent at once, at most: the namespaces with
@@ -42,7 +39,6 @@ import org.springframework.validation.annotation.Validated;
  * @param retryBackoff    the wait after a failed attempt, doubling with each one after it
  * @param maxRetryBackoff the longest wait between two attempts
  * @param giveUpAfter     how long after its event a delivery is still tried; then it is given up and marked so
- * @param keepDeliveries  a job's delivered and given-up deliveries kept to be listed; older ones are dropped
  */
 @Validated
 @ConfigurationProperties("paddlejobs.webhooks")
@@ -51,15 +47,22 @@ public record WebhooksProperties(
         @DefaultValue List<String> allowedHosts,
         @DefaultValue Map<String, String> secrets,
         @DefaultValue Map<String, List<@Valid Subscription>> subscriptions,
-        @DefaultValue("2s") @NotNull Duration connectTimeout,
         @DefaultValue("5s") @NotNull Duration readTimeout,
-        @DefaultValue("1KB") @NotNull DataSize maxAnswer,
         @DefaultValue("4") @Min(1) @Max(256) int senders,
         @DefaultValue("2") @Min(1) @Max(256) int sendersPerNamespace,
         @DefaultValue("5s") @NotNull Duration retryBackoff,
         @DefaultValue("10m") @NotNull Duration maxRetryBackoff,
-        @DefaultValue("3h") @NotNull Duration giveUpAfter,
-        @DefaultValue("100") @Min(1) int keepDeliveries) {
+        @DefaultValue("3h") @NotNull Duration giveUpAfter) {
+
+    /** How long a connection to a receiver may take: an address that answers at all answers within it. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * How much of an answer is read and kept (the rest is not read): enough for a receiver's error message,
+     * little enough that a job's listed deliveries stay small whatever its receivers answer.
+     */
+    static final int MAX_ANSWER = 1024;
+    /** A job's delivered and given-up deliveries kept to be listed (older ones are dropped): a page's worth. */
+    static final int KEEP_DELIVERIES = 100;
 
     /**
      * A namespace's webhook.

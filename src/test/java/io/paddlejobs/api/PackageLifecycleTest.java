@@ -39,12 +39,9 @@ class PackageLifecycleTest {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> 20);
-        registry.add("paddlejobs.packages.upload-grace-period", () -> "1s");
-        registry.add("paddlejobs.packages.upload-min-rate", () -> "10KB");
         registry.add("paddlejobs.packages.max-uploads-per-user", () -> 2);
         registry.add("paddlejobs.packages.namespace-max-count", () -> 2);
         registry.add("paddlejobs.packages.expire-after", () -> "3s");
-        registry.add("paddlejobs.packages.sweep-interval", () -> "250ms");
     }
 
     @LocalServerPort

@@ -64,7 +64,6 @@ class PostgresOutageTest {
         registry.add("spring.datasource.url", database::newDatabase);
         registry.add("spring.datasource.username", database::user);
         registry.add("spring.datasource.password", database::password);
-        registry.add("paddlejobs.history.retry-every", () -> "500ms");
         // Fewer idle connections to find broken when the database is back.
         registry.add("spring.datasource.hikari.minimum-idle", () -> 1);
     }

@@ -44,7 +44,7 @@ class RealPaddleLauncherTest {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> dataRoot.toString());
         registry.add("paddlejobs.local.max-running-jobs", () -> 2);
-        registry.add("paddlejobs.local.rendezvous-listen-timeout", () -> RENDEZVOUS_TIMEOUT.toSeconds() + "s");
+        registry.add("paddlejobs.rendezvous-listen-timeout", () -> RENDEZVOUS_TIMEOUT.toSeconds() + "s");
         // Ports of its own, away from the default range and from RealPaddleJobsTest's.
         registry.add("paddlejobs.local.first-port", () -> 32000);
         registry.add("paddlejobs.local.last-port", () -> 32999);

@@ -64,7 +64,7 @@ class StreamSharesTest {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.security.mode", () -> "token");
-        registry.add("paddlejobs.local.allow-shared-files", () -> "true"); // about streams, not files
+        registry.add("paddlejobs.allow-shared-files", () -> "true"); // about streams, not files
         registry.add("paddlejobs.security.token-file", StreamSharesTest::tokenFile);
         registry.add("paddlejobs.streams.max-open-per-user", () -> STALLED);
         registry.add("paddlejobs.streams.send-timeout", () -> SEND_TIMEOUT);

@@ -66,7 +66,7 @@ class TokenModeApiTest {
         registry.add("paddlejobs.local.gpus", () -> "0,1,2,3,4,5,6,7");
         registry.add("paddlejobs.security.mode", () -> "token");
         // These tests are about the API; where no sandbox exists they still run (see ReplicaConfinementTest).
-        registry.add("paddlejobs.local.allow-shared-files", () -> "true");
+        registry.add("paddlejobs.allow-shared-files", () -> "true");
         registry.add("paddlejobs.security.token-file", TokenModeApiTest::tokenFile);
         registry.add("paddlejobs.security.cors-origins", () -> "https://dashboard.example");
     }

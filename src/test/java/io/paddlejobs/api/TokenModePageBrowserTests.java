@@ -55,7 +55,7 @@ class TokenModePageBrowserTests {
     static void properties(DynamicPropertyRegistry registry) {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.security.mode", () -> "token");
-        registry.add("paddlejobs.local.allow-shared-files", () -> "true");
+        registry.add("paddlejobs.allow-shared-files", () -> "true");
         registry.add("paddlejobs.security.token-file", () -> {
             Path file = tmp.resolve("tokens.properties");
             try {

@@ -119,7 +119,7 @@ class JdbcJobHistoryTest {
         record("newer", JobPhase.FAILED, NOW.minus(Duration.ofDays(1)));
         record("running", JobPhase.RUNNING, null);
 
-        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 1, Duration.ofDays(1));
+        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 1);
         try (HistoryRetention retention = new HistoryRetention(JdbcClient.create(database), limits,
                 Clock.fixed(NOW, ZoneOffset.UTC))) {
             retention.enforce();
@@ -138,7 +138,7 @@ class JdbcJobHistoryTest {
             recordIn("team-a", "a-" + i, NOW.minus(Duration.ofMinutes(i)));
         }
 
-        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 2, Duration.ofDays(1));
+        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 2);
         try (HistoryRetention retention = new HistoryRetention(JdbcClient.create(database), limits,
                 Clock.fixed(NOW, ZoneOffset.UTC))) {
             retention.enforce(); // its own first run may be removing them too: the outcome is the same
@@ -167,7 +167,7 @@ class JdbcJobHistoryTest {
                 .delete(new JobKey("default", "deleted-long-ago"));
         history.delete(new JobKey("default", "deleted-now"));
 
-        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 10, Duration.ofDays(1));
+        HistoryProperties.Retention limits = new HistoryProperties.Retention(Duration.ofDays(30), 10);
         try (HistoryRetention retention = new HistoryRetention(db, limits, Clock.fixed(NOW, ZoneOffset.UTC))) {
             retention.enforce();
         }

@@ -32,13 +32,18 @@ abstract class Recording {
         return HistoryStores.embedded(dir);
     }
 
+    /** The free-space floor the recorder keeps logs above: none unless a test is about it. */
+    DiskFloor floor() {
+        return DiskFloor.NONE;
+    }
+
     @BeforeEach
     void recording() {
         database = emptyDatabase(dir);
         HistoryStores.migrate(database);
         history = HistoryStores.history(database, Clock.systemUTC());
         backend = new HeldJobBackend();
-        recorder = new HistoryRecorder(backend, history, 1 << 20, Duration.ofHours(1));
+        recorder = new HistoryRecorder(backend, history, 1 << 20, Duration.ofHours(1), floor());
     }
 
     /** Stops the recorder once it has written everything it was told. */

@@ -2,7 +2,6 @@ package io.paddlejobs.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +10,7 @@ class JobMetricsTest {
     static final Instant T = Instant.parse("2026-12-01T09:00:00Z");
 
     static MetricsProperties limits(int seriesPerJob) {
-        return new MetricsProperties(1000, seriesPerJob, 64, 200, Duration.ofSeconds(2));
+        return new MetricsProperties(1000, seriesPerJob, 64, 200);
     }
 
     @Test

@@ -15,12 +15,15 @@ import org.springframework.util.unit.DataSize;
 
 class PackageStoreTest {
 
+    /** The shipped floor, {@code paddlejobs.min-free-space}. */
+    static final DataSize FLOOR = DataSize.ofMegabytes(512);
+
     @TempDir
     Path dir;
 
     PackageStore store(DataSize maxSize) {
         return new PackageStore(Settings.of(PackagesProperties.class, "dir", dir, "max-size", maxSize,
-                "max-unpacked-size", "1MB", "max-entries", 100));
+                "max-unpacked-size", "1MB"), FLOOR);
     }
 
     @Test
@@ -70,8 +73,8 @@ class PackageStoreTest {
 
     @Test
     void belowTheDiskFloorAnUploadIs507AndNothingIsKept() throws Exception {
-        PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir,
-                "min-free-space", DataSize.ofTerabytes(1_000_000))); // more than any disk has free
+        PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir),
+                DataSize.ofTerabytes(1_000_000)); // more than any disk has free
         byte[] bytes = new Archives().file("a.py", "print(1)\n").bytes();
 
         assertThatThrownBy(() -> store.store("team-a", new ByteArrayInputStream(bytes)))
@@ -85,7 +88,7 @@ class PackageStoreTest {
     void aNamespaceOverItsByteQuotaIsRefusedButAnIdenticalUploadIsNot() throws Exception {
         byte[] first = new Archives().file("a.py", "print(1)\n").bytes();
         PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir,
-                "namespace-quota", DataSize.ofBytes(first.length + 10), "namespace-max-count", 0, "min-free-space", "0B"));
+                "namespace-quota", DataSize.ofBytes(first.length + 10), "namespace-max-count", 0), DataSize.ofBytes(0));
         store.store("team-a", new ByteArrayInputStream(first));
 
         assertThatThrownBy(() -> store.store("team-a", new ByteArrayInputStream(new Archives().file("b.py", "2").bytes())))

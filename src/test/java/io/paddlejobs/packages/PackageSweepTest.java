@@ -18,7 +18,7 @@ class PackageSweepTest {
 
     @Test
     void aPackageUnusedPastExpiryIsDeletedUnlessAnUnfinishedJobNamesIt() throws Exception {
-        PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir));
+        PackageStore store = new PackageStore(Settings.of(PackagesProperties.class, "dir", dir), PackageStoreTest.FLOOR);
         String unused = store.store("team-a", new ByteArrayInputStream(new Archives().file("a", "1").bytes())).id();
         String held = store.store("team-a", new ByteArrayInputStream(new Archives().file("b", "2").bytes())).id();
         String fresh = store.store("team-b", new ByteArrayInputStream(new Archives().file("c", "3").bytes())).id();

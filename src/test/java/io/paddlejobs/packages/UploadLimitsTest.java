@@ -39,7 +39,7 @@ class UploadLimitsTest {
         nanos.set(Duration.ofSeconds(11).toNanos());
 
         assertThatThrownBy(() -> body.read(buffer)).isInstanceOf(UploadRefusedException.class)
-                .hasMessageContaining("upload-min-rate");
+                .hasMessageContaining("below the 64 KiB/s");
     }
 
     @Test

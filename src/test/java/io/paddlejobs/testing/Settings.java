@@ -5,7 +5,10 @@ import io.paddlejobs.planning.PlanningPolicy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.BindHandler;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
@@ -33,7 +36,10 @@ public final class Settings {
         for (int i = 0; i < keysAndValues.length; i += 2) {
             source.put(prefix + "." + keysAndValues[i], String.valueOf(keysAndValues[i + 1]));
         }
-        return new Binder(new MapConfigurationPropertySource(source)).bindOrCreate(prefix, type);
+        // A key the record does not have is an error, not ignored: a test setting a retired key would otherwise
+        // run with the default and prove nothing about it.
+        return new Binder(new MapConfigurationPropertySource(source)).bindOrCreate(prefix, Bindable.of(type),
+                new NoUnboundElementsBindHandler(BindHandler.DEFAULT));
     }
 
     /** The planner's policy with the shipped defaults and limits, as a service without settings plans. */

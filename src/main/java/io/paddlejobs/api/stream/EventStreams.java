@@ -40,6 +40,7 @@ class EventStreams {
     /** The feed the streams watch, with their share of its senders. */
     @Bean
     static JobFeed jobFeed(JobService jobs, StreamProperties settings) {
+        settings.requireFairShare();
         return new JobFeed(jobs, settings.maxOpen(), settings.sendersPerUser(), settings.sendTimeout());
     }
 

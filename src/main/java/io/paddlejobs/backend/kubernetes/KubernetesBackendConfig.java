@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.kubernetes.KubernetesClientFactory;
@@ -29,10 +30,10 @@ class KubernetesBackendConfig {
     }
 
     @Bean(destroyMethod = "close")
-    KubernetesRuntime kubernetesRuntime(KubernetesClient client, KubernetesProperties settings,
+    KubernetesRuntime kubernetesRuntime(KubernetesClient client, KubernetesProperties settings, BackendProperties shared,
                                         JobPlanner planner, PackageFetchProperties fetch, CodePackages packages,
                                         RestartBackoff backoff) {
-        return KubernetesRuntime.start(client, settings, new ShippedCode.Source(fetch, packages), planner, backoff,
+        return KubernetesRuntime.start(client, settings.withShared(shared), new ShippedCode.Source(fetch, packages), planner, backoff,
                 Clock.systemUTC());
     }
 

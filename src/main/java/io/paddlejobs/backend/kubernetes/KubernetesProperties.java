@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.planning.Memory;
 import jakarta.validation.constraints.Min;
@@ -8,7 +9,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -16,6 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * the cluster ({@code master-url}, {@code connect-timeout}, {@code request-timeout}) is
  * {@link KubernetesConnection}'s, shared with mode {@code kubernetes}'s reviews; where the cluster
  * is comes the standard way: the pod's service account, else {@code KUBECONFIG} or {@code ~/.kube/config}.
+ * A replica's {@code terminationGracePeriod} is {@code paddlejobs.stop-grace-period} ({@link BackendProperties}),
+ * which the backend's configuration hands over with {@link #withShared}; bound alone, the record has its default.
  *
  * @param dataClaim               the user's storage: a PersistentVolumeClaim of this name in the
  *                                job's namespace, mounted at {@code /data} in every replica
@@ -31,7 +36,6 @@ import org.springframework.validation.annotation.Validated;
  * @param shmSize                 the memory-backed {@code /dev/shm} of a trainer (Paddle's DataLoader
  *                                workers share batches through it); its pages count against the
  *                                trainer's memory limit, so it is at most that
- * @param terminationGracePeriod  how long a replica has between SIGTERM and SIGKILL when it is stopped
  * @param waitImage               the image of the init container that waits for the pservers
  *                                (needs busybox {@code sh}, {@code nc} and {@code grep})
  * @param runAsUser               the user id replicas run as; "restricted" pods may not run as
@@ -55,21 +59,50 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("paddlejobs.kubernetes")
 public record KubernetesProperties(
-        @DefaultValue("paddle-data") @NotBlank String dataClaim,
-        @DefaultValue("true") boolean requireSharedDataClaim,
-        @DefaultValue("3600") @Min(0) int ttlSecondsAfterFinished,
-        @DefaultValue("10m") Duration pserverWaitTimeout,
-        @DefaultValue("30m") Duration pendingTimeout,
-        @DefaultValue("1m") Duration resync,
-        @DefaultValue("1Gi") @NotBlank String shmSize,
-        @DefaultValue("30s") Duration terminationGracePeriod,
-        @DefaultValue("busybox:1.36") @NotBlank String waitImage,
-        @DefaultValue("1000") @Min(1) long runAsUser,
-        @DefaultValue List<String> namespaces,
-        @DefaultValue Map<String, String> queues,
-        @DefaultValue("jobs") Workload workload,
-        @DefaultValue("default") Scheduler scheduler,
-        @DefaultValue Placement placement) {
+        @NotBlank String dataClaim,
+        boolean requireSharedDataClaim,
+        @Min(0) int ttlSecondsAfterFinished,
+        Duration pserverWaitTimeout,
+        Duration pendingTimeout,
+        Duration resync,
+        @NotBlank String shmSize,
+        Duration terminationGracePeriod,
+        @NotBlank String waitImage,
+        @Min(1) long runAsUser,
+        List<String> namespaces,
+        Map<String, String> queues,
+        Workload workload,
+        Scheduler scheduler,
+        Placement placement) {
+
+    /** The settings as bound from {@code paddlejobs.kubernetes.*}, with the stop grace period at its default. */
+    @ConstructorBinding
+    public KubernetesProperties(
+            @DefaultValue("paddle-data") String dataClaim,
+            @DefaultValue("true") boolean requireSharedDataClaim,
+            @DefaultValue("3600") int ttlSecondsAfterFinished,
+            @DefaultValue("10m") Duration pserverWaitTimeout,
+            @DefaultValue("30m") Duration pendingTimeout,
+            @DefaultValue("1m") Duration resync,
+            @DefaultValue("1Gi") String shmSize,
+            @DefaultValue("busybox:1.36") String waitImage,
+            @DefaultValue("1000") long runAsUser,
+            @DefaultValue List<String> namespaces,
+            @DefaultValue Map<String, String> queues,
+            @DefaultValue("jobs") Workload workload,
+            @DefaultValue("default") Scheduler scheduler,
+            @DefaultValue Placement placement) {
+        this(dataClaim, requireSharedDataClaim, ttlSecondsAfterFinished, pserverWaitTimeout, pendingTimeout, resync,
+                shmSize, DurationStyle.detectAndParse(BackendProperties.STOP_GRACE_PERIOD), waitImage, runAsUser,
+                namespaces, queues, workload, scheduler, placement);
+    }
+
+    /** These settings with the ones every backend shares ({@code paddlejobs.stop-grace-period}). */
+    public KubernetesProperties withShared(BackendProperties shared) {
+        return new KubernetesProperties(dataClaim, requireSharedDataClaim, ttlSecondsAfterFinished, pserverWaitTimeout,
+                pendingTimeout, resync, shmSize, shared.stopGracePeriod(), waitImage, runAsUser, namespaces, queues,
+                workload, scheduler, placement);
+    }
 
     /**
      * Per namespace (namespace: list), what its jobs may ask for: a request that names anything else is a

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * Who each namespace's replicas run as, and the storage directory of each namespace
  * ({@code storage/<namespace>}), made before its first job starts. As root with confined replicas,
  * every namespace has a user of its own from the operator's range ({@code sandbox-first-uid},
- * {@code sandbox-uid-count}), with the group of the same number: its own, because the kernel counts
+ * {@code LocalProperties.SANDBOX_UIDS}), with the group of the same number: its own, because the kernel counts
  * {@code RLIMIT_NPROC} per real user, so that one namespace's processes never count against
  * another's (nor, root being exempt, against the service's); the same for every job of the
  * namespace, so that a job reads what an earlier one wrote (a job of an earlier job's name resumes
@@ -113,7 +113,7 @@ final class JobUsers {
                 return uid;
             }
         }
-        throw new IOException("every user of paddlejobs.local.sandbox-first-uid .. + sandbox-uid-count (%d from %d) runs a "
-                .formatted(count, first) + "namespace already: an operator must widen the range");
+        throw new IOException("every one of the %d users from paddlejobs.local.sandbox-first-uid (%d) runs a "
+                .formatted(count, first) + "namespace already: an operator must remove namespaces' storage no longer used");
     }
 }

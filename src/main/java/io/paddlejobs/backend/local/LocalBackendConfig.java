@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.SecretsProperties;
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
@@ -40,9 +41,10 @@ class LocalBackendConfig {
     }
 
     @Bean
-    JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Tenancy tenancy,
-                               Environment env, CodePackages packages, RestartBackoff backoff, SpawnHealth spawns,
-                               SecretsProperties secrets) {
+    JobBackend localJobBackend(LocalProperties local, BackendProperties shared, JobPlanner planner, JsonMapper json,
+                               Tenancy tenancy, Environment env, CodePackages packages, RestartBackoff backoff,
+                               SpawnHealth spawns, SecretsProperties secrets) {
+        LocalProperties properties = local.withShared(shared);
         boolean tenants = tenancy.shared();
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(tenancy, env),
                 properties.sandboxUsers(), properties.maxProcesses());

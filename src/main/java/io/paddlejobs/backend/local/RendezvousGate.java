@@ -81,6 +81,6 @@ final class RendezvousGate {
     /** Why the job fails when trainer 0 has not listened in time. */
     String failure() {
         return Rendezvous.notListening(master.getHostString(), master.getPort(), timeout,
-                "paddlejobs.local.rendezvous-listen-timeout");
+                "paddlejobs.rendezvous-listen-timeout");
     }
 }

@@ -101,14 +101,14 @@ final class Sandbox {
 
     /**
      * Where tenants share this machine and replicas cannot be confined, refuses to go on unless the
-     * operator said, with {@code paddlejobs.local.allow-shared-files=true}, that this is accepted.
+     * operator said, with {@code paddlejobs.allow-shared-files=true}, that this is accepted.
      */
     void requireIsolation(boolean tenants, boolean allowShared, String securityMode) {
         if (tenants && !confinesFiles() && !allowShared) {
             throw new IllegalStateException(("paddlejobs.security.mode=%s with the local backend, but replicas cannot be "
                     + "sandboxed here (paddlejobs.local.sandbox=off, or bubblewrap missing or not working): every tenant's "
                     + "jobs could read and change the others' files. Install bubblewrap, or set "
-                    + "paddlejobs.local.allow-shared-files=true to accept that.").formatted(securityMode));
+                    + "paddlejobs.allow-shared-files=true to accept that.").formatted(securityMode));
         }
     }
 

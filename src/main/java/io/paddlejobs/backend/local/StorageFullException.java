@@ -21,7 +21,7 @@ public class StorageFullException extends ErrorResponseException {
 
     static StorageFullException belowFloor(JobKey key, long freeBytes, DataSize floor) {
         return new StorageFullException(("Job %s was not created: the service's data directory has %d MiB free, "
-                + "below the %d MiB it keeps for running jobs (paddlejobs.local.min-free-space). Delete finished jobs "
+                + "below the %d MiB it keeps for running jobs (paddlejobs.min-free-space). Delete finished jobs "
                 + "to free their logs, then submit again.").formatted(key.name(), freeBytes >> 20, floor.toMegabytes()), null);
     }
 

@@ -51,7 +51,7 @@ final class NextAttempts {
         Duration ranBefore = job.status().startedAt() == null ? Duration.ZERO
                 : Duration.between(job.status().startedAt(), now);
         long id = slurm.submit(BatchScripts.of(job.unplaced(), files, properties, job.attempt(), ranBefore));
-        SlurmJob next = job.nextAttempt(id, now, submitted(job, id));
+        SlurmJob next = job.nextAttempt(id, now, submitted(job, id, ranBefore));
         if (!jobs.replace(job.key(), job, next)) {
             slurm.cancel(id); // cancelled or deleted while Slurm took it
             return;
@@ -72,6 +72,21 @@ final class NextAttempts {
     }
 
     /**
+     * What is left of {@code max_run_time} for the attempt, said in its status because Slurm counts it from the
+     * job's first start: the backoffs ate into it, and the attempt's time limit is what is left (at least a minute).
+     */
+    private static String runTimeLeft(SlurmJob job, Duration ranBefore) {
+        Duration maxRunTime = job.plan().spec().lifecycle().maxRunTime();
+        if (maxRunTime == null || ranBefore == null) {
+            return "";
+        }
+        long left = BatchScripts.timeLimitMinutes(maxRunTime.minus(ranBefore).compareTo(Duration.ofMinutes(1)) < 0
+                ? Duration.ofMinutes(1) : maxRunTime.minus(ranBefore), 0);
+        return "; it has %d of max_run_time's %d minutes left (they count from the job's first start, the waits before"
+                .formatted(left, BatchScripts.timeLimitMinutes(maxRunTime, 0)) + " restarts included)";
+    }
+
+    /**
      * A job read back while it waited out its backoff: if Slurm has a job of its name newer than its
      * last attempt's (Slurm's ids only grow, and the service submits one attempt at a time), that is the
      * attempt submitted before the service stopped, and the job goes on with it.
@@ -87,9 +102,14 @@ final class NextAttempts {
     }
 
     private static JobStatus submitted(SlurmJob job, long id) {
+        return submitted(job, id, null);
+    }
+
+    /** @param ranBefore how long the job has been going since its first start, backoffs included; null: not known */
+    private static JobStatus submitted(SlurmJob job, long id, Duration ranBefore) {
         JobStatus s = job.status();
         String message = "restart %d of %d: submitted to Slurm as job %d".formatted(job.attempt(),
-                job.plan().spec().lifecycle().maxRestartsOrDefault(), id);
+                job.plan().spec().lifecycle().maxRestartsOrDefault(), id) + runTimeLeft(job, ranBefore);
         return new JobStatus(JobPhase.RUNNING, RestartDecision.RESTARTING, message, s.createdAt(), s.startedAt(), null,
                 null, s.pservers(), s.trainers(), s.replicas(), s.restarts(), s.attempts());
     }

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.SecretsProperties;
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
 import io.paddlejobs.planning.RestartBackoff;
@@ -22,8 +23,9 @@ class SlurmBackendConfig {
     private static final Logger log = LoggerFactory.getLogger(SlurmBackendConfig.class);
 
     @Bean
-    JobBackend slurmJobBackend(SlurmProperties properties, JsonMapper json, Tenancy tenancy, RestartBackoff backoff,
-                               SecretsProperties secrets) {
+    JobBackend slurmJobBackend(SlurmProperties slurm, BackendProperties shared, JsonMapper json, Tenancy tenancy,
+                               RestartBackoff backoff, SecretsProperties secrets) {
+        SlurmProperties properties = slurm.withShared(shared);
         properties.requireSharedFilesAccepted(tenancy.securityMode());
         properties.requireUnprivilegedSubmitter(tenancy.securityMode());
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),

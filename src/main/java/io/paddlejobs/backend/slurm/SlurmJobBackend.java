@@ -165,7 +165,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         var asked = plan.spec().code().envFromSecrets();
         if (tenants && !asked.isEmpty()) {
             violations.add(Violation.of("env_from_secrets", String.join(",", asked.keySet()), "the slurm backend runs"
-                    + " every tenant's jobs as one Unix user on one shared directory (paddlejobs.slurm.allow-shared-files),"
+                    + " every tenant's jobs as one Unix user on one shared directory (paddlejobs.allow-shared-files),"
                     + " so another tenant's job could read a secret given to this one: with tenants (security mode token"
                     + " or kubernetes) this backend takes no secrets; give the job its credentials another way"));
         } else {
@@ -178,7 +178,9 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
 
     @Override
     public List<String> warnings(JobPlan plan) {
-        return BatchScripts.imageWarning(plan, properties).stream().toList();
+        var lifecycle = plan.spec().lifecycle();
+        return java.util.stream.Stream.concat(BatchScripts.imageWarning(plan, properties).stream(),
+                backoff.eatsIntoMaxRunTime(lifecycle.maxRunTime(), lifecycle.maxRestartsOrDefault()).stream()).toList();
     }
 
     /** For a dry run: the batch script exactly as {@code sbatch} would get it (its hosts still tokens). */
@@ -224,7 +226,7 @@ final class SlurmJobBackend implements JobBackend, AutoCloseable {
         String id = Replica.idOf(role, index);
         // What a replica printed of its secrets is hidden wherever it is read: here, the history, the metrics.
         var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
-        LogTail.write(records.files(key).logFile(id), tail, properties.maxLogRead().toBytes(),
+        LogTail.write(records.files(key).logFile(id), tail, SlurmProperties.MAX_LOG_READ.toBytes(),
                 () -> follow && mayWriteMore(key, id), masked);
         masked.finish();
         return true;

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.JobDirectories;
+import io.paddlejobs.job.BackendProperties;
 import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.nio.file.Path;
@@ -9,12 +10,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * The Slurm backend's settings ({@code paddlejobs.slurm.*}).
+ * The Slurm backend's settings ({@code paddlejobs.slurm.*}), and the ones it shares with the other
+ * backends ({@link BackendProperties}: {@code stopGracePeriod}, {@code rendezvousListenTimeout},
+ * {@code allowSharedFiles}), which its configuration hands over with {@link #withShared}; bound
+ * alone, the record has their defaults.
  *
  * @param client       how the service talks to Slurm: {@code cli} (sbatch, scontrol, scancel on this
  *                     host) or {@code rest} (slurmrestd with a JWT)
@@ -23,15 +29,9 @@ import org.springframework.validation.annotation.Validated;
  * @param partition    the partition jobs go to; empty for the cluster's default
  * @param account      the account jobs are charged to; empty for the submitting user's default
  * @param timeLimit    every job's time limit (Slurm counts whole minutes); zero for the partition's
- * @param pollInterval how often the service asks Slurm how its unfinished jobs stand
- * @param stopGracePeriod how long replicas have between SIGTERM and the end of their job when the
- *                     service cancels it ({@code scancel --signal=TERM}, then {@code scancel}), and how
- *                     long before the time limit Slurm sends them SIGTERM ({@code --signal=TERM@}), so
- *                     that they can write a last checkpoint
- * @param rendezvousListenTimeout how long trainer 0 of a collective job may take to listen on its master
- *                     port ({@code PADDLE_MASTER}) before its job fails; the other trainers start once it
- *                     listens, so none of them waits out Paddle's fixed 3 s connect retry. A program that
- *                     prepares its data before {@code init_parallel_env()} listens only then
+ * @param pollInterval how often the service asks Slurm how its unfinished jobs stand: each time one
+ *                     {@code squeue} (or {@code GET /jobs}) per replica of the service, so N replicas ask N
+ *                     times as often
  * @param replicaPath  the {@code PATH} replicas run with (their environment is otherwise only the plan's)
  * @param slurmConf    for {@code cli}: the {@code slurm.conf} the commands read; empty for Slurm's own default
  * @param binDir       for {@code cli}: the directory with {@code sbatch}, {@code scontrol} and {@code scancel};
@@ -42,8 +42,6 @@ import org.springframework.validation.annotation.Validated;
  *                     {@code v0.0.45}); empty for the newest that both slurmrestd and the service know
  * @param jwtKey       for {@code rest}: the cluster's HS256 key ({@code AuthAltParameters=jwt_key=}),
  *                     from which the service mints short-lived tokens for {@code restUser}
- * @param maxLogRead   the most of a replica's log one read serves (replicas write their logs
- *                     themselves: a sparse or endless one must not cost the service more)
  * @param accounts     the accounts a namespace's requests may name in {@code account} (namespace: list),
  *                     besides {@code account}; a namespace not listed may name none
  * @param partitions   the partitions a namespace's requests may name in {@code partition}, besides {@code partition}
@@ -51,35 +49,36 @@ import org.springframework.validation.annotation.Validated;
  * @param containers   {@code pyxis} where the cluster's Slurm has NVIDIA's Pyxis plugin: a request's
  *                     {@code image} is then each step's {@code --container-image}; {@code none}: replicas
  *                     run the nodes' own software, and an {@code image} is only a warning
- * @param allowSharedFiles security modes {@code token} and {@code kubernetes} on this backend: every
- *                     tenant's jobs run as one Unix user on one shared directory and can read and
- *                     change the others' files; the backend starts in those modes only when this says
- *                     that is accepted
  */
 @Validated
 @ConfigurationProperties("paddlejobs.slurm")
 public record SlurmProperties(
-        @DefaultValue("cli") @NotNull ClientKind client,
-        @DefaultValue("data/slurm") @NotNull Path sharedDir,
-        @DefaultValue("") String partition,
-        @DefaultValue("") String account,
-        @DefaultValue("0s") @NotNull Duration timeLimit,
-        @DefaultValue("1s") @NotNull Duration pollInterval,
-        @DefaultValue("30s") @NotNull Duration stopGracePeriod,
-        @DefaultValue("30m") @NotNull Duration rendezvousListenTimeout,
-        @DefaultValue("/usr/local/bin:/usr/bin:/bin") @NotNull String replicaPath,
-        @DefaultValue("") String slurmConf,
-        @DefaultValue("") String binDir,
-        @DefaultValue("http://127.0.0.1:6820") @NotNull URI restUrl,
-        @DefaultValue("slurm") @NotNull String restUser,
-        @DefaultValue("") String restVersion,
+        @NotNull ClientKind client,
+        @NotNull Path sharedDir,
+        String partition,
+        String account,
+        @NotNull Duration timeLimit,
+        @NotNull Duration pollInterval,
+        @NotNull Duration stopGracePeriod,
+        @NotNull Duration rendezvousListenTimeout,
+        @NotNull String replicaPath,
+        String slurmConf,
+        String binDir,
+        @NotNull URI restUrl,
+        @NotNull String restUser,
+        String restVersion,
         Path jwtKey,
-        @DefaultValue("64MB") @NotNull DataSize maxLogRead,
-        @DefaultValue("false") boolean allowSharedFiles,
-        @DefaultValue Map<String, List<String>> accounts,
-        @DefaultValue Map<String, List<String>> partitions,
-        @DefaultValue Map<String, List<String>> qos,
-        @DefaultValue("none") @NotNull Containers containers) {
+        boolean allowSharedFiles,
+        Map<String, List<String>> accounts,
+        Map<String, List<String>> partitions,
+        Map<String, List<String>> qos,
+        @NotNull Containers containers) {
+
+    /**
+     * The most of a replica's log one read serves: replicas write their logs themselves, and a sparse or endless
+     * one must not cost the service more; far more than a page or a client reads at once (they follow the end).
+     */
+    static final DataSize MAX_LOG_READ = DataSize.ofMegabytes(64);
 
     public SlurmProperties {
         accounts = copy(accounts);
@@ -93,6 +92,39 @@ public record SlurmProperties(
             allowed.forEach((namespace, values) -> copied.put(namespace, values == null ? List.of() : List.copyOf(values)));
         }
         return Map.copyOf(copied);
+    }
+
+    /** The settings as bound from {@code paddlejobs.slurm.*}, with the shared ones at their defaults. */
+    @ConstructorBinding
+    public SlurmProperties(
+            @DefaultValue("cli") ClientKind client,
+            @DefaultValue("data/slurm") Path sharedDir,
+            @DefaultValue("") String partition,
+            @DefaultValue("") String account,
+            @DefaultValue("0s") Duration timeLimit,
+            @DefaultValue("1s") Duration pollInterval,
+            @DefaultValue("/usr/local/bin:/usr/bin:/bin") String replicaPath,
+            @DefaultValue("") String slurmConf,
+            @DefaultValue("") String binDir,
+            @DefaultValue("http://127.0.0.1:6820") URI restUrl,
+            @DefaultValue("slurm") String restUser,
+            @DefaultValue("") String restVersion,
+            Path jwtKey,
+            @DefaultValue Map<String, List<String>> accounts,
+            @DefaultValue Map<String, List<String>> partitions,
+            @DefaultValue Map<String, List<String>> qos,
+            @DefaultValue("none") Containers containers) {
+        this(client, sharedDir, partition, account, timeLimit, pollInterval,
+                DurationStyle.detectAndParse(BackendProperties.STOP_GRACE_PERIOD),
+                DurationStyle.detectAndParse(BackendProperties.RENDEZVOUS_LISTEN_TIMEOUT), replicaPath, slurmConf, binDir,
+                restUrl, restUser, restVersion, jwtKey, false, accounts, partitions, qos, containers);
+    }
+
+    /** These settings with the ones every backend shares ({@code paddlejobs.stop-grace-period} and the like). */
+    public SlurmProperties withShared(BackendProperties shared) {
+        return new SlurmProperties(client, sharedDir, partition, account, timeLimit, pollInterval,
+                shared.stopGracePeriod(), shared.rendezvousListenTimeout(), replicaPath, slurmConf, binDir, restUrl,
+                restUser, restVersion, jwtKey, shared.allowSharedFiles(), accounts, partitions, qos, containers);
     }
 
     /** What runs a request's {@code image} on the nodes. */
@@ -125,14 +157,14 @@ public record SlurmProperties(
     /**
      * Where tenants share the service and their jobs cannot be kept apart (all run as one user on
      * one directory), refuses to go on unless the operator said, with
-     * {@code paddlejobs.slurm.allow-shared-files=true}, that this is accepted.
+     * {@code paddlejobs.allow-shared-files=true}, that this is accepted.
      */
     void requireSharedFilesAccepted(String securityMode) {
         if (!securityMode.equals("none") && !allowSharedFiles) {
             throw new IllegalStateException(("paddlejobs.security.mode=%s with the Slurm backend, but every tenant's jobs "
                     + "run as the one Unix user that submits them, on one shared directory: each could read and change "
                     + "the others' files (logs, environments with their secrets, records), and cancel or change the "
-                    + "others' Slurm jobs. Set paddlejobs.slurm.allow-shared-files=true to accept that.")
+                    + "others' Slurm jobs. Set paddlejobs.allow-shared-files=true to accept that.")
                     .formatted(securityMode));
         }
     }

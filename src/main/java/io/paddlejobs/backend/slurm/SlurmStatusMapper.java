@@ -142,7 +142,7 @@ final class SlurmStatusMapper {
         String host = slot != null ? slot.address() : job.plan().replicasOf(Role.TRAINER).get(0).host();
         int port = slot != null ? slot.port() : job.plan().ports().first();
         return Rendezvous.notListening(host, port, job.marks().rendezvousTimeout(),
-                "paddlejobs.slurm.rendezvous-listen-timeout");
+                "paddlejobs.rendezvous-listen-timeout");
     }
 
     private static JobStatus failedBy(Tracked job, ReplicaStatus replica, Instant started, Instant finished,

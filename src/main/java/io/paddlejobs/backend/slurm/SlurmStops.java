@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Cancel and delete for the Slurm backend: the two ways a job is stopped, each of which must agree
  * with the {@link StatusPoller} on the job's in-memory state, tell the backend's listeners what
  * changed, and leave no task writing its files. A cancel is graceful for a job that runs: its
- * replicas get SIGTERM and, after {@code stop-grace-period}, the job is cancelled in Slurm if it still
+ * replicas get SIGTERM and, after {@code paddlejobs.stop-grace-period}, the job is cancelled in Slurm if it still
  * runs (its KillWait then ends what ignored both). A job that has not started is cancelled at once: it
  * never starts, and its place in Slurm's queue is free. A delete cancels at once and answers: the
  * job's record goes at once (a restart does not read it back), the rest of its files once Slurm runs

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.metrics.MetricPoint;
+import io.paddlejobs.metrics.MetricsArchive;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
 import io.paddlejobs.planning.Role;
@@ -62,8 +63,8 @@ class KubernetesMetricsTest {
                 .andReturn(200, "epoch 1\nPADDLEJOBS_METRICS {\"step\": 1, \"loss\": 0.8}\n"
                         + "PADDLEJOBS_METRICS {\"step\": 2, \"loss\": 0.3}\n").always();
 
-        try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200, Duration.ofMillis(50)),
-                Clock.systemUTC())) {
+        try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(50),
+                Clock.systemUTC(), MetricsArchive.NONE)) {
             // no pod yet: the followers wait for one
             assertThat(metrics.read(job, 0).metrics()).isEmpty();
 

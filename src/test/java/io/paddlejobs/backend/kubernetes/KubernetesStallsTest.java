@@ -81,8 +81,8 @@ class KubernetesStallsTest {
         jobs.submit(Plans.plan(JobRequests.Builder.from(Plans.collectiveRequest("quiet", 1))
                 .stallTimeout(Duration.ofSeconds(2)).build(), ns));
 
-        try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200, Duration.ofMillis(50)),
-                Clock.systemUTC())) {
+        try (var metrics = new MetricsCollector(jobs, new MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(50),
+                Clock.systemUTC(), io.paddlejobs.metrics.MetricsArchive.NONE)) {
             write.put(pod);
             // It printed one line, long enough ago, and nothing since.
             await().atMost(DEADLINE).until(() -> StallWatch.STALLED.equals(status(key).reason()));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.config.PlanningJsonModule;
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
@@ -27,6 +28,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
@@ -116,11 +118,18 @@ final class LocalBackendFixture implements AutoCloseable {
      * disk holds much else), and no GPUs rather than whatever {@code nvidia-smi} finds here.
      */
     static LocalProperties properties(Path dataRoot, Object... keysAndValues) {
-        List<Object> keys = new ArrayList<>(List.of("data-root", dataRoot, "stop-grace-period", "2s",
-                "min-free-space", "1MB", "gpus", "none"));
-        keys.addAll(List.of(keysAndValues));
-        return Settings.of(LocalProperties.class, keys.toArray());
+        List<Object> own = new ArrayList<>(List.of("data-root", dataRoot, "gpus", "none"));
+        List<Object> shared = new ArrayList<>(List.of("stop-grace-period", "2s", "min-free-space", "1MB"));
+        for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+            (SHARED.contains(keysAndValues[i]) ? shared : own).addAll(List.of(keysAndValues[i], keysAndValues[i + 1]));
+        }
+        return Settings.of(LocalProperties.class, own.toArray())
+                .withShared(Settings.of(BackendProperties.class, shared.toArray()));
     }
+
+    /** The keys every backend shares ({@code paddlejobs.stop-grace-period} and the like), which tests name alike. */
+    private static final Set<Object> SHARED = Set.of("stop-grace-period", "rendezvous-listen-timeout", "min-free-space",
+            "allow-shared-files");
 
     /**
      * The first of ten users no one else on the machine uses, for a test that counts processes per

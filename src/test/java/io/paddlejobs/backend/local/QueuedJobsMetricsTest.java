@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.metrics.MetricsArchive;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
 import java.nio.file.Path;
@@ -28,8 +29,8 @@ class QueuedJobsMetricsTest {
     @Test
     void queuedJobsTakeNoFollowerThreadsAndAStartedOneIsFollowed() {
         try (var local = new LocalBackendFixture(dataRoot, 1);
-             var metrics = new MetricsCollector(local.backend, new MetricsProperties(1000, 64, 64, 200,
-                     Duration.ofMillis(100)), Clock.systemUTC())) {
+             var metrics = new MetricsCollector(local.backend, new MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(100),
+                Clock.systemUTC(), MetricsArchive.NONE)) {
             long before = followerThreads();
             local.submit("running", "echo 'PADDLEJOBS_METRICS {\"step\": 0, \"loss\": 1.5}'; sleep 600", 1, 1);
             for (int i = 0; i < QUEUED; i++) {
@@ -55,8 +56,8 @@ class QueuedJobsMetricsTest {
             local.submit("before", "sleep 600", 1, 1);
             local.awaitPhase("before", JobPhase.RUNNING);
             var logs = new FollowedLogs(local.backend);
-            try (var metrics = new MetricsCollector(logs, new MetricsProperties(1000, 64, 64, 200,
-                    Duration.ofMillis(100)), Clock.systemUTC())) {
+            try (var metrics = new MetricsCollector(logs, new MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(100),
+                Clock.systemUTC(), MetricsArchive.NONE)) {
                 await().atMost(LocalBackendFixture.DEADLINE).until(() -> logs.followed.contains(before));
                 local.submit("queued", "sleep 600", 1, 1);
                 assertThat(local.job("queued").status().phase()).isEqualTo(JobPhase.PENDING);
@@ -80,8 +81,8 @@ class QueuedJobsMetricsTest {
     void aRestartedJobsMetricsContinueTheSeriesWithThePointsOfTheFailedAttemptKept() {
         try (var local = new LocalBackendFixture(dataRoot,
                 new io.paddlejobs.planning.RestartBackoff(Duration.ofMillis(200), Duration.ofSeconds(1)));
-             var metrics = new MetricsCollector(local.backend, new MetricsProperties(1000, 64, 64, 200,
-                     Duration.ofMillis(100)), Clock.systemUTC())) {
+             var metrics = new MetricsCollector(local.backend, new MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(100),
+                Clock.systemUTC(), MetricsArchive.NONE)) {
             local.backend.submit(local.plan(io.paddlejobs.planning.JobRequests.named("resumed",
                     "if [ \"$PADDLE_JOB_RESTART_COUNT\" = 0 ]; then echo 'PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 2.0}';"
                             + " exit 1; fi; echo 'PADDLEJOBS_METRICS {\"step\": 2, \"loss\": 1.0}'")

@@ -21,6 +21,7 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Each replica starts in a working directory of its own, {@code work/<role>-<index>}, as each pod
@@ -65,7 +66,7 @@ class ReplicaWorkingDirectoryTest {
                 .file("helper.py", "GREETING = 'imported'\n")
                 .directory("data").file("data/config.txt", "from-the-package\n").bytes());
         LocalProperties properties = LocalBackendFixture.properties(dataRoot);
-        var store = new PackageStore(Settings.of(PackagesProperties.class, "dir", packages));
+        var store = new PackageStore(Settings.of(PackagesProperties.class, "dir", packages), DataSize.ofMegabytes(1));
         try (var local = new LocalBackendFixture(properties, true, properties.sandboxUsers(), store)) {
             SandboxEscapeTest.assumeConfined(local);
             var request = JobRequests.named("pkg", "/usr/bin/python3 train.py && (echo changed >> helper.py"

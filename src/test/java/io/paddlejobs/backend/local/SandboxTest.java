@@ -29,7 +29,7 @@ class SandboxTest {
         Sandbox none = Sandbox.create(Sandbox.Mode.OFF, true, DATA, Sandbox.Hidden.NOTHING, USERS, MAX_PROCESSES);
 
         assertThatThrownBy(() -> none.requireIsolation(true, false, "token"))
-                .hasMessageContaining("paddlejobs.local.allow-shared-files=true");
+                .hasMessageContaining("paddlejobs.allow-shared-files=true");
         assertThatCode(() -> none.requireIsolation(true, true, "token")).doesNotThrowAnyException();
         assertThatCode(() -> none.requireIsolation(false, false, "none")).doesNotThrowAnyException();
     }

@@ -65,8 +65,8 @@ class StallTimeoutTest {
     void aTrainerThatReportedStepsAndNowOnlyPrintsIsStalledSinceItsLastNewStep() {
         try (var local = new LocalBackendFixture(dataRoot, SHORT);
              var metrics = new io.paddlejobs.metrics.MetricsCollector(local.backend,
-                     new io.paddlejobs.metrics.MetricsProperties(1000, 64, 64, 200, Duration.ofMillis(50)),
-                     java.time.Clock.systemUTC())) {
+                     new io.paddlejobs.metrics.MetricsProperties(1000, 64, 64, 200), Duration.ofMillis(50),
+                     java.time.Clock.systemUTC(), io.paddlejobs.metrics.MetricsArchive.NONE)) {
             submit(local, "spinning", "stall_timeout=2s", 1, "for s in 1 2 3; do "
                     + "echo \"PADDLEJOBS_METRICS {\\\"step\\\": $s, \\\"loss\\\": 1}\"; sleep 0.2; done; "
                     + "while true; do echo master not ready; sleep 0.2; done");

@@ -2,6 +2,7 @@ package io.paddlejobs.backend.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.Cpu;
 import io.paddlejobs.planning.Memory;
@@ -132,8 +133,8 @@ class BatchScriptsTest {
 
     @Test
     void onlyACollectiveJobsOtherTrainersWaitForTrainerZeroAndForAsLongAsTheOperatorSays() {
-        SlurmProperties properties = Settings.of(SlurmProperties.class, "shared-dir", "/shared",
-                "rendezvous-listen-timeout", "45s");
+        SlurmProperties properties = Settings.of(SlurmProperties.class, "shared-dir", "/shared")
+                .withShared(Settings.of(BackendProperties.class, "rendezvous-listen-timeout", "45s"));
         JobFiles files = new JobFiles(Path.of("/shared"), new JobKey("default", "demo"));
         JobPlan collective = new io.paddlejobs.planning.JobPlanner(Settings.planningPolicyWithoutGpuRules()).plan(
                 JobRequests.named("meet", "python3 train.py").mode(io.paddlejobs.planning.JobMode.COLLECTIVE).trainers(2)

@@ -32,7 +32,7 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
     static void properties(DynamicPropertyRegistry registry) {
         SlurmCluster.serve(registry, sharedDir);
         registry.add("paddlejobs.slurm.time-limit", () -> "5m");
-        registry.add("paddlejobs.slurm.rendezvous-listen-timeout", () -> RENDEZVOUS_TIMEOUT.toSeconds() + "s");
+        registry.add("paddlejobs.rendezvous-listen-timeout", () -> RENDEZVOUS_TIMEOUT.toSeconds() + "s");
     }
 
     @Test
@@ -43,7 +43,7 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
 
         assertThat(status.get("reason").asString()).isEqualTo("RendezvousNotListening");
         assertThat(status.get("message").asString()).contains("trainer-0 did not accept connections on its master port",
-                "(PADDLE_MASTER) within 5s (paddlejobs.slurm.rendezvous-listen-timeout)", "role=trainer&index=0");
+                "(PADDLE_MASTER) within 5s (paddlejobs.rendezvous-listen-timeout)", "role=trainer&index=0");
         JsonNode held = status.at("/replicas/1");
         assertThat(held.get("state").asString()).as("%s", status).isEqualTo("Stopped");
         assertThat(held.path("started_at").isMissingNode() || held.path("started_at").isNull()).as("never started: %s",

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.config.PlanningJsonModule;
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobBackendContract;
 import io.paddlejobs.job.JobKey;
@@ -58,8 +59,10 @@ class SlurmJobBackendContractTest extends JobBackendContract {
 
     /** A started backend with these settings (besides the shipped defaults) on the test cluster, as the service makes it. */
     static SlurmJobBackend backend(Map<String, String> settings, RestartBackoff backoff) {
-        SlurmProperties properties = new Binder(new MapConfigurationPropertySource(settings))
-                .bindOrCreate("paddlejobs.slurm", SlurmProperties.class);
+        // Bound as the service binds them: its own keys, and those every backend shares (paddlejobs.stop-grace-period).
+        Binder binder = new Binder(new MapConfigurationPropertySource(settings));
+        SlurmProperties properties = binder.bindOrCreate("paddlejobs.slurm", SlurmProperties.class)
+                .withShared(binder.bindOrCreate("paddlejobs", BackendProperties.class));
         JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new PlanningJsonModule()).build();
         SlurmJobBackend started = new SlurmJobBackend(properties, SlurmClient.of(properties),

@@ -137,7 +137,7 @@ class SlurmRecordWritesTest {
     }
 
     /** A Slurm that takes every job and runs none of them: what the record's writers and a delete ask of it. */
-    private static final class IdleSlurm implements SlurmClient {
+    static final class IdleSlurm implements SlurmClient {
         @Override
         public long submit(BatchJob job) {
             return 8;

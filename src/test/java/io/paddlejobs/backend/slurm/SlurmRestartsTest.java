@@ -242,7 +242,7 @@ class SlurmRestartsTest {
                 "paddlejobs.slurm.slurm-conf", SlurmCluster.current().slurmConf(),
                 "paddlejobs.slurm.bin-dir", SlurmCluster.current().binDir(),
                 "paddlejobs.slurm.poll-interval", "250ms",
-                "paddlejobs.slurm.stop-grace-period", "10s"), SHORT)) {
+                "paddlejobs.stop-grace-period", "10s"), SHORT)) {
             submit(backend, "stubborn", "", "trap '' TERM; exec sleep 3405");
             await().atMost(DEADLINE).until(() -> job(backend, "stubborn").status().phase() == JobPhase.RUNNING);
 

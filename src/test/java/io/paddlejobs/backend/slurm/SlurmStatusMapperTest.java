@@ -159,7 +159,7 @@ class SlurmStatusMapperTest {
         assertThat(status.phase()).isEqualTo(JobPhase.FAILED);
         assertThat(status.reason()).isEqualTo("RendezvousNotListening");
         assertThat(status.message()).contains("trainer-0 did not accept connections on its master port 10.0.0.2:7164",
-                "within 600s (paddlejobs.slurm.rendezvous-listen-timeout)", "init_parallel_env()");
+                "within 600s (paddlejobs.rendezvous-listen-timeout)", "init_parallel_env()");
         assertThat(status.replicas()).extracting(ReplicaStatus::reason)
                 .containsExactly("stopped when the job's outcome was decided", "never started");
     }

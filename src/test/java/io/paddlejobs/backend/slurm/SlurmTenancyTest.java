@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.testing.Settings;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
@@ -20,7 +21,7 @@ class SlurmTenancyTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("paddlejobs.security.mode=" + mode)
                 .hasMessageContaining("could read and change the others' files")
-                .hasMessageContaining("paddlejobs.slurm.allow-shared-files=true");
+                .hasMessageContaining("paddlejobs.allow-shared-files=true");
 
         assertThatCode(() -> properties(true).requireSharedFilesAccepted(mode)).doesNotThrowAnyException();
     }
@@ -33,8 +34,7 @@ class SlurmTenancyTest {
     @ValueSource(strings = {"token", "kubernetes"})
     @Tag("redteam")
     void withTenantsTheStartUpSaysAnyJobCanStopAnyOtherAndTheAllowListsAreAdvisory(String mode) {
-        SlurmProperties rest = Settings.of(SlurmProperties.class, "shared-dir", "/shared", "allow-shared-files", true,
-                "client", "rest", "rest-user", "paddle");
+        SlurmProperties rest = rest("paddle");
 
         assertThat(rest.sharedUserNotice(mode)).hasValueSatisfying(notice -> assertThat(notice)
                 .contains("the one Slurm user paddle").contains("can cancel, hold or change any other tenant's Slurm jobs")
@@ -70,8 +70,8 @@ class SlurmTenancyTest {
     }
 
     private static SlurmProperties rest(String user) {
-        return Settings.of(SlurmProperties.class, "shared-dir", "/shared", "allow-shared-files", true,
-                "client", "rest", "rest-user", user);
+        return Settings.of(SlurmProperties.class, "shared-dir", "/shared", "client", "rest", "rest-user", user)
+                .withShared(Settings.of(BackendProperties.class, "allow-shared-files", true));
     }
 
     @ParameterizedTest
@@ -81,6 +81,7 @@ class SlurmTenancyTest {
     }
 
     private static SlurmProperties properties(boolean allowSharedFiles) {
-        return Settings.of(SlurmProperties.class, "shared-dir", "/shared", "allow-shared-files", allowSharedFiles);
+        return Settings.of(SlurmProperties.class, "shared-dir", "/shared")
+                .withShared(Settings.of(BackendProperties.class, "allow-shared-files", allowSharedFiles));
     }
 }

@@ -31,7 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "paddlejobs.security.mode=kubernetes",
-        "paddlejobs.local.allow-shared-files=true",
+        "paddlejobs.allow-shared-files=true",
         "paddlejobs.security.kubernetes.cache-ttl=10m",
         "paddlejobs.security.kubernetes.default-namespaces.alice=team-a",
         "paddlejobs.kubernetes.request-timeout=15s"})
