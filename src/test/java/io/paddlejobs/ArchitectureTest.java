@@ -71,6 +71,16 @@ class ArchitectureTest {
     }
 
     @Test
+    void theAttemptLifecycleIsPure() {
+        classes().that().resideInAPackage("io.paddlejobs.job.attempt..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java.lang..", "java.time..", "java.util..",
+                        "io.paddlejobs.job..", "io.paddlejobs.planning..")
+                .because("what an ended attempt leads to is decided the same for every backend, from what the backend"
+                        + " reports: no I/O, no Spring, no cluster client")
+                .check(PRODUCTION);
+    }
+
+    @Test
     void securityDependsOnNeitherConfigurationNorBackends() {
         noClasses().that().resideInAPackage("io.paddlejobs.security..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.paddlejobs.config..", "io.paddlejobs.backend..")

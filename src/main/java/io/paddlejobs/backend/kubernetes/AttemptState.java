@@ -108,8 +108,9 @@ record AttemptState(int number, List<Attempt> ended, Instant createdAt, Instant 
         if (json == null || json.isBlank()) {
             return List.of();
         }
-        return JSON.readValue(json, ENTRIES).stream().map(e -> new Attempt(Integer.parseInt(e.get("number")),
-                instant(e.get("started_at")), instant(e.get("finished_at")), e.get("reason"), e.get("message"))).toList();
+        return JSON.readValue(json, ENTRIES).stream().map(e -> Attempt.begun(Integer.parseInt(e.get("number")),
+                instant(e.get("started_at"))).ended(instant(e.get("finished_at")), e.get("reason"), e.get("message")))
+                .toList();
     }
 
     private static Instant instant(String text) {

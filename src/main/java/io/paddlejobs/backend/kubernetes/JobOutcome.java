@@ -3,9 +3,9 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.planning.Role;
 import java.time.Instant;
 import java.util.Comparator;
@@ -29,6 +29,8 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
     }
 
     /** Why the Job controller fails a Job whose pods did not fail: one was deleted, or went with its node. */
+    /** The reason of a job that ran longer than its {@code max_run_time}: stopped, never restarted. */
+    static final String MAX_RUN_TIME_EXCEEDED = "MaxRunTimeExceeded";
     static final String LOST = "a replica's pod was deleted, or lost with its node, before it ended";
 
     static JobOutcome of(ObservedJob observed, List<PodStates.Observed> replicas) {
@@ -65,7 +67,7 @@ record JobOutcome(JobPhase phase, String reason, String message, Instant finishe
                         failedTrainer.status().id() + " failed: " + failedTrainer.status().reason(), at);
             }
             if (MaxRunTime.DEADLINE_EXCEEDED.equals(failed.getReason())) {
-                return new JobOutcome(JobPhase.FAILED, "MaxRunTimeExceeded", "ran longer than max_run_time ("
+                return new JobOutcome(JobPhase.FAILED, MAX_RUN_TIME_EXCEEDED, "ran longer than max_run_time ("
                         + job.getSpec().getActiveDeadlineSeconds() + " s); its replicas were stopped", at);
             }
             return new JobOutcome(JobPhase.FAILED, failed.getReason(), LOST + " (" + failed.getMessage() + ")", at);

@@ -77,7 +77,7 @@ final class JobStatusMapper {
         }
         List<Attempt> attempts = new ArrayList<>(state.ended());
         if (!state.waiting() && (started != null || outcome.phase().isFinished())) {
-            Attempt current = new Attempt(state.number(), started, null, null, null);
+            Attempt current = Attempt.begun(state.number(), started);
             attempts.add(outcome.phase().isFinished()
                     ? current.ended(outcome.finished(), outcome.reason(), outcome.message()) : current);
         }

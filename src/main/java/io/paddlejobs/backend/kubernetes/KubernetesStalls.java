@@ -1,14 +1,14 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaStatus;
+import io.paddlejobs.job.attempt.StallJudge;
+import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.planning.JobPlan;
-import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.Role;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,11 +68,7 @@ final class KubernetesStalls {
 
     /** The status as a stall shows it: the attempt failed where {@code restart_on} names stall, else a warning. */
     static JobStatus shown(JobPlan plan, JobStatus status, Optional<String> silence, Instant now) {
-        if (silence.isEmpty()) {
-            return status;
-        }
-        return failsTheAttempt(plan) ? StallWatch.failed(status, silence.get(), now)
-                : StallWatch.warned(status, silence.get());
+        return StallJudge.shown(plan.spec(), status, silence, now);
     }
 
     /** Whether the job's stall warning came or went since last told (and so is to be told now). */
@@ -83,10 +79,6 @@ final class KubernetesStalls {
     void forget(JobKey key) {
         toldStalled.remove(key);
         lines.forget(key);
-    }
-
-    private static boolean failsTheAttempt(JobPlan plan) {
-        return plan.spec().lifecycle().restartOnOrDefault().retries(RestartOn.Cause.STALL, null);
     }
 
     /** A running attempt the service has not ended, nor is waiting to start. */

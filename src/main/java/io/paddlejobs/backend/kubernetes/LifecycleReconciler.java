@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * (most jobs' pods start sooner, and the question is a list of the namespace's events), then again after
  * {@link ClusterEvents#MIN_INTERVAL}: the warning that explains it (a quota refusal) is written
  * after the first look, and often changes nothing the informers see. A running job with a
- * {@code stall_timeout} is looked at again every {@link io.paddlejobs.backend.StallWatch#interval()}:
+ * {@code stall_timeout} is looked at again every {@link io.paddlejobs.job.attempt.StallWatch#interval()}:
  * falling silent changes nothing the informers see either ({@link KubernetesStalls}).
  *
  * <p>Looks run on a few threads ({@value #THREADS}), one look per job at a time: a change told while its

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.DeletableWithOptions;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -15,11 +14,12 @@ import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.job.attempt.AttemptLedger;
+import io.paddlejobs.job.attempt.Ending;
+import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.RestartBackoff;
-import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.Role;
-import io.paddlejobs.job.ExitCodes;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.Optional;
@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.web.ErrorResponseException;
 
 /**
- * Whole-job restarts on Kubernetes: what a failed attempt leads to ({@link RestartDecision}, the same on
- * every backend), and the two changes that carry a restart out. Paddle's jobs cannot take back one lost
+ * Whole-job restarts on Kubernetes: what ended a failed attempt ({@link #ending}), what that leads to
+ * (decided by {@link AttemptLedger}, the same on every backend), and the two changes that carry a restart out. Paddle's jobs cannot take back one lost
  * replica, so a restart is the whole job, made anew:
  * <ol>
  *   <li>{@link #restart}: the failed attempt's trainer Job is deleted (only if it is still the one the
@@ -77,20 +77,22 @@ final class Restarts {
     static Optional<JobLifecycle.Action> after(JobPlan plan, ObservedJob job, JobStatus status, Instant now,
                                                RestartBackoff backoff) {
         if (status.phase() != JobPhase.FAILED || job.cancelledAt() != null || job.failedAt() != null
-                || plan.spec().lifecycle().maxRestartsOrDefault() == 0
-                || "MaxRunTimeExceeded".equals(status.reason())) {
+                || plan.spec().lifecycle().maxRestartsOrDefault() == 0) {
             return Optional.empty();
         }
         AttemptState state = job.attempts();
-        ReplicaStatus failed = firstFailed(status);
-        RestartDecision decision = RestartDecision.after(plan.spec(), state.number(), backoff, status.message(),
-                cause(status.reason(), failed), failed == null ? null : failed.exitCode());
+        Optional<RestartDecision> decided = new AttemptLedger(state.number(), state.ended())
+                .after(plan.spec(), ending(status.reason(), status.message(), firstFailed(status)), backoff);
+        if (decided.isEmpty()) {
+            return Optional.empty();
+        }
+        RestartDecision decision = decided.get();
         if (decision instanceof RestartDecision.Restart restart) {
             Instant at = now.plus(restart.backoff());
             Instant end = status.finishedAt() != null ? status.finishedAt() : now;
             Instant began = status.attempts().stream().filter(a -> a.number() == state.number()).findFirst()
                     .map(Attempt::startedAt).orElse(null);
-            Attempt ended = new Attempt(state.number(), began, end, status.reason(), status.message());
+            Attempt ended = Attempt.begun(state.number(), began).ended(end, status.reason(), status.message());
             Instant created = PodFields.instant(job.trainerJob().getMetadata().getCreationTimestamp());
             return Optional.of(new JobLifecycle.Restart(state.next(ended, created, at, restart.message())));
         }
@@ -111,30 +113,31 @@ final class Restarts {
         }
         if (next.get() instanceof JobLifecycle.Restart restart) {
             AttemptState state = restart.next();
-            return new JobStatus(JobPhase.RUNNING, RestartDecision.RESTARTING, state.restartMessage(), status.createdAt(),
-                    status.startedAt(), null, null, status.pservers(), status.trainers(), status.replicas(),
-                    state.number(), state.ended());
+            return new AttemptLedger(state.number(), state.ended()).restartingShown(status, state.restartMessage());
         }
         JobLifecycle.Fail fail = (JobLifecycle.Fail) next.get();
-        return new JobStatus(status.phase(), fail.reason(), fail.message(), status.createdAt(), status.startedAt(),
-                status.finishedAt(), null, status.pservers(), status.trainers(), status.replicas(), status.restarts(),
-                status.attempts());
+        return status.with(status.phase(), fail.reason(), fail.message()).withQueuePosition(null);
     }
 
     /**
-     * How a replica's failure came about: the program's own exit when its container ended with a code of
-     * its own; anything else (a kill by signal from outside, out of memory, an eviction or preemption, a pod
-     * deleted or lost with its node, a pserver that could not be reached) came from outside it. A stall is
-     * its own cause.
+     * What ended a failed attempt, from the reasons {@link JobOutcome} gives: a replica's exit when its
+     * container ended with a code ({@code ReplicaFailed}); an overrun of {@code max_run_time}, which stops
+     * the job and is never retried; a stall; anything else (out of memory, an eviction or preemption, a pod
+     * deleted or lost with its node, a pserver that could not be reached) came from outside the program,
+     * carrying the failed replica's code where it has one.
      */
-    static RestartOn.Cause cause(String reason, ReplicaStatus failed) {
+    static Ending ending(String reason, String message, ReplicaStatus failed) {
         if (StallWatch.STALLED.equals(reason)) {
-            return RestartOn.Cause.STALL;
+            return Ending.stalled(message);
+        }
+        if (JobOutcome.MAX_RUN_TIME_EXCEEDED.equals(reason)) {
+            return Ending.stopped(reason, message);
         }
         if ("ReplicaFailed".equals(reason) && failed != null && failed.exitCode() != null) {
-            return ExitCodes.cause(failed.exitCode());
+            return Ending.exited(failed.role(), failed.index(), failed.exitCode(), reason, message);
         }
-        return RestartOn.Cause.INFRASTRUCTURE;
+        return failed == null ? Ending.fromOutside(reason, message)
+                : Ending.fromOutside(failed.role(), failed.index(), failed.exitCode(), reason, message);
     }
 
     /** The replica the job's status names as failed: a trainer first, as the status does. */

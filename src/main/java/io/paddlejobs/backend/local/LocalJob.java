@@ -1,18 +1,18 @@
 package io.paddlejobs.backend.local;
 
-import io.paddlejobs.backend.StallWatch;
-import io.paddlejobs.job.Attempt;
-import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.job.attempt.AttemptLedger;
+import io.paddlejobs.job.attempt.Ending;
+import io.paddlejobs.job.attempt.StallJudge;
+import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.RestartBackoff;
-import io.paddlejobs.planning.RestartOn;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,9 +74,8 @@ final class LocalJob {
     private volatile Job snapshot;
     /** While replicas are being started, changes are published but written once, at the end. */
     private boolean starting;
-    /** The restarts spent: the current attempt's number. */
-    private int restarts;
-    private final List<Attempt> attempts = new ArrayList<>();
+    /** The restarts spent (the current attempt's number) and the attempts so far. */
+    private AttemptLedger ledger = AttemptLedger.NONE;
     /** When the next attempt starts, while the job waits for it; else {@code null}. */
     private Instant restartAt;
 
@@ -105,8 +104,7 @@ final class LocalJob {
             job.startedAt = status.startedAt();
             job.finishedAt = status.finishedAt();
             job.replicas.restore(status.replicas(), record.processes());
-            job.restarts = status.restarts();
-            job.attempts.addAll(status.attempts());
+            job.ledger = AttemptLedger.of(status);
             job.restartAt = record.restartAt();
             job.publish();
         }
@@ -131,7 +129,7 @@ final class LocalJob {
 
     /** The current attempt: 0 for the first run, then the restart it is. */
     synchronized int attempt() {
-        return restarts;
+        return ledger.restarts();
     }
 
     /** When the next attempt starts, while the job waits to be started again; else {@code null}. */
@@ -222,7 +220,7 @@ final class LocalJob {
 
     private void beginAttemptRecord() {
         if (plan.spec().lifecycle().maxRestartsOrDefault() > 0) {
-            attempts.add(new Attempt(restarts, clock.instant(), null, null, null));
+            ledger = ledger.begin(clock.instant());
         }
     }
 
@@ -231,7 +229,7 @@ final class LocalJob {
      * started (another replica failed first): the caller must stop it at once.
      */
     synchronized boolean replicaStarted(int attempt, Replica replica, ReplicaProcess process) {
-        boolean wanted = !phase.isFinished() && attempt == restarts && restartAt == null;
+        boolean wanted = !phase.isFinished() && attempt == ledger.restarts() && restartAt == null;
         alive.add(process);
         Instant now = clock.instant();
         replicas.get(replica.id()).started(process, now, wanted);
@@ -304,7 +302,7 @@ final class LocalJob {
     /** A replica's process of {@code attempt} ended with {@code exitCode}. */
     synchronized Outcome replicaExited(int attempt, String id, int exitCode, Optional<String> lastWords,
                                        RestartBackoff backoff) {
-        if (attempt != restarts || restartAt != null) {
+        if (attempt != ledger.restarts() || restartAt != null) {
             return Outcome.NOTHING; // an earlier attempt's replica, stopped when that attempt failed
         }
         LocalReplicas.Entry r = replicas.get(id);
@@ -314,7 +312,8 @@ final class LocalJob {
             return Outcome.NOTHING;
         }
         if (exitCode != 0) {
-            return attemptFailed(r.failureReason(), r.failureMessage(attempt), ExitCodes.cause(exitCode), exitCode, backoff);
+            return attemptFailed(Ending.exited(r.replica.role(), r.replica.index(), exitCode, r.failureReason(),
+                    r.failureMessage(attempt)), backoff);
         }
         if (replicas.everyTrainerSucceeded()) {
             return new Outcome(finish(JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE), null);
@@ -331,7 +330,7 @@ final class LocalJob {
         if (phase.isFinished() || restartAt != null) {
             return Outcome.NOTHING;
         }
-        return attemptFailed(reasonIfFailed, messageIfFailed, RestartOn.Cause.INFRASTRUCTURE, null, backoff);
+        return attemptFailed(Ending.fromOutside(reasonIfFailed, messageIfFailed), backoff);
     }
 
     /**
@@ -340,7 +339,7 @@ final class LocalJob {
      * {@code Stalled} as the running job's reason, gone once a trainer prints again.
      */
     synchronized Outcome stallSeen(int attempt, Optional<String> silence, RestartBackoff backoff) {
-        if (attempt != restarts || restartAt != null || phase != JobPhase.RUNNING) {
+        if (attempt != ledger.restarts() || restartAt != null || phase != JobPhase.RUNNING) {
             return Outcome.NOTHING;
         }
         if (silence.isEmpty()) {
@@ -351,8 +350,8 @@ final class LocalJob {
             }
             return Outcome.NOTHING;
         }
-        if (plan.spec().lifecycle().restartOnOrDefault().retries(RestartOn.Cause.STALL, null)) {
-            return attemptFailed(StallWatch.STALLED, silence.get(), RestartOn.Cause.STALL, null, backoff);
+        if (StallJudge.failsTheAttempt(plan.spec())) {
+            return attemptFailed(Ending.stalled(silence.get()), backoff);
         }
         if (!StallWatch.STALLED.equals(reason) || !silence.get().equals(message)) {
             reason = StallWatch.STALLED;
@@ -362,28 +361,20 @@ final class LocalJob {
         return Outcome.NOTHING;
     }
 
-    private Outcome attemptFailed(String failReason, String failMessage, RestartOn.Cause cause, Integer exitCode,
-                                  RestartBackoff backoff) {
-        RestartDecision decision = RestartDecision.after(plan.spec(), restarts, backoff, failMessage, cause, exitCode);
+    /** The attempt failed as {@code ending} says: the job fails, or its next attempt waits out a backoff. */
+    private Outcome attemptFailed(Ending ending, RestartBackoff backoff) {
+        RestartDecision decision = ledger.after(plan.spec(), ending, backoff).orElseThrow();
         if (!(decision instanceof RestartDecision.Restart restart)) {
-            return new Outcome(finish(JobPhase.FAILED, failReason, ((RestartDecision.Fail) decision).message()), null);
+            return new Outcome(finish(JobPhase.FAILED, ending.reason(), ((RestartDecision.Fail) decision).message()), null);
         }
         Instant now = clock.instant();
-        endAttempt(now, failReason, failMessage);
-        restarts = restart.restart();
+        ledger = ledger.end(now, ending.reason(), ending.message()).restarting(restart);
         restartAt = now.plus(restart.backoff());
         reason = RestartDecision.RESTARTING;
         message = restart.message();
         List<ReplicaProcess> toStop = replicas.stopActive();
         publish();
         return new Outcome(toStop, restartAt);
-    }
-
-    private void endAttempt(Instant at, String why, String words) {
-        int last = attempts.size() - 1;
-        if (last >= 0 && attempts.get(last).finishedAt() == null) {
-            attempts.set(last, attempts.get(last).ended(at, why, words));
-        }
     }
 
     /** Fails a job that could not start (no ports, a process that would not spawn). */
@@ -402,7 +393,7 @@ final class LocalJob {
         finishedAt = clock.instant();
         queuePosition = null;
         restartAt = null;
-        endAttempt(finishedAt, finalReason, finalMessage);
+        ledger = ledger.end(finishedAt, finalReason, finalMessage);
         if (startedAt == null) {
             // Replicas start side by side: a fast one can end the job before the others report in.
             startedAt = replicas.firstStart();
@@ -425,7 +416,7 @@ final class LocalJob {
         List<ReplicaStatus> statuses = replicas.statuses(gpus);
         JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
                 LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
-                statuses, restarts, attempts);
+                statuses, ledger.restarts(), ledger.attempts());
         snapshot = new Job(plan, status);
         if (write && !starting) {
             onChange.accept(this);

@@ -3,7 +3,7 @@ package io.paddlejobs.backend.slurm;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.job.attempt.AttemptLedger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -63,8 +63,7 @@ final class NextAttempts {
     /** The job cannot go on: it ends failed, unless it was cancelled or deleted meanwhile. */
     private void fail(SlurmJob job, Instant now, String why) {
         JobStatus s = job.status();
-        SlurmJob failed = job.with(new JobStatus(JobPhase.FAILED, "StartFailed", why, s.createdAt(), s.startedAt(), now, null,
-                s.pservers(), s.trainers(), s.replicas(), s.restarts(), s.attempts()), null);
+        SlurmJob failed = job.with(s.endedAs(JobPhase.FAILED, "StartFailed", why, now), null);
         if (jobs.replace(job.key(), job, failed)) {
             records.saveIfCurrent(jobs, failed);
             changed.accept(job.key());
@@ -90,7 +89,6 @@ final class NextAttempts {
         JobStatus s = job.status();
         String message = "restart %d of %d: submitted to Slurm as job %d".formatted(job.attempt(),
                 job.plan().spec().lifecycle().maxRestartsOrDefault(), id);
-        return new JobStatus(JobPhase.RUNNING, RestartDecision.RESTARTING, message, s.createdAt(), s.startedAt(), null,
-                null, s.pservers(), s.trainers(), s.replicas(), s.restarts(), s.attempts());
+        return AttemptLedger.of(s).restartingShown(s, message);
     }
 }

@@ -1,13 +1,12 @@
 package io.paddlejobs.backend.slurm;
 
-import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.attempt.AttemptLedger;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.SharedValues;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -65,13 +64,13 @@ record SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean placed, b
 
     /** Slurm took the first attempt as job {@code id}. */
     SlurmJob submitted(long id) {
-        return new SlurmJob(plan, id, createdAt, placed, cancelRequested, withOpenAttempt(status, 0, createdAt),
+        return new SlurmJob(plan, id, createdAt, placed, cancelRequested, withOpenAttempt(status, createdAt),
                 unplaced, restartAt);
     }
 
     /** Slurm took the attempt the backoff was for as job {@code id}: placed anew, once it starts. */
     SlurmJob nextAttempt(long id, Instant now, JobStatus waiting) {
-        return new SlurmJob(unplaced, id, createdAt, false, cancelRequested, withOpenAttempt(waiting, attempt(), now),
+        return new SlurmJob(unplaced, id, createdAt, false, cancelRequested, withOpenAttempt(waiting, now),
                 unplaced, null);
     }
 
@@ -93,13 +92,8 @@ record SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean placed, b
         return new SlurmStatusMapper.Tracked(plan, createdAt, cancelRequested, components, marks);
     }
 
-    /** The status with attempt {@code number} begun at {@code at}, for a job that may restart. */
-    private JobStatus withOpenAttempt(JobStatus of, int number, Instant at) {
-        if (unplaced == null) {
-            return of;
-        }
-        List<Attempt> attempts = new ArrayList<>(of.attempts());
-        attempts.add(new Attempt(number, at, null, null, null));
-        return SlurmRestarts.withAttempts(of, of.restarts(), attempts);
+    /** The status with its current attempt (the restart it shows) begun at {@code at}, for a job that may restart. */
+    private JobStatus withOpenAttempt(JobStatus of, Instant at) {
+        return unplaced == null ? of : AttemptLedger.of(of).begin(at).on(of);
     }
 }

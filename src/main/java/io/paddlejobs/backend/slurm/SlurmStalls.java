@@ -1,10 +1,10 @@
 package io.paddlejobs.backend.slurm;
 
-import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
-import io.paddlejobs.planning.RestartOn;
+import io.paddlejobs.job.attempt.StallJudge;
+import io.paddlejobs.job.attempt.StallWatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -35,8 +35,7 @@ final class SlurmStalls {
 
     /** Whether a stall fails the attempt ({@code restart_on} names it) rather than being a warning. */
     static boolean failsTheAttempt(SlurmJob job) {
-        return job.unplaced() != null
-                && job.plan().spec().lifecycle().restartOnOrDefault().retries(RestartOn.Cause.STALL, null);
+        return job.unplaced() != null && StallJudge.failsTheAttempt(job.plan().spec());
     }
 
     private static Instant modified(Path log) {

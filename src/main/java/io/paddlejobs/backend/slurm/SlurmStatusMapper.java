@@ -7,6 +7,7 @@ import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RoleCounts;
+import io.paddlejobs.job.attempt.Ending;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
@@ -19,7 +20,8 @@ import java.util.Optional;
 /**
  * Slurm's view of a job's components plus what its replicas recorded, as our status. Pure: the
  * backend fetches, this maps. Slurm says how the job as a whole ended (time limit, node failure,
- * cancelled); the replicas' own marks say which replica failed and how.
+ * cancelled); the replicas' own marks say which replica failed and how. A final status comes with its
+ * {@link Ending}, which carries the failed replica and its exit code as the marks recorded them.
  */
 final class SlurmStatusMapper {
 
@@ -39,13 +41,26 @@ final class SlurmStatusMapper {
                    ReplicaMarks marks) {
     }
 
+    /**
+     * A status as the mapper saw it.
+     *
+     * @param ending what ended the attempt, for a final status; {@code null} while it runs
+     */
+    record Seen(JobStatus status, Ending ending) {
+    }
+
     static JobStatus map(Tracked job) {
+        return see(job).status();
+    }
+
+    /** As {@link #map}, with what ended the attempt once it has ended. */
+    static Seen see(Tracked job) {
         List<SlurmJobInfo> components = job.components();
         Instant started = components.stream().filter(c -> !c.state().equals("PENDING")).map(SlurmJobInfo::startTime)
                 .filter(java.util.Objects::nonNull).min(Comparator.naturalOrder()).orElse(null);
         boolean allFinal = !components.isEmpty() && components.stream().allMatch(SlurmJobInfo::isFinal);
         if (!allFinal) {
-            return running(job, started);
+            return new Seen(running(job, started), null);
         }
         String state = components.stream().map(SlurmJobInfo::state)
                 .min(Comparator.comparingInt(s -> WORST_FIRST.contains(s) ? WORST_FIRST.indexOf(s) : WORST_FIRST.size()))
@@ -57,11 +72,16 @@ final class SlurmStatusMapper {
 
     /** The job as it stands once the service has cancelled it; Slurm is told, but the outcome is already decided. */
     static JobStatus cancelled(Tracked job, Instant started, Instant now) {
-        return ended(job, "CANCELLED", started, now);
+        return ended(job, "CANCELLED", started, now).status();
     }
 
     /** Slurm no longer knows the job (it forgets finished jobs): the replicas' marks are all there is. */
     static JobStatus forgotten(Tracked job, Instant now) {
+        return seeForgotten(job, now).status();
+    }
+
+    /** As {@link #forgotten}, with what ended the attempt. */
+    static Seen seeForgotten(Tracked job, Instant now) {
         boolean trainersSucceeded = job.plan().replicasOf(Role.TRAINER).stream()
                 .allMatch(r -> Integer.valueOf(0).equals(job.marks().of(r.id()).exitCode()));
         return ended(job, trainersSucceeded ? "COMPLETED" : "LOST", null, now);
@@ -83,7 +103,7 @@ final class SlurmStatusMapper {
         return status(job, JobPhase.RUNNING, null, null, started, null, replicas);
     }
 
-    private static JobStatus ended(Tracked job, String state, Instant started, Instant finished) {
+    private static Seen ended(Tracked job, String state, Instant started, Instant finished) {
         boolean slurmStopped = SLURM_STOPS.contains(state);
         Optional<ReplicaStatus> failed = replicas(job, null, slurmStopped).stream()
                 .filter(r -> r.state() == ReplicaState.FAILED)
@@ -98,33 +118,55 @@ final class SlurmStatusMapper {
         };
         List<ReplicaStatus> replicas = replicas(job, stoppedBecause, slurmStopped);
         if (rendezvousFailed(job, state)) {
-            return status(job, JobPhase.FAILED, Rendezvous.NOT_LISTENING, rendezvousFailure(job), started, finished,
-                    replicas);
+            // The job failed because trainer 0 did not listen: the attempt's ending is trainer 0's, with its exit code if it has one.
+            String message = rendezvousFailure(job);
+            return new Seen(status(job, JobPhase.FAILED, Rendezvous.NOT_LISTENING, message, started, finished, replicas),
+                    new Ending(Ending.Kind.EXITED, Role.TRAINER, 0, job.marks().of(Replica.idOf(Role.TRAINER, 0)).exitCode(),
+                            Rendezvous.NOT_LISTENING, message));
         }
         long minutes = job.components().stream().mapToLong(SlurmJobInfo::timeLimitMinutes).max().orElse(0);
         return switch (state) {
             case "COMPLETED" -> failed.isPresent()
                     ? failedBy(job, failed.get(), started, finished, replicas)
-                    : status(job, JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE, started, finished,
-                            replicas);
-            case "CANCELLED" -> job.cancelRequested()
+                    : seen(status(job, JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE, started,
+                            finished, replicas), Ending.Kind.SUCCEEDED);
+            case "CANCELLED" -> seen(job.cancelRequested()
                     ? status(job, JobPhase.CANCELLED, "Cancelled", "cancelled on request", started, finished, replicas)
                     : status(job, JobPhase.FAILED, "CancelledInSlurm", "the job was cancelled outside the service"
-                            + " (scancel, or by an administrator)", started, finished, replicas);
-            case "TIMEOUT" -> status(job, JobPhase.FAILED, "TimeLimit", "the job ran into its time limit"
+                            + " (scancel, or by an administrator)", started, finished, replicas), Ending.Kind.STOPPED);
+            case "TIMEOUT" -> seen(status(job, JobPhase.FAILED, "TimeLimit", "the job ran into its time limit"
                     + (minutes > 0 ? " of " + SlurmWords.minutes(minutes) : "") + " and Slurm stopped it",
-                    started, finished, replicas);
-            case "NODE_FAIL" -> status(job, JobPhase.FAILED, "NodeFailed", "a node of the job (" + nodes(job)
-                    + ") failed while it ran, and its replicas there were lost", started, finished, replicas);
-            case "OUT_OF_MEMORY" -> status(job, JobPhase.FAILED, "OutOfMemory", "a replica used more memory than"
-                    + " it was given and Slurm stopped the job; ask for more memory", started, finished, replicas);
-            case "LOST" -> status(job, JobPhase.FAILED, "Lost", "Slurm no longer knows the job and not every trainer"
-                    + " recorded a successful exit", started, finished, replicas);
+                    started, finished, replicas), Ending.Kind.STOPPED);
+            case "NODE_FAIL" -> seen(status(job, JobPhase.FAILED, "NodeFailed", "a node of the job (" + nodes(job)
+                    + ") failed while it ran, and its replicas there were lost", started, finished, replicas),
+                    Ending.Kind.FROM_OUTSIDE);
+            case "OUT_OF_MEMORY" -> seen(status(job, JobPhase.FAILED, "OutOfMemory", "a replica used more memory than"
+                    + " it was given and Slurm stopped the job; ask for more memory", started, finished, replicas),
+                    Ending.Kind.FROM_OUTSIDE);
+            case "LOST" -> seen(status(job, JobPhase.FAILED, "Lost", "Slurm no longer knows the job and not every"
+                    + " trainer recorded a successful exit", started, finished, replicas), Ending.Kind.FROM_OUTSIDE);
             default -> failed.isPresent()
                     ? failedBy(job, failed.get(), started, finished, replicas)
-                    : status(job, JobPhase.FAILED, SlurmWords.stateReason(state), SlurmWords.ended(state,
-                            job.components()), started, finished, replicas);
+                    : seen(status(job, JobPhase.FAILED, SlurmWords.stateReason(state), SlurmWords.ended(state,
+                            job.components()), started, finished, replicas), endingOf(state));
         };
+    }
+
+    /**
+     * How a final state that names no failed replica ended the attempt: a deadline stops it as a time limit
+     * does (never retried), a preemption or a node that failed to boot came from outside, and any other
+     * failure is taken as the program's own.
+     */
+    private static Ending.Kind endingOf(String state) {
+        return switch (state) {
+            case "DEADLINE" -> Ending.Kind.STOPPED;
+            case "PREEMPTED", "BOOT_FAIL" -> Ending.Kind.FROM_OUTSIDE;
+            default -> Ending.Kind.EXITED;
+        };
+    }
+
+    private static Seen seen(JobStatus status, Ending.Kind kind) {
+        return new Seen(status, new Ending(kind, null, null, null, status.reason(), status.message()));
     }
 
     /**
@@ -145,10 +187,13 @@ final class SlurmStatusMapper {
                 "paddlejobs.slurm.rendezvous-listen-timeout");
     }
 
-    private static JobStatus failedBy(Tracked job, ReplicaStatus replica, Instant started, Instant finished,
-                                      List<ReplicaStatus> replicas) {
+    /** The job failed by this replica's own exit, as its mark recorded it. */
+    private static Seen failedBy(Tracked job, ReplicaStatus replica, Instant started, Instant finished,
+                                 List<ReplicaStatus> replicas) {
         String reason = replica.role() == Role.TRAINER ? "TrainerFailed" : "PserverFailed";
-        return status(job, JobPhase.FAILED, reason, replica.id() + " " + replica.reason(), started, finished, replicas);
+        String message = replica.id() + " " + replica.reason();
+        return new Seen(status(job, JobPhase.FAILED, reason, message, started, finished, replicas),
+                Ending.exited(replica.role(), replica.index(), replica.exitCode(), reason, message));
     }
 
     /**

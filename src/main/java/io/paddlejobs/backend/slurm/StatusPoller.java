@@ -1,9 +1,10 @@
 package io.paddlejobs.backend.slurm;
 
-import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.attempt.Ending;
+import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
@@ -142,18 +143,20 @@ final class StatusPoller implements AutoCloseable {
         var tracked = new SlurmStatusMapper.Tracked(plan, job.createdAt(), job.cancelRequested(),
                 List.copyOf(components), marks);
         // An unfinished job Slurm does not list any more ended while nobody looked (the service was down).
-        JobStatus status = components.isEmpty()
-                ? SlurmStatusMapper.forgotten(tracked, clock.instant())
-                : SlurmStatusMapper.map(tracked);
+        SlurmStatusMapper.Seen seen = components.isEmpty()
+                ? SlurmStatusMapper.seeForgotten(tracked, clock.instant())
+                : SlurmStatusMapper.see(tracked);
+        JobStatus status = seen.status();
         SlurmJob current = job.with(plan, placed, job.status());
         Instant now = clock.instant();
         Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
         boolean stalled = silence.isPresent() && SlurmStalls.failsTheAttempt(current);
         SlurmJob updated;
         if (status.phase().isFinished()) {
-            updated = SlurmRestarts.ended(current, status, backoff, now);
+            updated = SlurmRestarts.ended(current, status, seen.ending(), backoff, now);
         } else if (stalled) {
-            updated = SlurmRestarts.ended(current, StallWatch.failed(status, silence.get(), now), backoff, now);
+            updated = SlurmRestarts.ended(current, StallWatch.failed(status, silence.get(), now),
+                    Ending.stalled(silence.get()), backoff, now);
         } else {
             JobStatus shown = SlurmRestarts.during(current, status);
             updated = current.with(silence.map(words -> StallWatch.warned(shown, words)).orElse(shown), null);

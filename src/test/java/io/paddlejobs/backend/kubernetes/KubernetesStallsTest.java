@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
 import io.paddlejobs.planning.JobRequests;

@@ -11,6 +11,7 @@ import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.job.attempt.FailureCause;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.PaddleEnv;
@@ -91,14 +92,22 @@ class RestartsTest {
     @Test
     void theProgramsOwnExitIsToldFromWhatCameFromOutside() {
         ReplicaStatus exit1 = replica(1);
-        assertThat(Restarts.cause("ReplicaFailed", exit1)).isEqualTo(RestartOn.Cause.EXIT);
-        assertThat(Restarts.cause("ReplicaFailed", replica(139))).as("a crash by SIGSEGV").isEqualTo(RestartOn.Cause.EXIT);
-        assertThat(Restarts.cause("ReplicaFailed", replica(137))).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
-        assertThat(Restarts.cause("OOMKilled", replica(137))).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
-        assertThat(Restarts.cause("Evicted", null)).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
-        assertThat(Restarts.cause("BackoffLimitExceeded", null)).as("a pod deleted or lost with its node")
+        assertThat(cause("ReplicaFailed", exit1)).isEqualTo(RestartOn.Cause.EXIT);
+        assertThat(cause("ReplicaFailed", replica(139))).as("a crash by SIGSEGV").isEqualTo(RestartOn.Cause.EXIT);
+        assertThat(cause("ReplicaFailed", replica(137))).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
+        assertThat(cause("OOMKilled", replica(137))).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
+        assertThat(cause("Evicted", null)).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
+        assertThat(cause("BackoffLimitExceeded", null)).as("a pod deleted or lost with its node")
                 .isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
-        assertThat(Restarts.cause("PserversUnreachable", null)).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
+        assertThat(cause("PserversUnreachable", null)).isEqualTo(RestartOn.Cause.INFRASTRUCTURE);
+        assertThat(Restarts.ending("ReplicaFailed", "trainer-0 failed", replica(137)).exitCode())
+                .as("the failed replica's code travels with the ending").isEqualTo(137);
+        assertThat(FailureCause.of(Restarts.ending("MaxRunTimeExceeded", "ran longer", null)))
+                .as("an overrun of max_run_time is never retried").isEmpty();
+    }
+
+    private static RestartOn.Cause cause(String reason, ReplicaStatus failed) {
+        return FailureCause.of(Restarts.ending(reason, "a failure", failed)).orElseThrow();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.paddlejobs.backend;
+package io.paddlejobs.job.attempt;
 
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
@@ -101,15 +101,12 @@ public final class StallWatch {
         if (shown.reason() != null) {
             return shown;
         }
-        return new JobStatus(shown.phase(), STALLED, silence, shown.createdAt(), shown.startedAt(),
-                shown.finishedAt(), shown.queuePosition(), shown.pservers(), shown.trainers(), shown.replicas(),
-                shown.restarts(), shown.attempts());
+        return shown.with(shown.phase(), STALLED, silence);
     }
 
     /** The attempt failed by its stall ({@code restart_on} names {@code stall}), as a failed attempt's status. */
     public static JobStatus failed(JobStatus mapped, String silence, Instant now) {
-        return new JobStatus(JobPhase.FAILED, STALLED, silence, mapped.createdAt(), mapped.startedAt(), now,
-                null, mapped.pservers(), mapped.trainers(), mapped.replicas(), mapped.restarts(), mapped.attempts());
+        return mapped.endedAs(JobPhase.FAILED, STALLED, silence, now);
     }
 
     private Instant lastHeard(Instant written) {
