@@ -1,8 +1,6 @@
-package io.paddlejobs.api;
+package io.paddlejobs.metrics;
 
 import io.paddlejobs.job.Progress;
-import io.paddlejobs.metrics.MetricPoint;
-import io.paddlejobs.metrics.MetricsSnapshot;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.List;
 import java.util.Map;

@@ -1,10 +1,8 @@
-package io.paddlejobs.api;
+package io.paddlejobs.metrics;
 
-import io.paddlejobs.api.openapi.ProblemSchema;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;
-import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.security.Action;
 import io.paddlejobs.security.InNamespace;
 import io.paddlejobs.security.NamespaceAccess;
@@ -23,13 +21,15 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** What a job's trainers reported with {@code PADDLEJOBS_METRICS} lines, under the same access rules as the job. */
+/**
+ * What a job's trainers reported with {@code PADDLEJOBS_METRICS} lines, under the same access rules as the job.
+ * The feature's own controller, as webhooks' is; its error answers are described with every operation's.
+ */
 @Tag(name = "jobs")
 @SecurityRequirement(name = "bearer")
 @RestController
 @RequestMapping("/jobs")
 class MetricsController {
-
 
     private final JobService jobs;
     private final MetricsCollector metrics;
@@ -48,10 +48,6 @@ class MetricsController {
             since: the cursor of an earlier answer, to get only what was added after it.""")
     @ApiResponse(responseCode = "200", description = "The points, per metric name and replica",
             content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = MetricsView.class)))
-    @ApiResponse(responseCode = "400", description = "A parameter breaks a rule; errors names it", content = @Content(
-            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
-    @ApiResponse(responseCode = "404", description = "No such job", content = @Content(
-            mediaType = MediaType.APPLICATION_PROBLEM_JSON_VALUE, schema = @Schema(implementation = ProblemSchema.class)))
     @GetMapping(path = "/{name}/metrics", produces = MediaType.APPLICATION_JSON_VALUE)
     MetricsView metrics(@PathVariable String name,
                         @InNamespace(Action.READ) String namespace,
