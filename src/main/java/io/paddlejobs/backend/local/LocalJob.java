@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.ReplicaProcess;
+import io.paddlejobs.backend.local.record.JobRecord;
+import io.paddlejobs.backend.local.schedule.GpuAssignment;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
@@ -38,14 +41,14 @@ import java.util.function.Consumer;
  * ports) is handed back only once it has ended and none is left ({@link Listeners#drained}), and
  * its next attempt starts only then ({@link #whenIdle}), so two replicas never hold one device.
  */
-final class LocalJob {
+public final class LocalJob {
 
     /**
      * @param changed told of each change the job's record must keep
      * @param shown   told of each change a reader can see, kept or not (a queue position is shown, not written)
      * @param drained told once, when the job has ended and no process of it is left: what it held is free
      */
-    record Listeners(Consumer<LocalJob> changed, Consumer<JobKey> shown, Consumer<LocalJob> drained) {
+    public record Listeners(Consumer<LocalJob> changed, Consumer<JobKey> shown, Consumer<LocalJob> drained) {
     }
 
     private final JobKey key;
@@ -92,7 +95,7 @@ final class LocalJob {
     }
 
     /** A job read back from its record, with its plan worked out again from the record's request. */
-    static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Listeners listeners) {
+    public static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Listeners listeners) {
         JobStatus status = record.status();
         LocalJob job = new LocalJob(plan, status.createdAt(), clock, listeners);
         synchronized (job) {
@@ -111,19 +114,19 @@ final class LocalJob {
         return job;
     }
 
-    JobKey key() {
+    public JobKey key() {
         return key;
     }
 
-    Job snapshot() {
+    public Job snapshot() {
         return snapshot;
     }
 
-    synchronized JobPhase phase() {
+    public synchronized JobPhase phase() {
         return phase;
     }
 
-    synchronized JobPlan plan() {
+    public synchronized JobPlan plan() {
         return plan;
     }
 
@@ -138,12 +141,12 @@ final class LocalJob {
     }
 
     /** Whether it waits for a slot: queued, or read back from its record while it waited to be started again. */
-    synchronized boolean waitsForSlot() {
+    public synchronized boolean waitsForSlot() {
         return phase == JobPhase.PENDING || restartAt != null && !phase.isFinished();
     }
 
     /** The GPUs each replica holds or last held ({@link GpuAssignment#NONE} before it first started). */
-    synchronized GpuAssignment gpus() {
+    public synchronized GpuAssignment gpus() {
         return gpus;
     }
 
@@ -153,7 +156,7 @@ final class LocalJob {
      * @param firstWaitsFor the first job in the queue when it waits for resources (this one waits behind it),
      *                      {@code null} when every slot is taken ({@code max-running-jobs})
      */
-    synchronized void showQueuePosition(int position, String firstWaitsFor) {
+    public synchronized void showQueuePosition(int position, String firstWaitsFor) {
         show("Queued", firstWaitsFor == null
                 ? "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)".formatted(position)
                 : "position %d in the queue, behind %s, which waits for resources (jobs start in submission order)"
@@ -161,7 +164,7 @@ final class LocalJob {
     }
 
     /** The first waiting job: a slot is free, but not what it asks for ({@code waiting for 2 GPUs: ...}). */
-    synchronized void showWaitingForResources(String waitingFor) {
+    public synchronized void showWaitingForResources(String waitingFor) {
         show("WaitingForResources", waitingFor + "; position 1 in the queue", 1);
     }
 
@@ -269,7 +272,7 @@ final class LocalJob {
     }
 
     /** It has ended, but not every process of it is gone yet: it still holds what it held. */
-    synchronized boolean stopping() {
+    public synchronized boolean stopping() {
         return phase.isFinished() && !drainedTold;
     }
 
@@ -378,7 +381,7 @@ final class LocalJob {
     }
 
     /** Fails a job that could not start (no ports, a process that would not spawn). */
-    synchronized List<ReplicaProcess> failToStart(String why) {
+    public synchronized List<ReplicaProcess> failToStart(String why) {
         return finish(JobPhase.FAILED, "StartFailed", why);
     }
 

@@ -1,6 +1,8 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.SecretsProperties;
+import io.paddlejobs.backend.slurm.client.SlurmClient;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
 import io.paddlejobs.planning.RestartBackoff;

@@ -1,5 +1,13 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
+import io.paddlejobs.backend.slurm.script.BatchScripts;
+import io.paddlejobs.backend.slurm.script.PlacementTest;
+import io.paddlejobs.backend.slurm.script.ReplicaMarks;
+import io.paddlejobs.backend.slurm.state.NextAttempts;
+import io.paddlejobs.backend.slurm.state.SlurmJob;
+import io.paddlejobs.backend.slurm.state.SlurmRestarts;
+import io.paddlejobs.backend.slurm.state.SlurmStatusMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.job.JobPhase;
