@@ -13,6 +13,7 @@ import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.properties.CanBeAnnotated;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -67,6 +68,16 @@ class ArchitectureTest {
         classes().that().resideInAPackage("io.paddlejobs.problem..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.paddlejobs.problem..")
                 .because("every package names its problems' types from there, so it may use none of them")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theAttemptLifecycleIsPure() {
+        classes().that().resideInAPackage("io.paddlejobs.job.attempt..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java.lang..", "java.time..", "java.util..",
+                        "io.paddlejobs.job..", "io.paddlejobs.planning..")
+                .because("what an ended attempt leads to is decided the same for every backend, from what the backend"
+                        + " reports: no I/O, no Spring, no cluster client")
                 .check(PRODUCTION);
     }
 
@@ -203,12 +214,41 @@ class ArchitectureTest {
                 .check(PRODUCTION);
     }
 
+    /** Each backend's rooms: Java has no friend packages, so their types are public, and only their backend sees them. */
+    private static final Map<String, String[]> BACKEND_ROOMS = Map.of(
+            "io.paddlejobs.backend.kubernetes", new String[] {"manifest", "status", "lifecycle", "queue", "cluster"},
+            "io.paddlejobs.backend.local", new String[] {"process", "sandbox", "schedule", "record"},
+            "io.paddlejobs.backend.slurm", new String[] {"client", "script", "state"});
+
+    @Test
+    void nothingOutsideABackendUsesItsRooms() {
+        BACKEND_ROOMS.forEach((backend, rooms) -> noClasses().that().resideOutsideOfPackage(backend + "..")
+                .should().dependOnClassesThat().resideInAnyPackage(Stream.of(rooms).map(room -> backend + "." + room + "..")
+                        .toArray(String[]::new))
+                .because("the rest of the service reaches a backend through the JobBackend port, its configuration"
+                        + " and its problem types; its rooms are public only because Java has no friend packages")
+                .check(PRODUCTION));
+    }
+
     @Test
     void theKubernetesBackendShowsOnlyItsConfigurationAndProblemTypes() {
-        classes().that().resideInAPackage("io.paddlejobs.backend.kubernetes..").and().arePublic()
-                .should().haveSimpleNameEndingWith("Exception")
-                .orShould().beAnnotatedWith(ConfigurationProperties.class)
+        noClasses().that().resideOutsideOfPackage("io.paddlejobs.backend.kubernetes..")
+                .should().dependOnClassesThat(resideInAPackage("io.paddlejobs.backend.kubernetes..")
+                        .and(not(JavaClass.Predicates.simpleNameEndingWith("Exception")))
+                        .and(not(CanBeAnnotated.Predicates.annotatedWith(ConfigurationProperties.class))))
                 .because("the rest of the service reaches this backend through the JobBackend port only")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void kubernetesManifestsAndStatusesTalkToNoCluster() {
+        noClasses().that().resideInAnyPackage("io.paddlejobs.backend.kubernetes.manifest..",
+                        "io.paddlejobs.backend.kubernetes.status..")
+                .should().dependOnClassesThat(resideInAPackage("io.fabric8.kubernetes.client..")
+                        .and(not(resideInAPackage("io.fabric8.kubernetes.client.utils.."))))
+                .because("what a job's objects look like and what its objects mean are pure functions of objects;"
+                        + " the cluster's I/O is cluster/'s, queue/'s and lifecycle/'s (fabric8's Serialization in"
+                        + " client.utils only copies and prints objects)")
                 .check(PRODUCTION);
     }
 
@@ -217,11 +257,11 @@ class ArchitectureTest {
      * future, a latch, a cache change), never a spin or a sleep of a request's thread.
      */
     private static final Map<String, String> SLEEPS = Map.of(
-            "io.paddlejobs.backend.local.ProcessGroups", "polls /proc until a replica's process group is gone: the kernel"
+            "io.paddlejobs.backend.local.process.ProcessGroups", "polls /proc until a replica's process group is gone: the kernel"
                     + " tells a parent of its child's end, never of a group's; bounded by the grace period",
-            "io.paddlejobs.backend.local.LogFiles", "a log follow polls its file for new lines on its own thread, one per"
+            "io.paddlejobs.backend.local.process.LogFiles", "a log follow polls its file for new lines on its own thread, one per"
                     + " log-follow slot",
-            "io.paddlejobs.backend.slurm.LogTail", "the same on Slurm's shared file system, where no watch sees another"
+            "io.paddlejobs.backend.slurm.script.LogTail", "the same on Slurm's shared file system, where no watch sees another"
                     + " host's writes",
             "io.paddlejobs.metrics.TrainerFollower", "a follower waits on its own thread for its trainer's log to appear"
                     + " (a replica not started yet)");
@@ -237,8 +277,8 @@ class ArchitectureTest {
     private static final Map<String, String> BOUNDED_POOLS = Map.of(
             "io.paddlejobs.job.JobFeed", "at most paddlejobs.streams.max-open senders, one per open stream at most",
             "io.paddlejobs.backend.local.ReplicaLauncher", "64 for stops and exits, 8 for spawns; more wait their turn",
-            "io.paddlejobs.backend.kubernetes.LifecycleReconciler", "4 looks at once, one per job",
-            "io.paddlejobs.backend.kubernetes.JobCreator", "16 creates at once; more wait their turn");
+            "io.paddlejobs.backend.kubernetes.lifecycle.LifecycleReconciler", "4 looks at once, one per job",
+            "io.paddlejobs.backend.kubernetes.cluster.JobCreator", "16 creates at once; more wait their turn");
 
     @Test
     void noThreadSleepsParksOrGetsAnUnboundedPoolOutsideTheNamedPlaces() {

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * When each trainer last reported a step it had not reported before, as the metrics reader tells its
  * backend ({@link io.paddlejobs.job.JobBackend#newStepReported}): the stall judgement's sign of progress
- * for a job that reports steps ({@link StallWatch}). Kept for the most recent {@value #JOBS} jobs.
+ * for a job that reports steps ({@link io.paddlejobs.job.attempt.StallWatch}). Kept for the most recent {@value #JOBS} jobs.
  */
 public final class StepSightings {
 

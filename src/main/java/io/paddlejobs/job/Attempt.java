@@ -13,6 +13,11 @@ import java.time.Instant;
  */
 public record Attempt(int number, Instant startedAt, Instant finishedAt, String reason, String message) {
 
+    /** Attempt {@code number}, begun at {@code at} and running. */
+    public static Attempt begun(int number, Instant at) {
+        return new Attempt(number, at, null, null, null);
+    }
+
     /** This attempt, ended now for this reason. */
     public Attempt ended(Instant at, String why, String words) {
         return new Attempt(number, startedAt, at, why, words);

@@ -59,6 +59,36 @@ public record JobStatus(
                 restarts, attempts, null);
     }
 
+    /** The same status showing this phase, reason and message; the rest as it was. */
+    public JobStatus with(JobPhase newPhase, String newReason, String newMessage) {
+        return new JobStatus(newPhase, newReason, newMessage, createdAt, startedAt, finishedAt, queuePosition, pservers,
+                trainers, replicas, restarts, attempts, progress, archived);
+    }
+
+    /** The same status, ended at {@code at} as given: it waits in no queue any more. */
+    public JobStatus endedAs(JobPhase newPhase, String newReason, String newMessage, Instant at) {
+        return new JobStatus(newPhase, newReason, newMessage, createdAt, startedAt, at, null, pservers, trainers,
+                replicas, restarts, attempts, progress, archived);
+    }
+
+    /** The same status with these start and finish times. */
+    public JobStatus withTimes(Instant newStartedAt, Instant newFinishedAt) {
+        return new JobStatus(phase, reason, message, createdAt, newStartedAt, newFinishedAt, queuePosition, pservers,
+                trainers, replicas, restarts, attempts, progress, archived);
+    }
+
+    /** The same status with this queue position ({@code null}: it waits in no queue). */
+    public JobStatus withQueuePosition(Integer newQueuePosition) {
+        return new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, newQueuePosition, pservers,
+                trainers, replicas, restarts, attempts, progress, archived);
+    }
+
+    /** The same status with this restart count and these attempts. */
+    public JobStatus withAttempts(int newRestarts, List<Attempt> newAttempts) {
+        return new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers,
+                trainers, replicas, newRestarts, newAttempts, progress, archived);
+    }
+
     /** The same status with this progress. */
     public JobStatus withProgress(Progress newProgress) {
         return new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers,

@@ -1,6 +1,5 @@
 package io.paddlejobs.api.stream;
 
-import io.paddlejobs.api.MetricsView;
 import io.paddlejobs.api.SerializedJobs;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobFeed;
@@ -8,6 +7,7 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.Progress;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsSnapshot;
+import io.paddlejobs.metrics.MetricsView;
 import java.io.IOException;
 import java.util.Objects;
 import org.springframework.http.MediaType;

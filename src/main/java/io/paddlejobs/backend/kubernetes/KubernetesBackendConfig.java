@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.paddlejobs.job.BackendProperties;
+import io.paddlejobs.backend.kubernetes.manifest.ShippedCode;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.kubernetes.KubernetesClientFactory;

@@ -1,18 +1,37 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.backend.kubernetes.cluster.ApiErrors;
+import io.paddlejobs.backend.kubernetes.cluster.ClusterCache;
+import io.paddlejobs.backend.kubernetes.cluster.DataClaim;
+import io.paddlejobs.backend.kubernetes.cluster.JobCreator;
+import io.paddlejobs.backend.kubernetes.cluster.LogStreams;
+import io.paddlejobs.backend.kubernetes.cluster.NamespaceNotServedException;
+import io.paddlejobs.backend.kubernetes.cluster.PlanRecovery;
+import io.paddlejobs.backend.kubernetes.cluster.QuotaLedger;
+import io.paddlejobs.backend.kubernetes.cluster.Workloads;
+import io.paddlejobs.backend.kubernetes.lifecycle.KubernetesStalls;
+import io.paddlejobs.backend.kubernetes.lifecycle.Restarts;
+import io.paddlejobs.backend.kubernetes.manifest.JobSetManifest;
+import io.paddlejobs.backend.kubernetes.manifest.Manifests;
+import io.paddlejobs.backend.kubernetes.manifest.PlacementAllowList;
+import io.paddlejobs.backend.kubernetes.manifest.ShippedCode;
+import io.paddlejobs.backend.kubernetes.queue.ClusterEvents;
+import io.paddlejobs.backend.kubernetes.status.JobSetView;
+import io.paddlejobs.backend.kubernetes.status.JobStatusMapper;
+import io.paddlejobs.backend.kubernetes.status.ObservedJob;
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.SharedUsage;
-import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
-import io.paddlejobs.planning.Violation;
 import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
+import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Clock;
@@ -31,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * record: any number of replicas of this service can serve the same jobs, and a restarted one
  * finds them all again.
  */
-final class KubernetesJobBackend implements JobBackend {
+public final class KubernetesJobBackend implements JobBackend {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesJobBackend.class);
     private static final int NOT_FOUND = 404;
@@ -53,7 +72,7 @@ final class KubernetesJobBackend implements JobBackend {
     private final Site site;
 
     /** Reads the namespace's data claim: a function, so that it is one API call at submit and nothing else. */
-    interface DataClaims {
+    public interface DataClaims {
         DataClaim check(String namespace);
     }
 

@@ -115,7 +115,7 @@ public record KubernetesProperties(
      *                    or {@code key} for any toleration of that key
      * @param volumes     claims and config maps a job may mount read-only: {@code pvc/<name>}, {@code configmap/<name>}
      */
-    record Placement(@DefaultValue Map<String, List<String>> nodeLabels,
+    public record Placement(@DefaultValue Map<String, List<String>> nodeLabels,
                             @DefaultValue Map<String, List<String>> tolerations,
                             @DefaultValue Map<String, List<String>> volumes) {
 
@@ -135,10 +135,10 @@ public record KubernetesProperties(
     }
 
     /** What runs a job's replicas ({@code paddlejobs.kubernetes.workload}). */
-    enum Workload { JOBS, JOBSET, AUTO }
+    public enum Workload { JOBS, JOBSET, AUTO }
 
     /** Who places a job's pods ({@code paddlejobs.kubernetes.scheduler}). */
-    enum Scheduler { DEFAULT, VOLCANO }
+    public enum Scheduler { DEFAULT, VOLCANO }
 
     public KubernetesProperties {
         namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);

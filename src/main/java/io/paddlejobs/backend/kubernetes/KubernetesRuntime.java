@@ -1,6 +1,21 @@
 package io.paddlejobs.backend.kubernetes;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.backend.kubernetes.cluster.CheckedClaims;
+import io.paddlejobs.backend.kubernetes.cluster.ClusterCache;
+import io.paddlejobs.backend.kubernetes.cluster.DataClaim;
+import io.paddlejobs.backend.kubernetes.cluster.JobCreator;
+import io.paddlejobs.backend.kubernetes.cluster.JobSets;
+import io.paddlejobs.backend.kubernetes.cluster.LogStreams;
+import io.paddlejobs.backend.kubernetes.cluster.PlanRecovery;
+import io.paddlejobs.backend.kubernetes.cluster.Workloads;
+import io.paddlejobs.backend.kubernetes.lifecycle.KubernetesStalls;
+import io.paddlejobs.backend.kubernetes.lifecycle.LifecycleReconciler;
+import io.paddlejobs.backend.kubernetes.lifecycle.Restarts;
+import io.paddlejobs.backend.kubernetes.lifecycle.TrainerLines;
+import io.paddlejobs.backend.kubernetes.manifest.ShippedCode;
+import io.paddlejobs.backend.kubernetes.queue.ClusterEvents;
+import io.paddlejobs.backend.kubernetes.queue.VolcanoGroups;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.RestartBackoff;
 import java.time.Clock;
@@ -11,11 +26,11 @@ import java.time.Duration;
  * informers, the lifecycle reconciler listening to them, and the backend reading from them.
  * The informers start last, once every listener is in place.
  */
-record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleReconciler reconciler,
+public record KubernetesRuntime(KubernetesClient client, ClusterCache cache, LifecycleReconciler reconciler,
                          KubernetesJobBackend jobs) implements AutoCloseable {
 
     /** The first restart of a job waits this long, doubling up to five minutes, as {@code paddlejobs.restarts.*} default to. */
-    static final RestartBackoff DEFAULT_BACKOFF = new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5));
+    public static final RestartBackoff DEFAULT_BACKOFF = new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5));
 
     static KubernetesRuntime start(KubernetesClient client, KubernetesProperties settings, JobPlanner planner,
                                    Clock clock) {

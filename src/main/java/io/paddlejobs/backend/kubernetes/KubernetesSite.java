@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 
@@ -10,18 +11,18 @@ import io.paddlejobs.planning.Site;
  * {@code <job>-trainer-0-<i>} ({@code <jobset>-<replicatedJob>-<jobIndex>-<podIndex>}). Short names resolve from any pod of the
  * same namespace, which is where all of a job's replicas are.
  */
-final class KubernetesSite implements Site {
+public final class KubernetesSite implements Site {
 
-    static final String DATA_PATH = "/data";
+    public static final String DATA_PATH = "/data";
 
     private final boolean jobSet;
 
-    KubernetesSite() {
+    public KubernetesSite() {
         this(false);
     }
 
     /** @param jobSet whether the job runs as a JobSet */
-    KubernetesSite(boolean jobSet) {
+    public KubernetesSite(boolean jobSet) {
         this.jobSet = jobSet;
     }
 

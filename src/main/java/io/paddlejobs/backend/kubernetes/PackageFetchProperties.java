@@ -35,7 +35,7 @@ public record PackageFetchProperties(
     }
 
     /** Nothing configured (bound from an empty source, so the defaults are stated once): jobs with a package are refused. */
-    static PackageFetchProperties unset() {
+    public static PackageFetchProperties unset() {
         return new Binder(new MapConfigurationPropertySource()).bindOrCreate("paddlejobs.kubernetes.packages",
                 PackageFetchProperties.class);
     }

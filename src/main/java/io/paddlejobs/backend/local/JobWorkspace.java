@@ -2,6 +2,7 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.DirectoryHandle;
 import io.paddlejobs.backend.JobDirectories;
+import io.paddlejobs.backend.local.sandbox.JobUsers;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobKey;
 import java.io.IOException;
@@ -29,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * taken through a {@link DirectoryHandle} all the same, and a link where a directory should be stops
  * the start. A replica's working directory is made once and kept across attempts, as the job left it.
  */
-final class JobWorkspace {
+public final class JobWorkspace {
 
     static final String CHECKPOINTS = "checkpoints";
     static final String LOGS = "logs";
@@ -46,7 +47,7 @@ final class JobWorkspace {
      * @param storage     its namespace's storage
      * @param checkpoints its job's checkpoints
      */
-    record ReplicaDirectories(Path work, Path code, Path storage, Path checkpoints) {
+    public record ReplicaDirectories(Path work, Path code, Path storage, Path checkpoints) {
     }
 
     /**

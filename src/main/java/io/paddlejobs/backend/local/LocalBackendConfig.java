@@ -2,6 +2,12 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.SecretsProperties;
 import io.paddlejobs.job.BackendProperties;
+import io.paddlejobs.backend.local.process.SpawnHealth;
+import io.paddlejobs.backend.local.record.JobRecordStore;
+import io.paddlejobs.backend.local.sandbox.CgroupLimits;
+import io.paddlejobs.backend.local.sandbox.Sandbox;
+import io.paddlejobs.backend.local.schedule.MachineCapacity;
+import io.paddlejobs.backend.local.schedule.ResourceLedger;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;

@@ -1,18 +1,21 @@
 package io.paddlejobs.backend.local;
 
-import io.paddlejobs.backend.StallWatch;
-import io.paddlejobs.job.Attempt;
-import io.paddlejobs.job.ExitCodes;
+import io.paddlejobs.backend.local.process.ReplicaProcess;
+import io.paddlejobs.backend.local.record.JobRecord;
+import io.paddlejobs.backend.local.schedule.GpuAssignment;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.job.attempt.AttemptLedger;
+import io.paddlejobs.job.attempt.Ending;
+import io.paddlejobs.job.attempt.StallJudge;
+import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.RestartBackoff;
-import io.paddlejobs.planning.RestartOn;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,14 +41,14 @@ import java.util.function.Consumer;
  * ports) is handed back only once it has ended and none is left ({@link Listeners#drained}), and
  * its next attempt starts only then ({@link #whenIdle}), so two replicas never hold one device.
  */
-final class LocalJob {
+public final class LocalJob {
 
     /**
      * @param changed told of each change the job's record must keep
      * @param shown   told of each change a reader can see, kept or not (a queue position is shown, not written)
      * @param drained told once, when the job has ended and no process of it is left: what it held is free
      */
-    record Listeners(Consumer<LocalJob> changed, Consumer<JobKey> shown, Consumer<LocalJob> drained) {
+    public record Listeners(Consumer<LocalJob> changed, Consumer<JobKey> shown, Consumer<LocalJob> drained) {
     }
 
     private final JobKey key;
@@ -74,9 +77,8 @@ final class LocalJob {
     private volatile Job snapshot;
     /** While replicas are being started, changes are published but written once, at the end. */
     private boolean starting;
-    /** The restarts spent: the current attempt's number. */
-    private int restarts;
-    private final List<Attempt> attempts = new ArrayList<>();
+    /** The restarts spent (the current attempt's number) and the attempts so far. */
+    private AttemptLedger ledger = AttemptLedger.NONE;
     /** When the next attempt starts, while the job waits for it; else {@code null}. */
     private Instant restartAt;
 
@@ -93,7 +95,7 @@ final class LocalJob {
     }
 
     /** A job read back from its record, with its plan worked out again from the record's request. */
-    static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Listeners listeners) {
+    public static LocalJob restore(JobPlan plan, JobRecord record, Clock clock, Listeners listeners) {
         JobStatus status = record.status();
         LocalJob job = new LocalJob(plan, status.createdAt(), clock, listeners);
         synchronized (job) {
@@ -105,33 +107,32 @@ final class LocalJob {
             job.startedAt = status.startedAt();
             job.finishedAt = status.finishedAt();
             job.replicas.restore(status.replicas(), record.processes());
-            job.restarts = status.restarts();
-            job.attempts.addAll(status.attempts());
+            job.ledger = AttemptLedger.of(status);
             job.restartAt = record.restartAt();
             job.publish();
         }
         return job;
     }
 
-    JobKey key() {
+    public JobKey key() {
         return key;
     }
 
-    Job snapshot() {
+    public Job snapshot() {
         return snapshot;
     }
 
-    synchronized JobPhase phase() {
+    public synchronized JobPhase phase() {
         return phase;
     }
 
-    synchronized JobPlan plan() {
+    public synchronized JobPlan plan() {
         return plan;
     }
 
     /** The current attempt: 0 for the first run, then the restart it is. */
     synchronized int attempt() {
-        return restarts;
+        return ledger.restarts();
     }
 
     /** When the next attempt starts, while the job waits to be started again; else {@code null}. */
@@ -140,12 +141,12 @@ final class LocalJob {
     }
 
     /** Whether it waits for a slot: queued, or read back from its record while it waited to be started again. */
-    synchronized boolean waitsForSlot() {
+    public synchronized boolean waitsForSlot() {
         return phase == JobPhase.PENDING || restartAt != null && !phase.isFinished();
     }
 
     /** The GPUs each replica holds or last held ({@link GpuAssignment#NONE} before it first started). */
-    synchronized GpuAssignment gpus() {
+    public synchronized GpuAssignment gpus() {
         return gpus;
     }
 
@@ -155,7 +156,7 @@ final class LocalJob {
      * @param firstWaitsFor the first job in the queue when it waits for resources (this one waits behind it),
      *                      {@code null} when every slot is taken ({@code max-running-jobs})
      */
-    synchronized void showQueuePosition(int position, String firstWaitsFor) {
+    public synchronized void showQueuePosition(int position, String firstWaitsFor) {
         show("Queued", firstWaitsFor == null
                 ? "waiting for a free slot: position %d in the queue (paddlejobs.local.max-running-jobs)".formatted(position)
                 : "position %d in the queue, behind %s, which waits for resources (jobs start in submission order)"
@@ -163,7 +164,7 @@ final class LocalJob {
     }
 
     /** The first waiting job: a slot is free, but not what it asks for ({@code waiting for 2 GPUs: ...}). */
-    synchronized void showWaitingForResources(String waitingFor) {
+    public synchronized void showWaitingForResources(String waitingFor) {
         show("WaitingForResources", waitingFor + "; position 1 in the queue", 1);
     }
 
@@ -222,7 +223,7 @@ final class LocalJob {
 
     private void beginAttemptRecord() {
         if (plan.spec().lifecycle().maxRestartsOrDefault() > 0) {
-            attempts.add(new Attempt(restarts, clock.instant(), null, null, null));
+            ledger = ledger.begin(clock.instant());
         }
     }
 
@@ -231,7 +232,7 @@ final class LocalJob {
      * started (another replica failed first): the caller must stop it at once.
      */
     synchronized boolean replicaStarted(int attempt, Replica replica, ReplicaProcess process) {
-        boolean wanted = !phase.isFinished() && attempt == restarts && restartAt == null;
+        boolean wanted = !phase.isFinished() && attempt == ledger.restarts() && restartAt == null;
         alive.add(process);
         Instant now = clock.instant();
         replicas.get(replica.id()).started(process, now, wanted);
@@ -271,7 +272,7 @@ final class LocalJob {
     }
 
     /** It has ended, but not every process of it is gone yet: it still holds what it held. */
-    synchronized boolean stopping() {
+    public synchronized boolean stopping() {
         return phase.isFinished() && !drainedTold;
     }
 
@@ -304,7 +305,7 @@ final class LocalJob {
     /** A replica's process of {@code attempt} ended with {@code exitCode}. */
     synchronized Outcome replicaExited(int attempt, String id, int exitCode, Optional<String> lastWords,
                                        RestartBackoff backoff) {
-        if (attempt != restarts || restartAt != null) {
+        if (attempt != ledger.restarts() || restartAt != null) {
             return Outcome.NOTHING; // an earlier attempt's replica, stopped when that attempt failed
         }
         LocalReplicas.Entry r = replicas.get(id);
@@ -314,7 +315,8 @@ final class LocalJob {
             return Outcome.NOTHING;
         }
         if (exitCode != 0) {
-            return attemptFailed(r.failureReason(), r.failureMessage(attempt), ExitCodes.cause(exitCode), exitCode, backoff);
+            return attemptFailed(Ending.exited(r.replica.role(), r.replica.index(), exitCode, r.failureReason(),
+                    r.failureMessage(attempt)), backoff);
         }
         if (replicas.everyTrainerSucceeded()) {
             return new Outcome(finish(JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE), null);
@@ -331,7 +333,7 @@ final class LocalJob {
         if (phase.isFinished() || restartAt != null) {
             return Outcome.NOTHING;
         }
-        return attemptFailed(reasonIfFailed, messageIfFailed, RestartOn.Cause.INFRASTRUCTURE, null, backoff);
+        return attemptFailed(Ending.fromOutside(reasonIfFailed, messageIfFailed), backoff);
     }
 
     /**
@@ -340,7 +342,7 @@ final class LocalJob {
      * {@code Stalled} as the running job's reason, gone once a trainer prints again.
      */
     synchronized Outcome stallSeen(int attempt, Optional<String> silence, RestartBackoff backoff) {
-        if (attempt != restarts || restartAt != null || phase != JobPhase.RUNNING) {
+        if (attempt != ledger.restarts() || restartAt != null || phase != JobPhase.RUNNING) {
             return Outcome.NOTHING;
         }
         if (silence.isEmpty()) {
@@ -351,8 +353,8 @@ final class LocalJob {
             }
             return Outcome.NOTHING;
         }
-        if (plan.spec().lifecycle().restartOnOrDefault().retries(RestartOn.Cause.STALL, null)) {
-            return attemptFailed(StallWatch.STALLED, silence.get(), RestartOn.Cause.STALL, null, backoff);
+        if (StallJudge.failsTheAttempt(plan.spec())) {
+            return attemptFailed(Ending.stalled(silence.get()), backoff);
         }
         if (!StallWatch.STALLED.equals(reason) || !silence.get().equals(message)) {
             reason = StallWatch.STALLED;
@@ -362,15 +364,14 @@ final class LocalJob {
         return Outcome.NOTHING;
     }
 
-    private Outcome attemptFailed(String failReason, String failMessage, RestartOn.Cause cause, Integer exitCode,
-                                  RestartBackoff backoff) {
-        RestartDecision decision = RestartDecision.after(plan.spec(), restarts, backoff, failMessage, cause, exitCode);
+    /** The attempt failed as {@code ending} says: the job fails, or its next attempt waits out a backoff. */
+    private Outcome attemptFailed(Ending ending, RestartBackoff backoff) {
+        RestartDecision decision = ledger.after(plan.spec(), ending, backoff).orElseThrow();
         if (!(decision instanceof RestartDecision.Restart restart)) {
-            return new Outcome(finish(JobPhase.FAILED, failReason, ((RestartDecision.Fail) decision).message()), null);
+            return new Outcome(finish(JobPhase.FAILED, ending.reason(), ((RestartDecision.Fail) decision).message()), null);
         }
         Instant now = clock.instant();
-        endAttempt(now, failReason, failMessage);
-        restarts = restart.restart();
+        ledger = ledger.end(now, ending.reason(), ending.message()).restarting(restart);
         restartAt = now.plus(restart.backoff());
         reason = RestartDecision.RESTARTING;
         message = restart.message();
@@ -379,15 +380,8 @@ final class LocalJob {
         return new Outcome(toStop, restartAt);
     }
 
-    private void endAttempt(Instant at, String why, String words) {
-        int last = attempts.size() - 1;
-        if (last >= 0 && attempts.get(last).finishedAt() == null) {
-            attempts.set(last, attempts.get(last).ended(at, why, words));
-        }
-    }
-
     /** Fails a job that could not start (no ports, a process that would not spawn). */
-    synchronized List<ReplicaProcess> failToStart(String why) {
+    public synchronized List<ReplicaProcess> failToStart(String why) {
         return finish(JobPhase.FAILED, "StartFailed", why);
     }
 
@@ -402,7 +396,7 @@ final class LocalJob {
         finishedAt = clock.instant();
         queuePosition = null;
         restartAt = null;
-        endAttempt(finishedAt, finalReason, finalMessage);
+        ledger = ledger.end(finishedAt, finalReason, finalMessage);
         if (startedAt == null) {
             // Replicas start side by side: a fast one can end the job before the others report in.
             startedAt = replicas.firstStart();
@@ -425,7 +419,7 @@ final class LocalJob {
         List<ReplicaStatus> statuses = replicas.statuses(gpus);
         JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
                 LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
-                statuses, restarts, attempts);
+                statuses, ledger.restarts(), ledger.attempts());
         snapshot = new Job(plan, status);
         if (write && !starting) {
             onChange.accept(this);

@@ -3,6 +3,19 @@ package io.paddlejobs.backend.local;
 import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.backend.SecretStore;
+import io.paddlejobs.backend.local.process.LogFiles;
+import io.paddlejobs.backend.local.process.MissingScripts;
+import io.paddlejobs.backend.local.process.ReplicaProcess;
+import io.paddlejobs.backend.local.process.SpawnHealth;
+import io.paddlejobs.backend.local.record.JobRecord;
+import io.paddlejobs.backend.local.record.JobRecordStore;
+import io.paddlejobs.backend.local.record.RecordedJobs;
+import io.paddlejobs.backend.local.sandbox.DevicesAtStart;
+import io.paddlejobs.backend.local.sandbox.Sandbox;
+import io.paddlejobs.backend.local.schedule.DiskSpace;
+import io.paddlejobs.backend.local.schedule.LocalScheduler;
+import io.paddlejobs.backend.local.schedule.PortAllocator;
+import io.paddlejobs.backend.local.schedule.ResourceLedger;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
@@ -11,8 +24,8 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaState;
-import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.Derivation;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.RestartBackoff;
@@ -40,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * and are written to their record on every change; which of them run is the {@link LocalScheduler}'s
  * to say, and the {@link ReplicaLauncher} starts and stops their processes.
  */
-final class LocalJobBackend implements JobBackend, AutoCloseable {
+public final class LocalJobBackend implements JobBackend, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LocalJobBackend.class);
     private static final String RUN_AGAIN =

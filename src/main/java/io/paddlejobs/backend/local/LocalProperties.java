@@ -2,6 +2,8 @@ package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.job.BackendProperties;
+import io.paddlejobs.backend.local.sandbox.JobUsers;
+import io.paddlejobs.backend.local.sandbox.Sandbox;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;

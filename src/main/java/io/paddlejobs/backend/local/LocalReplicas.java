@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.ReplicaProcess;
+import io.paddlejobs.backend.local.schedule.GpuAssignment;
 import io.paddlejobs.job.ExitCodes;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.ReplicaProcess;
 import io.paddlejobs.job.JobPhase;
 import java.time.Duration;
 import java.time.Instant;

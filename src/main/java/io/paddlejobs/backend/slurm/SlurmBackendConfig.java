@@ -2,6 +2,8 @@ package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.SecretsProperties;
 import io.paddlejobs.job.BackendProperties;
+import io.paddlejobs.backend.slurm.client.SlurmClient;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
 import io.paddlejobs.planning.RestartBackoff;

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.script.Placement;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Violation;
@@ -19,9 +20,9 @@ import java.util.function.Function;
  * @param account   empty for the user's default
  * @param qos       empty for the account's default
  */
-record SlurmChoices(String partition, String account, String qos) {
+public record SlurmChoices(String partition, String account, String qos) {
 
-    static final SlurmChoices DEFAULTS = new SlurmChoices("", "", "");
+    public static final SlurmChoices DEFAULTS = new SlurmChoices("", "", "");
 
     /** One request field, the setting that lists what each namespace may give, and the backend's own value. */
     private record Field(String name, Function<JobRequest.Placement, String> asked,
@@ -35,7 +36,7 @@ record SlurmChoices(String partition, String account, String qos) {
             new Field("qos", JobRequest.Placement::qos, SlurmProperties::qos, p -> ""));
 
     /** The choices of a plan {@link #violations} found nothing wrong with. */
-    static SlurmChoices of(JobPlan plan, SlurmProperties properties) {
+    public static SlurmChoices of(JobPlan plan, SlurmProperties properties) {
         JobRequest.Placement asked = plan.spec().placement();
         String[] values = new String[FIELDS.size()];
         for (int i = 0; i < values.length; i++) {

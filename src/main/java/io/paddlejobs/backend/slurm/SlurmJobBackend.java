@@ -4,16 +4,30 @@ import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.backend.SecretStore;
 import io.paddlejobs.backend.StepSightings;
-import io.paddlejobs.job.JobBackend;
+import io.paddlejobs.backend.slurm.client.BatchJob;
+import io.paddlejobs.backend.slurm.client.SlurmClient;
+import io.paddlejobs.backend.slurm.client.SlurmException;
+import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
+import io.paddlejobs.backend.slurm.script.BatchScripts;
+import io.paddlejobs.backend.slurm.script.JobFiles;
+import io.paddlejobs.backend.slurm.script.LogTail;
+import io.paddlejobs.backend.slurm.script.ReplicaMarks;
+import io.paddlejobs.backend.slurm.state.NextAttempts;
+import io.paddlejobs.backend.slurm.state.SlurmJob;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
+import io.paddlejobs.backend.slurm.state.SlurmStatusMapper;
+import io.paddlejobs.backend.slurm.state.SlurmStops;
+import io.paddlejobs.backend.slurm.state.StatusPoller;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
+import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
-import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.RestartBackoff;
+import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import io.paddlejobs.planning.Violation;
 import java.io.IOException;
@@ -35,7 +49,7 @@ import java.util.function.Consumer;
  * forgotten them. Each change to a job in memory (a submit, what a poll saw, a cancel, a delete)
  * is told to the {@link #onChange} listeners. Stopping the service leaves jobs running.
  */
-final class SlurmJobBackend implements JobBackend, AutoCloseable {
+public final class SlurmJobBackend implements JobBackend, AutoCloseable {
 
     private final SlurmProperties properties;
     private final SlurmClient slurm;

@@ -144,12 +144,12 @@ public record SlurmProperties(
     }
 
     /** The time limit in Slurm's minutes, rounded up; 0 for none of the service's own. */
-    long timeLimitMinutes() {
+    public long timeLimitMinutes() {
         return wholeMinutes(timeLimit);
     }
 
     /** Slurm's minutes, rounded up; 0 for no time at all. */
-    static long wholeMinutes(Duration time) {
+    public static long wholeMinutes(Duration time) {
         long seconds = time.toSeconds();
         return seconds <= 0 ? 0 : (seconds + 59) / 60;
     }
@@ -211,7 +211,7 @@ public record SlurmProperties(
                 + "what is submitted through this service.").formatted(user));
     }
 
-    JobDirectories directories() {
+    public JobDirectories directories() {
         return JobDirectories.under(sharedDir);
     }
 }

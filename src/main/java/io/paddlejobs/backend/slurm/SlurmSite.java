@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.script.Placement;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
@@ -9,15 +10,15 @@ import io.paddlejobs.planning.Site;
  * a token, {@code @pserver-0@}, that the batch step replaces with the node's address before any
  * replica starts ({@link Placement}).
  */
-final class SlurmSite implements Site {
+public final class SlurmSite implements Site {
 
     private final SlurmProperties properties;
 
-    SlurmSite(SlurmProperties properties) {
+    public SlurmSite(SlurmProperties properties) {
         this.properties = properties;
     }
 
-    static String token(String replicaId) {
+    public static String token(String replicaId) {
         return "@" + replicaId + "@";
     }
 

@@ -3,6 +3,8 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.planning.Role;

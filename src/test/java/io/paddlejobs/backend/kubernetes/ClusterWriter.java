@@ -3,10 +3,11 @@ package io.paddlejobs.backend.kubernetes;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import java.util.function.UnaryOperator;
 
 /** Plays the controllers and kubelets the mock server lacks: writes what they would write. */
-record ClusterWriter(KubernetesClient admin) {
+public record ClusterWriter(KubernetesClient admin) {
 
     Job trainerJob(String ns, String job) {
         return admin.batch().v1().jobs().inNamespace(ns).withName(ObjectNames.trainerJob(job)).get();
@@ -26,7 +27,7 @@ record ClusterWriter(KubernetesClient admin) {
     }
 
     /** Creates or replaces a pod, status included. */
-    void put(Pod pod) {
+    public void put(Pod pod) {
         admin.resource(pod).createOr(existing -> existing.update());
         admin.resource(pod).updateStatus();
     }

@@ -1,5 +1,12 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.Manifests;
+import io.paddlejobs.backend.kubernetes.manifest.PodParts;
+import io.paddlejobs.backend.kubernetes.manifest.step.EntryPoints;
+import io.paddlejobs.backend.kubernetes.manifest.step.HomeStep;
+import io.paddlejobs.backend.kubernetes.manifest.step.ReplicaPodStep;
+import io.paddlejobs.backend.kubernetes.manifest.step.RestrictedSecurityStep;
+import io.paddlejobs.backend.kubernetes.manifest.step.SharedMemoryStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;

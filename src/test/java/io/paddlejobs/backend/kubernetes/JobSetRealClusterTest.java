@@ -1,5 +1,10 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.cluster.JobSets;
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
+import io.paddlejobs.backend.kubernetes.queue.QueueWaits;
+import io.paddlejobs.backend.kubernetes.status.JobSetView;
+import io.paddlejobs.backend.kubernetes.status.PodStates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -11,14 +11,14 @@ import java.util.regex.Pattern;
  * Resolves a container's env the way the kubelet does: field references from the pod, then
  * {@code $(NAME)} expanded from variables defined earlier, {@code $$} reduced to {@code $}.
  */
-final class KubeletEnv {
+public final class KubeletEnv {
 
     private static final Pattern REFERENCE = Pattern.compile("\\$\\$|\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
 
     private KubeletEnv() {
     }
 
-    static Map<String, String> resolve(List<EnvVar> env, Map<String, String> podFields) {
+    public static Map<String, String> resolve(List<EnvVar> env, Map<String, String> podFields) {
         Map<String, String> resolved = new LinkedHashMap<>();
         for (EnvVar var : env) {
             if (var.getValueFrom() != null) {
@@ -31,7 +31,7 @@ final class KubeletEnv {
         return resolved;
     }
 
-    static String expand(String text, Map<String, String> defined) {
+    public static String expand(String text, Map<String, String> defined) {
         Matcher m = REFERENCE.matcher(text);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

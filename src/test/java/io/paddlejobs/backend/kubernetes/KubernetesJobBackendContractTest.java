@@ -2,6 +2,7 @@ package io.paddlejobs.backend.kubernetes;
 
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
@@ -12,10 +13,10 @@ import io.paddlejobs.planning.JobPlan;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -1,5 +1,14 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.cluster.Workloads;
+import io.paddlejobs.backend.kubernetes.lifecycle.JobLifecycle;
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
+import io.paddlejobs.backend.kubernetes.manifest.Manifests;
+import io.paddlejobs.backend.kubernetes.queue.KueueLabels;
+import io.paddlejobs.backend.kubernetes.queue.QueueWaits;
+import io.paddlejobs.backend.kubernetes.status.JobStatusMapper;
+import io.paddlejobs.backend.kubernetes.status.ObservedJob;
+import io.paddlejobs.backend.kubernetes.status.PodStates;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

@@ -1,5 +1,11 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.cluster.Workloads;
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
+import io.paddlejobs.backend.kubernetes.queue.KueueLabels;
+import io.paddlejobs.backend.kubernetes.queue.QueueWaits;
+import io.paddlejobs.backend.kubernetes.status.PodStates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -8,6 +8,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.paddlejobs.backend.kubernetes.cluster.ClusterCache;
 import io.paddlejobs.kubernetes.KubernetesClientFactory;
 import io.paddlejobs.kubernetes.KubernetesConnection;
 import io.paddlejobs.testing.Settings;
@@ -22,14 +23,14 @@ import java.util.Queue;
  * the backend wired as in production against it, and an admin client with which a test plays
  * the cluster's controllers: writing Job conditions, pods and their states.
  */
-final class MockCluster implements AutoCloseable {
+public final class MockCluster implements AutoCloseable {
 
-    final KubernetesMockServer server;
-    final KubernetesClient admin;
+    public final KubernetesMockServer server;
+    public final KubernetesClient admin;
     private final List<Backend> backends = new java.util.ArrayList<>();
 
     /** One running instance of the service's backend: its client, caches and reconciler. */
-    record Backend(KubernetesClient client, KubernetesRuntime runtime) implements AutoCloseable {
+    public record Backend(KubernetesClient client, KubernetesRuntime runtime) implements AutoCloseable {
 
         /** The backend as the service wires it, with its own client for this connection. */
         static Backend start(KubernetesConnection connection, KubernetesProperties settings) {
@@ -37,11 +38,11 @@ final class MockCluster implements AutoCloseable {
             return new Backend(client, KubernetesRuntime.start(client, settings, Plans.PLANNER, Clock.systemUTC()));
         }
 
-        ClusterCache cache() {
+        public ClusterCache cache() {
             return runtime.cache();
         }
 
-        KubernetesJobBackend jobs() {
+        public KubernetesJobBackend jobs() {
             return runtime.jobs();
         }
 
@@ -59,7 +60,7 @@ final class MockCluster implements AutoCloseable {
         MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
     }
 
-    MockCluster() {
+    public MockCluster() {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         server = new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), responses,
                 new KubernetesMixedDispatcher(responses), false);
@@ -76,7 +77,7 @@ final class MockCluster implements AutoCloseable {
     }
 
     /** The shipped settings serving these namespaces (none: every one), with these keys changed ({@link Settings#of}). */
-    static KubernetesProperties settings(List<String> namespaces, Object... keysAndValues) {
+    public static KubernetesProperties settings(List<String> namespaces, Object... keysAndValues) {
         List<Object> keys = new java.util.ArrayList<>(List.of(keysAndValues));
         if (!namespaces.isEmpty()) {
             keys.addAll(List.of("namespaces", String.join(",", namespaces)));
@@ -89,11 +90,11 @@ final class MockCluster implements AutoCloseable {
     }
 
     /** Starts (another) backend instance, as a (re)started replica of the service would be. */
-    Backend startBackend() {
+    public Backend startBackend() {
         return startBackend(settings(List.of()));
     }
 
-    Backend startBackend(KubernetesProperties settings) {
+    public Backend startBackend(KubernetesProperties settings) {
         Backend backend = Backend.start(connection(url()), settings);
         backends.add(backend);
         return backend;

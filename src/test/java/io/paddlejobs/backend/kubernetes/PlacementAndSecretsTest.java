@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.Manifests;
+import io.paddlejobs.backend.kubernetes.manifest.PlacementAllowList;
+import io.paddlejobs.backend.kubernetes.manifest.step.ExtraVolumesStep;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;

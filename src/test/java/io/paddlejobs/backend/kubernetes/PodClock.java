@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import io.paddlejobs.planning.LabelKeys;
 import java.time.Instant;
 import java.util.Map;

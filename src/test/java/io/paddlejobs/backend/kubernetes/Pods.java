@@ -8,19 +8,21 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import io.paddlejobs.planning.Role;
 import java.util.Map;
 
 /** Pods and trainer Jobs in the states the kubelet, scheduler and job controller would write. */
-final class Pods {
+public final class Pods {
 
-    static final String T0 = "2026-01-01T10:00:00Z";
-    static final String T1 = "2026-01-01T10:05:00Z";
+    public static final String T0 = "2026-01-01T10:00:00Z";
+    public static final String T1 = "2026-01-01T10:05:00Z";
 
     private Pods() {
     }
 
-    static Pod of(String job, Role role, int index) {
+    public static Pod of(String job, Role role, int index) {
         var pod = new PodBuilder().withNewMetadata()
                 .withNamespace("ml")
                 .withName(ObjectNames.podHostname(job, role, index) + "-x7k2p")
@@ -33,34 +35,34 @@ final class Pods {
         return pod.withNewStatus().withPhase("Pending").endStatus().build();
     }
 
-    static Pod running(Pod pod) {
+    public static Pod running(Pod pod) {
         return withMain(pod, "Running", new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
                 .withState(new ContainerStateBuilder().withNewRunning().withStartedAt(T0).endRunning().build()).build());
     }
 
-    static Pod succeeded(Pod pod) {
+    public static Pod succeeded(Pod pod) {
         return withMain(pod, "Succeeded", terminated(0, "Completed"));
     }
 
-    static Pod failed(Pod pod, int exitCode, String reason) {
+    public static Pod failed(Pod pod, int exitCode, String reason) {
         return withMain(pod, "Failed", terminated(exitCode, reason));
     }
 
     /** Failed, its termination message its log's end (as {@code FallbackToLogsOnError} makes it). */
-    static Pod failedSaying(Pod pod, int exitCode, String logEnd) {
+    public static Pod failedSaying(Pod pod, int exitCode, String logEnd) {
         return withMain(pod, "Failed", new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
                 .withState(new ContainerStateBuilder().withNewTerminated().withExitCode(exitCode).withReason("Error")
                         .withMessage(logEnd).withStartedAt(T0).withFinishedAt(T1).endTerminated().build())
                 .build());
     }
 
-    static Pod waiting(Pod pod, String reason, String message) {
+    public static Pod waiting(Pod pod, String reason, String message) {
         return withMain(pod, "Pending", new ContainerStatusBuilder().withName("paddle").withRestartCount(0)
                 .withState(new ContainerStateBuilder().withNewWaiting().withReason(reason).withMessage(message)
                         .endWaiting().build()).build());
     }
 
-    static Pod crashLooping(Pod pod, int lastExitCode, int restarts) {
+    public static Pod crashLooping(Pod pod, int lastExitCode, int restarts) {
         return withMain(pod, "Running", new ContainerStatusBuilder().withName("paddle").withRestartCount(restarts)
                 .withState(new ContainerStateBuilder().withNewWaiting().withReason("CrashLoopBackOff").endWaiting().build())
                 .withLastState(new ContainerStateBuilder().withNewTerminated().withExitCode(lastExitCode)
@@ -69,30 +71,30 @@ final class Pods {
     }
 
     /** The readiness probe passes. */
-    static Pod ready(Pod pod) {
+    public static Pod ready(Pod pod) {
         return new PodBuilder(pod).editStatus().addNewCondition().withType("Ready").withStatus("True").endCondition()
                 .endStatus().build();
     }
 
-    static Pod unschedulable(Pod pod, String message) {
+    public static Pod unschedulable(Pod pod, String message) {
         return new PodBuilder(pod).editStatus().withPhase("Pending").addNewCondition().withType("PodScheduled")
                 .withStatus("False").withReason("Unschedulable").withMessage(message).endCondition().endStatus().build();
     }
 
-    static Pod waitingForPservers(Pod pod) {
+    public static Pod waitingForPservers(Pod pod) {
         return new PodBuilder(pod).editStatus().withPhase("Pending").addNewInitContainerStatus()
                 .withName("wait-for-pservers").withNewState().withNewRunning().withStartedAt(T0).endRunning().endState()
                 .endInitContainerStatus().endStatus().build();
     }
 
-    static Pod gaveUpWaitingForPservers(Pod pod) {
+    public static Pod gaveUpWaitingForPservers(Pod pod) {
         return new PodBuilder(pod).editStatus().withPhase("Failed").addNewInitContainerStatus()
                 .withName("wait-for-pservers").withNewState().withNewTerminated().withExitCode(1)
                 .withMessage("pserver job-pserver-1.job:7164 did not accept connections within 600s\n").endTerminated()
                 .endState().endInitContainerStatus().endStatus().build();
     }
 
-    static Job withCondition(Job job, String type) {
+    public static Job withCondition(Job job, String type) {
         var builder = new JobBuilder(job).editOrNewStatus().withStartTime(T0).addToConditions(new JobConditionBuilder()
                 .withType(type).withStatus("True").withLastTransitionTime(T1).withReason(type.equals("Failed")
                         ? "BackoffLimitExceeded" : null).withMessage(type.equals("Failed")
@@ -103,7 +105,7 @@ final class Pods {
         return builder.endStatus().build();
     }
 
-    static Job cancelled(Job job) {
+    public static Job cancelled(Job job) {
         return new JobBuilder(job).editMetadata().addToAnnotations(Map.of(JobLabels.CANCELLED_AT_ANNOTATION, T1))
                 .endMetadata().build();
     }

@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
+import io.paddlejobs.backend.kubernetes.status.PodStates;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.phase;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.running;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.suspended;

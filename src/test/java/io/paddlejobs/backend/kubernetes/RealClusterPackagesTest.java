@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
+import io.paddlejobs.backend.kubernetes.manifest.step.CodePackageScriptTest;
+import io.paddlejobs.backend.kubernetes.manifest.step.CodePackageStep;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.message;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.phase;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.suspended;

@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.phase;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.running;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,12 +1,12 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.phase;
 import static io.paddlejobs.backend.kubernetes.ClusterReads.running;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.paddlejobs.backend.StallWatch;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
 import io.paddlejobs.cluster.RealCluster;
@@ -15,6 +15,7 @@ import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.metrics.MetricsCollector;
 import io.paddlejobs.metrics.MetricsProperties;
 import io.paddlejobs.planning.JobRequests;

@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.cluster.PlanRecovery;
+import io.paddlejobs.backend.kubernetes.cluster.Slim;
+import io.paddlejobs.backend.kubernetes.manifest.Manifests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;

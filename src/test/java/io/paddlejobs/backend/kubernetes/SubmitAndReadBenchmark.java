@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.manifest.Manifests;
+import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import static io.paddlejobs.backend.kubernetes.BenchmarkClients.timed;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

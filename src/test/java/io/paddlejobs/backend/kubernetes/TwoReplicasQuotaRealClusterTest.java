@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.kubernetes;
 
+import io.paddlejobs.backend.kubernetes.cluster.QuotaLedger;
+import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

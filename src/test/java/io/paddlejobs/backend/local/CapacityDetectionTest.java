@@ -1,5 +1,9 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.sandbox.CgroupLimits;
+import io.paddlejobs.backend.local.schedule.GpuDevice;
+import io.paddlejobs.backend.local.schedule.MachineCapacity;
+import io.paddlejobs.backend.local.schedule.NvidiaSmi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

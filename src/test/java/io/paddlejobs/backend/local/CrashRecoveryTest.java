@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.ReplicaProcess;
+import io.paddlejobs.backend.local.record.JobRecord;
 import static io.paddlejobs.backend.local.LocalBackendFixture.anyProcessWith;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.ReplicaProcess;
+import io.paddlejobs.backend.local.record.JobRecord;
+import io.paddlejobs.backend.local.schedule.GpuAssignment;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;

@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.record.JobRecord;
+import io.paddlejobs.backend.local.record.JobRecordStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.backend.JobDirectories;

@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.schedule.NvidiaSmi;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

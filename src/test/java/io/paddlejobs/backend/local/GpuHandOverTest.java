@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.RendezvousGateTest;
 import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

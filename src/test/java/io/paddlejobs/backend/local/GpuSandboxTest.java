@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.sandbox.GpuDeviceNodes;
+import io.paddlejobs.backend.local.sandbox.Sandbox;
+import io.paddlejobs.backend.local.sandbox.SandboxMounts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 

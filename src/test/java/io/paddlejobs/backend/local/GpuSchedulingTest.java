@@ -1,5 +1,10 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.RendezvousGateTest;
+import io.paddlejobs.backend.local.sandbox.CgroupLimits;
+import io.paddlejobs.backend.local.schedule.GpuAssignment;
+import io.paddlejobs.backend.local.schedule.GpuDevice;
+import io.paddlejobs.backend.local.schedule.MachineCapacity;
 import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,11 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.record.JobRecordStore;
+import io.paddlejobs.backend.local.sandbox.CgroupLimits;
+import io.paddlejobs.backend.local.sandbox.JobUsers;
+import io.paddlejobs.backend.local.sandbox.Sandbox;
+import io.paddlejobs.backend.local.schedule.MachineCapacity;
+import io.paddlejobs.backend.local.schedule.ResourceLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,47 +40,47 @@ import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
 /** A local backend on a temporary data root, with helpers to submit and wait; real processes throughout. */
-final class LocalBackendFixture implements AutoCloseable {
+public final class LocalBackendFixture implements AutoCloseable {
 
-    static final Duration DEADLINE = Duration.ofSeconds(30);
-    static final String NAMESPACE = "default";
+    public static final Duration DEADLINE = Duration.ofSeconds(30);
+    public static final String NAMESPACE = "default";
 
     final Path dataRoot;
     final LocalProperties properties;
     final JobPlanner planner;
     final Sandbox sandbox;
-    final LocalJobBackend backend;
+    public final LocalJobBackend backend;
 
-    LocalBackendFixture(Path dataRoot, int maxRunningJobs) {
+    public LocalBackendFixture(Path dataRoot, int maxRunningJobs) {
         this(dataRoot, maxRunningJobs, Duration.ofSeconds(120));
     }
 
-    LocalBackendFixture(Path dataRoot, int maxRunningJobs, Duration pserverListenTimeout) {
+    public LocalBackendFixture(Path dataRoot, int maxRunningJobs, Duration pserverListenTimeout) {
         this(properties(dataRoot, "max-running-jobs", maxRunningJobs, "pserver-listen-timeout", pserverListenTimeout), false);
     }
 
     /** @param tenants whether replicas are confined as in token mode */
-    LocalBackendFixture(LocalProperties properties, boolean tenants) {
+    public LocalBackendFixture(LocalProperties properties, boolean tenants) {
         this(properties, tenants, Sandbox.Hidden.NOTHING);
     }
 
     /** @param hidden what of the service confined replicas must not see besides the data root */
-    LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden) {
+    public LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden) {
         this(properties, tenants, hidden, new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)));
     }
 
     /** @param backoff the wait before a failed job starts again (short in tests) */
-    LocalBackendFixture(Path dataRoot, RestartBackoff backoff) {
+    public LocalBackendFixture(Path dataRoot, RestartBackoff backoff) {
         this(properties(dataRoot), false, Sandbox.Hidden.NOTHING, backoff);
     }
 
     /** These settings, unconfined, with this backoff between attempts. */
-    LocalBackendFixture(LocalProperties properties, RestartBackoff backoff) {
+    public LocalBackendFixture(LocalProperties properties, RestartBackoff backoff) {
         this(properties, false, Sandbox.Hidden.NOTHING, backoff, Clock.systemUTC());
     }
 
     /** As {@link #LocalBackendFixture(LocalProperties, RestartBackoff)}, the backend reading this clock. */
-    LocalBackendFixture(LocalProperties properties, RestartBackoff backoff, Clock clock) {
+    public LocalBackendFixture(LocalProperties properties, RestartBackoff backoff, Clock clock) {
         this(properties, false, Sandbox.Hidden.NOTHING, backoff, clock);
     }
 
@@ -88,7 +94,7 @@ final class LocalBackendFixture implements AutoCloseable {
      *                 as an unprivileged service's would, in a user namespace mapped to the service's user)
      * @param packages the code packages jobs may name
      */
-    LocalBackendFixture(LocalProperties properties, boolean tenants, JobUsers users, CodePackages packages) {
+    public LocalBackendFixture(LocalProperties properties, boolean tenants, JobUsers users, CodePackages packages) {
         this(properties, tenants, Sandbox.Hidden.NOTHING, new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)),
                 Clock.systemUTC(), users, packages);
     }
@@ -117,7 +123,7 @@ final class LocalBackendFixture implements AutoCloseable {
      * ({@link Settings#of}): replicas stopped within 2 s, a free-space floor of 1 MB (a test machine's
      * disk holds much else), and no GPUs rather than whatever {@code nvidia-smi} finds here.
      */
-    static LocalProperties properties(Path dataRoot, Object... keysAndValues) {
+    public static LocalProperties properties(Path dataRoot, Object... keysAndValues) {
         List<Object> own = new ArrayList<>(List.of("data-root", dataRoot, "gpus", "none"));
         List<Object> shared = new ArrayList<>(List.of("stop-grace-period", "2s", "min-free-space", "1MB"));
         for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
@@ -167,20 +173,20 @@ final class LocalBackendFixture implements AutoCloseable {
         return JobRequests.named(name, entryPoint).trainers(trainers).pservers(pservers).build();
     }
 
-    JobPlan plan(JobRequest request) {
+    public JobPlan plan(JobRequest request) {
         return planner.plan(request, NAMESPACE, backend.site());
     }
 
-    Job submit(String name, String entryPoint, int pservers, int trainers) {
+    public Job submit(String name, String entryPoint, int pservers, int trainers) {
         return backend.submit(plan(request(name, entryPoint, pservers, trainers)));
     }
 
-    Job job(String name) {
+    public Job job(String name) {
         return backend.find(new JobKey(NAMESPACE, name)).orElseThrow();
     }
 
     /** Waits for this phase; a job that ends in another one fails at once, with the status it ended with. */
-    Job awaitPhase(String name, JobPhase phase) {
+    public Job awaitPhase(String name, JobPhase phase) {
         await().atMost(DEADLINE).until(() -> {
             JobPhase now = job(name).status().phase();
             return now == phase || now.isFinished();
@@ -223,13 +229,13 @@ final class LocalBackendFixture implements AutoCloseable {
     }
 
     /** The log of the job's first trainer. */
-    String log(JobKey key) throws IOException {
+    public String log(JobKey key) throws IOException {
         var out = new ByteArrayOutputStream();
         backend.writeLogs(key, Role.TRAINER, 0, null, false, out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    String log(String name, Role role, int index) throws IOException {
+    public String log(String name, Role role, int index) throws IOException {
         var out = new ByteArrayOutputStream();
         backend.writeLogs(new JobKey(NAMESPACE, name), role, index, null, false, out);
         return out.toString(StandardCharsets.UTF_8);
@@ -243,7 +249,7 @@ final class LocalBackendFixture implements AutoCloseable {
     }
 
     /** Whether any process on this machine has {@code marker} in its command line. */
-    static boolean anyProcessWith(String marker) {
+    public static boolean anyProcessWith(String marker) {
         return ProcessHandle.allProcesses()
                 .anyMatch(p -> p.info().commandLine().map(line -> line.contains(marker)).orElse(false));
     }

@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.ReplicaProcess;
+import io.paddlejobs.backend.local.record.JobRecord;
+import io.paddlejobs.backend.local.record.JobRecordStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

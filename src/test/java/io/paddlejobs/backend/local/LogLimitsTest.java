@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.record.StorageFullException;
 import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
 import static io.paddlejobs.backend.local.LocalBackendFixture.anyProcessWith;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.HostPrograms;
+import io.paddlejobs.backend.local.sandbox.JobUsers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.job.JobKey;

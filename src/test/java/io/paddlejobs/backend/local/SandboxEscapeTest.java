@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.process.HostPrograms;
+import io.paddlejobs.backend.local.sandbox.Sandbox;
 import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;

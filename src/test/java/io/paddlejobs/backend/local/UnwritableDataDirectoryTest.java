@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.local.record.DataDirectoryUnwritableException;
+import io.paddlejobs.backend.local.record.StorageFullException;
+import io.paddlejobs.backend.local.schedule.DiskSpace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;

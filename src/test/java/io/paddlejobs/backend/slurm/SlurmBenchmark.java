@@ -1,5 +1,10 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.client.BatchJob;
+import io.paddlejobs.backend.slurm.client.JsonWebTokens;
+import io.paddlejobs.backend.slurm.client.SlurmCli;
+import io.paddlejobs.backend.slurm.client.SlurmRest;
+import io.paddlejobs.backend.slurm.script.JobFiles;
 import io.paddlejobs.job.JobHistory;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobService;

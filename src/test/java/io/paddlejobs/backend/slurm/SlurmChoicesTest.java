@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.script.PlacementTest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.planning.JobPlan;

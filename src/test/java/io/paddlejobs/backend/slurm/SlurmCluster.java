@@ -33,7 +33,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * ({@code -Dslurm.rootfs}, default {@code $PADDLEJOBS_CACHE/slurm-26.05/rootfs}), whose daemons and
  * tools run under bubblewrap; the build runs the Slurm tests once per generation.
  */
-final class SlurmCluster implements BeforeAllCallback {
+public final class SlurmCluster implements BeforeAllCallback {
 
     private static final Path SCRIPTS = Path.of(System.getProperty("project.basedir", ".")).resolve("src/test/slurm");
     private static final List<String> BINARIES = List.of("/usr/sbin/munged", "/usr/sbin/mungekey", "/usr/sbin/slurmctld",
@@ -45,7 +45,7 @@ final class SlurmCluster implements BeforeAllCallback {
     private static volatile Running current;
 
     /** The cluster, once a class's before-all has started it. */
-    static Running current() {
+    public static Running current() {
         if (current == null) {
             throw new IllegalStateException("the Slurm cluster is not running: add @ExtendWith(SlurmCluster.class)");
         }
@@ -129,7 +129,7 @@ final class SlurmCluster implements BeforeAllCallback {
     }
 
     /** A running cluster; closing it (at the end of the test run) stops it. */
-    static final class Running implements AutoCloseable {
+    public static final class Running implements AutoCloseable {
 
         final Path dir;
         final Map<String, String> env;
@@ -168,12 +168,12 @@ final class SlurmCluster implements BeforeAllCallback {
             return stopMillis;
         }
 
-        String slurmConf() {
+        public String slurmConf() {
             return env.get("SLURM_CONF");
         }
 
         /** The directory of the Slurm commands to run; empty for the host's, on the {@code PATH}. */
-        String binDir() {
+        public String binDir() {
             return env.getOrDefault("SLURM_BIN", "");
         }
 
@@ -191,7 +191,7 @@ final class SlurmCluster implements BeforeAllCallback {
         }
 
         /** The pid of one fake node's slurmd. */
-        long slurmdPid(String node) throws IOException {
+        public long slurmdPid(String node) throws IOException {
             return Long.parseLong(Files.readString(dir.resolve("run/slurmd-" + node + ".pid")).strip());
         }
 
@@ -201,7 +201,7 @@ final class SlurmCluster implements BeforeAllCallback {
          * all of them are gone. The batch step's script writes the job's records into the shared
          * directory once its steps end, so without this it can write while JUnit removes that directory.
          */
-        void killLeftoversOf(String slurmJobId) {
+        public void killLeftoversOf(String slurmJobId) {
             List<ProcessHandle> leftovers = ProcessHandle.allProcesses()
                     .filter(p -> commandLine(p).startsWith("slurmstepd: [" + slurmJobId + "."))
                     .flatMap(step -> java.util.stream.Stream.concat(java.util.stream.Stream.of(step), step.descendants()))
@@ -222,7 +222,7 @@ final class SlurmCluster implements BeforeAllCallback {
         }
 
         /** Starts a fake node's slurmd again and waits until Slurm counts the node back in. */
-        void restartSlurmd(String node) {
+        public void restartSlurmd(String node) {
             command(binDir().isEmpty() ? "/usr/sbin/slurmd" : "slurmd", "-f", slurmConf(), "-N", node);
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
                     .pollInterval(java.time.Duration.ofMillis(200))

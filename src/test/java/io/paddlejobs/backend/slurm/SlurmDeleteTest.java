@@ -1,5 +1,11 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.client.BatchJob;
+import io.paddlejobs.backend.slurm.client.SlurmClient;
+import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
+import io.paddlejobs.backend.slurm.state.SlurmJob;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
+import io.paddlejobs.backend.slurm.state.SlurmStops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.backend.JobDirectories;

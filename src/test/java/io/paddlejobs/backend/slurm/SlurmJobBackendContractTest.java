@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.client.SlurmClient;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
 import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.job.JobBackend;
@@ -34,7 +36,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Tag("slurm")
 @ExtendWith(SlurmCluster.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SlurmJobBackendContractTest extends JobBackendContract {
+public class SlurmJobBackendContractTest extends JobBackendContract {
 
     /** Slurm's states of a job that still holds (or waits for) its nodes. */
     private static final Set<String> UNFINISHED = Set.of("PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED");
@@ -58,7 +60,7 @@ class SlurmJobBackendContractTest extends JobBackendContract {
     }
 
     /** A started backend with these settings (besides the shipped defaults) on the test cluster, as the service makes it. */
-    static SlurmJobBackend backend(Map<String, String> settings, RestartBackoff backoff) {
+    public static SlurmJobBackend backend(Map<String, String> settings, RestartBackoff backoff) {
         // Bound as the service binds them: its own keys, and those every backend shares (paddlejobs.stop-grace-period).
         Binder binder = new Binder(new MapConfigurationPropertySource(settings));
         SlurmProperties properties = binder.bindOrCreate("paddlejobs.slurm", SlurmProperties.class)

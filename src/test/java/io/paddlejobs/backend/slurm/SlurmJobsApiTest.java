@@ -30,7 +30,7 @@ import tools.jackson.databind.JsonNode;
  * (waiting for resources, a time limit). The port's promises themselves are
  * {@link SlurmJobBackendContractTest}'s.
  */
-class SlurmJobsApiTest extends SlurmServiceTest {
+public class SlurmJobsApiTest extends SlurmServiceTest {
 
     static final Duration RUN = Duration.ofSeconds(90);
     /** A pserver and three trainers of four CPUs each: they take all four nodes. */
@@ -307,12 +307,12 @@ class SlurmJobsApiTest extends SlurmServiceTest {
     }
 
     /** Slurm's own states of the job's components, asked of Slurm directly. */
-    static List<String> slurmStates(String job) {
+    public static List<String> slurmStates(String job) {
         return slurmStates("default", job);
     }
 
     /** The state of every Slurm job the job has had (one per attempt) that Slurm still remembers. */
-    static List<String> slurmStates(String namespace, String job) {
+    public static List<String> slurmStates(String namespace, String job) {
         String out = SlurmCluster.current().command("squeue", "-h", "-t", "all", "-n",
                 "paddlejobs." + namespace + "." + job, "-o", "%T");
         return out.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();

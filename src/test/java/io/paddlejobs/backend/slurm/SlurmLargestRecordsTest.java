@@ -1,5 +1,10 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.script.PlacementTest;
+import io.paddlejobs.backend.slurm.script.ReplicaMarks;
+import io.paddlejobs.backend.slurm.state.SlurmJob;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
+import io.paddlejobs.backend.slurm.state.SlurmStatusMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.backend.JobDirectories;

@@ -3,9 +3,14 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.backend.JobDirectories;
+import io.paddlejobs.backend.slurm.state.NextAttempts;
+import io.paddlejobs.backend.slurm.state.SlurmJob;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
+import io.paddlejobs.backend.slurm.state.SlurmRestarts;
 import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.attempt.Ending;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.testing.Settings;
@@ -51,7 +56,8 @@ class SlurmMaxRunTimeTest {
     void aRestartedAttemptsStatusSaysHowMuchOfMaxRunTimeIsLeft() {
         SlurmJob first = SlurmRestartsDecisionTest.running("max_restarts=2 max_run_time=1h");
         SlurmJob waiting = SlurmRestarts.ended(first, SlurmRestartsDecisionTest.ended(first, JobPhase.FAILED, "NodeFailed",
-                "a node of the job (n2) failed"), SlurmRestartsDecisionTest.BACKOFF, T0.plusSeconds(30));
+                "a node of the job (n2) failed"), Ending.fromOutside("NodeFailed", "a node of the job (n2) failed"),
+                SlurmRestartsDecisionTest.BACKOFF, T0.plusSeconds(30));
         var jobs = new ConcurrentHashMap<JobKey, SlurmJob>();
         jobs.put(waiting.key(), waiting);
         var attempts = new NextAttempts(jobs, new SlurmRecordWritesTest.IdleSlurm(), records(), PlacementTest.PROPERTIES, key -> { });

@@ -1,11 +1,21 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.client.BatchJob;
+import io.paddlejobs.backend.slurm.client.SlurmClient;
+import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
+import io.paddlejobs.backend.slurm.script.PlacementTest;
+import io.paddlejobs.backend.slurm.state.NextAttempts;
+import io.paddlejobs.backend.slurm.state.SlurmJob;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
+import io.paddlejobs.backend.slurm.state.SlurmRestarts;
+import io.paddlejobs.backend.slurm.state.SlurmStops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.attempt.Ending;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,7 +76,7 @@ class SlurmRecordWritesTest {
     void aDeleteWhileTheNextAttemptsRecordIsWrittenWaitsForItAndLeavesNoRecord() throws Exception {
         SlurmJob waiting = SlurmRestarts.ended(SlurmRestartsDecisionTest.running("max_restarts=1"),
                 SlurmRestartsDecisionTest.ended(SlurmRestartsDecisionTest.running("max_restarts=1"), JobPhase.FAILED,
-                        "NodeFailed", "lost"), SlurmRestartsDecisionTest.BACKOFF, T0);
+                        "NodeFailed", "lost"), Ending.fromOutside("NodeFailed", "lost"), SlurmRestartsDecisionTest.BACKOFF, T0);
         start(waiting);
         NextAttempts next = new NextAttempts(jobs, slurm, records, PlacementTest.PROPERTIES, key -> { });
 

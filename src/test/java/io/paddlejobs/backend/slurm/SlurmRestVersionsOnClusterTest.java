@@ -1,5 +1,8 @@
 package io.paddlejobs.backend.slurm;
 
+import io.paddlejobs.backend.slurm.client.BatchJob;
+import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
+import io.paddlejobs.backend.slurm.client.SlurmRest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;

@@ -1,0 +1,287 @@
+package io.paddlejobs.backend.slurm.script;
+
+import io.paddlejobs.backend.DirectoryHandle;
+import io.paddlejobs.backend.JobDirectories;
+import io.paddlejobs.backend.JobWrittenFiles;
+import io.paddlejobs.backend.LastWords;
+import io.paddlejobs.backend.TensorBoardScalars;
+import io.paddlejobs.job.JobKey;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.PaddleEnv;
+import io.paddlejobs.planning.Replica;
+import io.paddlejobs.planning.RolePlan;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One job's directory on the shared filesystem, {@code <shared-dir>/jobs/<namespace>/<job>/}:
+ * what the replicas read ({@code launch.sh}, {@code env/<replica>.env} and {@code .placed},
+ * {@code entry/<role>}), what they write ({@code logs/}, {@code state/}, {@code work/<replica>/}, each
+ * replica's own working directory), and the service's record; all of it the service's user's alone
+ * (files {@code rw-------}, directories {@code rwx------}): that user is the job's too. Everything the
+ * replicas write is read as {@link JobWrittenFiles} reads it. A job can rename or replace anything on
+ * the shared directory ({@code jobs/} and its namespace's directory included), from any node, at any
+ * moment: what the service makes, writes or deletes here it reaches from the shared directory (the
+ * operator's) through a {@link DirectoryHandle}, a name at a time and no link followed, and a link or
+ * a file where a directory should be is refused ({@link JobFilesUnusableException}).
+ *
+ * @param shared the shared directory's real path
+ * @param key    the job
+ */
+public record JobFiles(Path shared, JobKey key) {
+
+    private static final String ENV = "env";
+    /** In {@code env/}: the secrets' {@code NAME=value\0} pairs, read by {@code launch.sh}. */
+    static final String SECRETS = "secrets";
+    private static final String ENTRY = "entry";
+    private static final String LOGS = "logs";
+    private static final String STATE = "state";
+    private static final String WORK = "work";
+    private static final String CHECKPOINTS = "checkpoints";
+    /** A start or exit mark is one short line; more is not one. */
+    private static final int MAX_MARK_BYTES = 64;
+    /** One line per replica of at most a few hundred characters. */
+    private static final int MAX_PLACEMENT_BYTES = 256 * 1024;
+    /** As {@code launch.sh} writes it: the exit code, and {@code stopped} when the job was being stopped. */
+    private static final Pattern EXIT = Pattern.compile("(\\d{1,3})( stopped)?\\n?");
+    /** The seconds launch.sh waited for trainer 0 (RENDEZVOUS_TIMEOUT): a whole number, nothing else. */
+    private static final Pattern SECONDS = Pattern.compile("\\d{1,9}");
+
+    /** The job's directory (a path: where it is, not what is there now). */
+    Path dir() {
+        return shared.resolve(JobDirectories.JOBS).resolve(key.namespace()).resolve(key.name());
+    }
+
+    public Path record() {
+        return dir().resolve(JobDirectories.RECORD);
+    }
+
+    Path workDir() {
+        return dir().resolve(WORK);
+    }
+
+    Path batchLog() {
+        return dir().resolve(LOGS).resolve("batch.log");
+    }
+
+    public Path logFile(String replicaId) {
+        return dir().resolve(LOGS).resolve(replicaId + ".log");
+    }
+
+    /**
+     * Where the replicas of one attempt leave their marks: a directory per attempt, so that a late
+     * mark of an earlier attempt's replica is never taken for the current one's. The first attempt's
+     * is {@code state/} itself, where jobs from before restarts have theirs.
+     */
+    public Path stateDir(int attempt) {
+        Path state = dir().resolve(STATE);
+        return attempt == 0 ? state : state.resolve(attemptDir(attempt));
+    }
+
+    private static String attemptDir(int attempt) {
+        return "attempt-" + attempt;
+    }
+
+    /** Makes the state directory of a later attempt, before it is submitted. */
+    public void prepareAttempt(int attempt) {
+        inJobDirectory("make the state directory of attempt " + attempt, job -> {
+            try (DirectoryHandle state = job.directory(STATE, DirectoryHandle.PRIVATE)) {
+                state.directory(attemptDir(attempt), DirectoryHandle.PRIVATE).close();
+            }
+        });
+    }
+
+    /**
+     * Writes everything the replicas read, and makes each replica's working directory and the job's
+     * checkpoint directory; replicas start only after this, so it is complete when they look.
+     */
+    public void prepare(JobPlan plan) {
+        inJobDirectory("write the files of job " + plan.name(), job -> {
+            for (String sub : new String[] {ENV, ENTRY, LOGS, STATE}) {
+                job.directory(sub, DirectoryHandle.PRIVATE).close();
+            }
+            try (DirectoryHandle work = job.directory(WORK, DirectoryHandle.PRIVATE)) {
+                for (Replica replica : plan.replicas()) {
+                    work.directory(replica.id(), DirectoryHandle.PRIVATE).close();
+                }
+            }
+            job.write("launch.sh", DirectoryHandle.PRIVATE_FILE, bytes(BatchScripts.LAUNCHER));
+            try (DirectoryHandle entry = job.directory(ENTRY)) {
+                for (RolePlan role : BatchScripts.roles(plan)) {
+                    entry.write(role.role().label(), DirectoryHandle.PRIVATE_FILE,
+                            bytes(TensorBoardScalars.command(plan, role.role())));
+                }
+            }
+            try (DirectoryHandle env = job.directory(ENV)) {
+                for (Replica replica : plan.replicas()) {
+                    // Only the service's own values name hosts by token: the user's reach the replica as given.
+                    env.write(replica.id() + ".env", DirectoryHandle.PRIVATE_FILE,
+                            out -> out.write(nulSeparated(replica.env(), name -> !PaddleEnv.isReserved(name))));
+                    env.write(replica.id() + ".placed", DirectoryHandle.PRIVATE_FILE,
+                            out -> out.write(nulSeparated(replica.env(), PaddleEnv::isReserved)));
+                }
+            }
+        });
+        // The same directory for every attempt, on the namespace's storage: made here, before any replica starts.
+        inShared("make the checkpoint directory of job " + plan.name(), shared -> shared.directories(
+                DirectoryHandle.PRIVATE, JobDirectories.STORAGE, key.namespace(), CHECKPOINTS, key.name()).close());
+    }
+
+    /**
+     * The job's secret values, for {@code launch.sh} to give each replica's entry point through its environment
+     * (never a command line, which every user of a node can read): one file beside the replicas' environments,
+     * the service user's alone, which goes with the job's directory. Nothing when the job names no secrets.
+     */
+    public void writeSecrets(Map<String, String> values) {
+        if (values.isEmpty()) {
+            return;
+        }
+        inJobDirectory("write the secrets of job " + key.name(), job -> {
+            try (DirectoryHandle env = job.directory(ENV)) {
+                env.write(SECRETS, DirectoryHandle.PRIVATE_FILE, out -> out.write(nulSeparated(values, name -> true)));
+            }
+        });
+    }
+
+    /** Replaces the record in one step, no link followed; the job's directory is made where missing. */
+    public void writeRecord(DirectoryHandle.Writing record) {
+        inJobDirectory("write the record of job " + key.name(),
+                job -> job.write(JobDirectories.RECORD, DirectoryHandle.PRIVATE_FILE, record));
+    }
+
+    private static DirectoryHandle.Writing bytes(String text) {
+        return out -> out.write(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@code NAME=value\0} per variable: a value may hold any character but NUL, newlines included. */
+    private static byte[] nulSeparated(Map<String, String> env, Predicate<String> names) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        env.forEach((name, value) -> {
+            if (names.test(name)) {
+                out.writeBytes((name + "=" + value).getBytes(StandardCharsets.UTF_8));
+                out.write(0);
+            }
+        });
+        return out.toByteArray();
+    }
+
+    /**
+     * What the replicas of {@code plan} have left in the state directory of {@code attempt}: who started, who exited how,
+     * whether the job was being stopped, where each runs. Only the files those replicas write are
+     * looked at; a mark that is not one (a link, a FIFO, a device, text that is no exit code) counts
+     * as not written.
+     */
+    public ReplicaMarks marks(JobPlan plan, int attempt) {
+        Path state = stateDir(attempt);
+        Map<String, ReplicaMarks.Mark> marks = new HashMap<>();
+        for (Replica replica : plan.replicas()) {
+            String id = replica.id();
+            read(state.resolve(id + ".started"), MAX_MARK_BYTES).ifPresent(started -> marks.merge(id,
+                    new ReplicaMarks.Mark(true, null, false, instant(started.text()), null), ReplicaMarks.Mark::merge));
+            read(state.resolve(id + ".exit"), MAX_MARK_BYTES).ifPresent(exit -> {
+                Matcher outcome = EXIT.matcher(exit.text());
+                if (outcome.matches() && Integer.parseInt(outcome.group(1)) <= 255) {
+                    marks.merge(id, new ReplicaMarks.Mark(true, Integer.valueOf(outcome.group(1)),
+                            outcome.group(2) != null, null, exit.modified()), ReplicaMarks.Mark::merge);
+                }
+            });
+        }
+        // A failed replica's last line is often why it failed. The log holds every attempt's output, the latest
+        // last. None for a job with secrets: what it printed of them would go into its status unmasked.
+        if (plan.spec().code().envFromSecrets().isEmpty()) {
+            marks.replaceAll((id, mark) -> mark.failedOnItsOwn()
+                    ? mark.withLastWords(LastWords.of(logFile(id)).orElse(null)) : mark);
+        }
+        boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
+        Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
+                .filter(JobWrittenFiles.Content::whole).map(content -> Placement.parse(content.text())).orElse(null);
+        Duration rendezvous = read(state.resolve("rendezvous-not-listening"), MAX_MARK_BYTES)
+                .map(content -> SECONDS.matcher(content.text().strip()))
+                .filter(Matcher::matches).map(seconds -> Duration.ofSeconds(Long.parseLong(seconds.group()))).orElse(null);
+        return new ReplicaMarks(marks, stopping, placement, rendezvous);
+    }
+
+    /** The launcher writes {@code date -u +%FT%TZ}; anything else is no time. */
+    private static Instant instant(String text) {
+        try {
+            return Instant.parse(text.strip());
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** A mark as its replica wrote it; one that cannot be read now (being replaced) is read at the next poll. */
+    private static Optional<JobWrittenFiles.Content> read(Path file, int maxBytes) {
+        try {
+            return JobWrittenFiles.read(file, maxBytes);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Removes the record alone, following no link, so that a later start of the service does not read the job back. */
+    public void deleteRecord() {
+        inShared("delete the record of job " + key.name(), shared -> {
+            try (DirectoryHandle jobs = shared.directory(JobDirectories.JOBS);
+                 DirectoryHandle namespace = jobs.directory(key.namespace());
+                 DirectoryHandle job = namespace.directory(key.name())) {
+                job.deleteTree(JobDirectories.RECORD);
+            } catch (NoSuchFileException nothingLeft) {
+                // no directory of the job's: no record either
+            }
+        });
+    }
+
+    /** Deletes the job's directory and everything in it, following no link; what is already gone is what was wanted. */
+    public void delete() {
+        inShared("delete the files of job " + key.name(), shared -> {
+            try (DirectoryHandle jobs = shared.directory(JobDirectories.JOBS);
+                 DirectoryHandle namespace = jobs.directory(key.namespace())) {
+                namespace.deleteTree(key.name());
+            } catch (NoSuchFileException nothingLeft) {
+                // no namespace directory: nothing of the job's either
+            }
+        });
+    }
+
+    /** A step in the job's directory, made (private) where missing. */
+    private void inJobDirectory(String what, Step step) {
+        inShared(what, shared -> {
+            try (DirectoryHandle job = shared.directories(DirectoryHandle.PRIVATE, JobDirectories.JOBS, key.namespace(),
+                    key.name())) {
+                step.in(job);
+            }
+        });
+    }
+
+    /** A step from the shared directory; a link or a file where a directory should be is the job's files' fault. */
+    private void inShared(String what, Step step) {
+        try (DirectoryHandle root = DirectoryHandle.open(shared)) {
+            step.in(root);
+        } catch (DirectoryHandle.UnusableDirectoryException e) {
+            throw new JobFilesUnusableException(key, shared.relativize(Path.of(e.getFile())), e.getReason(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot " + what + " under " + dir(), e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Step {
+        void in(DirectoryHandle dir) throws IOException;
+    }
+}
