@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.SecretsProperties;
+import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
@@ -27,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "paddlejobs.backend", havingValue = "local", matchIfMissing = true)
-@EnableConfigurationProperties({LocalProperties.class, SecretsProperties.class})
+@EnableConfigurationProperties({LocalProperties.class, SecretsProperties.class, StackProperties.class})
 @PropertySource("classpath:io/paddlejobs/backend/local/local-backend.properties")
 class LocalBackendConfig {
 
@@ -42,7 +43,7 @@ class LocalBackendConfig {
     @Bean
     JobBackend localJobBackend(LocalProperties properties, JobPlanner planner, JsonMapper json, Tenancy tenancy,
                                Environment env, CodePackages packages, RestartBackoff backoff, SpawnHealth spawns,
-                               SecretsProperties secrets) {
+                               SecretsProperties secrets, StackProperties stacks) {
         boolean tenants = tenancy.shared();
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(tenancy, env),
                 properties.sandboxUsers(), properties.maxProcesses());
@@ -53,6 +54,7 @@ class LocalBackendConfig {
         var resources = ResourceLedger.of(machine, properties);
         var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages, resources,
                 backoff, spawns, secrets.toStore());
+        backend.useStacks(stacks);
         long reading = System.nanoTime();
         int recorded = backend.recover();
         log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "

@@ -7,6 +7,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.planning.JobPlan;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -244,6 +246,23 @@ final class LocalJob {
         return wanted;
     }
 
+    /**
+     * Where a replica's entry point runs, looked up after its start: shown in its status while this process of
+     * this attempt runs. Shown, not written: after a restart of the service the replica is not running any more.
+     */
+    synchronized void replicaPids(int attempt, String replicaId, ReplicaProcess process, ReplicaProcessTree.Ids pids) {
+        LocalReplicas.Entry entry = replicas.get(replicaId);
+        if (attempt == restarts && entry != null && entry.process == process && entry.state == ReplicaState.RUNNING) {
+            entry.pids = pids;
+            publish(false);
+        }
+    }
+
+    /** Its running replicas' processes, for a stack dump; none once it has ended. */
+    synchronized Map<Replica, ReplicaProcess> runningReplicas() {
+        return phase.isFinished() ? Map.of() : replicas.running();
+    }
+
     /** Every replica has been started (or the start failed): write the record once. */
     synchronized void startFinished() {
         starting = false;
@@ -422,7 +441,7 @@ final class LocalJob {
     }
 
     private void publish(boolean write) {
-        List<ReplicaStatus> statuses = replicas.statuses(gpus);
+        List<ReplicaStatus> statuses = replicas.statuses(gpus, restarts);
         JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
                 LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
                 statuses, restarts, attempts);

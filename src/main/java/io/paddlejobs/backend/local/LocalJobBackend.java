@@ -6,6 +6,8 @@ import io.paddlejobs.backend.SecretStore;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
+import io.paddlejobs.job.StackDump;
+import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
@@ -55,6 +57,7 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ConcurrentHashMap<JobKey, LocalJob> jobs = new ConcurrentHashMap<>();
     private final ReplicaLauncher launcher;
     private final LocalScheduler scheduler;
+    private final LocalStacks stacks;
     private final ResourceLedger resources;
     /** Whether starts hand out GPUs: without any, the request's device variables reach the replicas as given. */
     private final boolean handsOutGpus;
@@ -98,6 +101,8 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.clock = clock;
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, spawns, clock,
                 backoff, this::keepRecordThenRun, secrets);
+        this.stacks = new LocalStacks(store, clock, sandbox.usesBubblewrap());
+        launcher.onStall(stacks::takeForStall);
         this.resources = resources;
         this.handsOutGpus = resources.capacity().total().gpus() > 0; // the machine's, fixed at start
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
@@ -198,6 +203,21 @@ final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
         scheduler.submit(job);
         return job.snapshot();
+    }
+
+    /** How stacks are taken ({@code paddlejobs.stacks.*}); py-spy on the service's PATH until this is called. */
+    void useStacks(StackProperties settings) {
+        stacks.use(settings);
+    }
+
+    @Override
+    public Optional<StackDump> takeStacks(JobKey key, String trigger) {
+        return Optional.ofNullable(jobs.get(key)).map(job -> stacks.take(job, trigger));
+    }
+
+    @Override
+    public List<StackDump> stacks(JobKey key) {
+        return stacks.kept(key);
     }
 
     @Override

@@ -93,6 +93,11 @@ final class ReplicaProcess {
         }
     }
 
+    /** The id of the process the service started: the root of the replica's process tree. */
+    long pid() {
+        return process.pid();
+    }
+
     ProcessRef ref() {
         return new ProcessRef(process.pid(), process.toHandle().info().startInstant().orElse(null));
     }
