@@ -3,7 +3,6 @@ package io.paddlejobs.backend.local;
 import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.backend.PySpy;
@@ -15,13 +14,13 @@ import io.paddlejobs.job.StackDump;
 import io.paddlejobs.job.StacksUnavailableException;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.PySpyInstalled;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,21 +35,22 @@ class StackDumpsTest {
 
     /**
      * Trainer 0 listens on its master port (the gate the other trainer waits for), then waits for its peer; trainer
-     * 1 waits for a connection nobody makes.
+     * 1 waits for a connection nobody makes. Each says so from inside the function it then blocks in, so that a dump
+     * taken once it has said so finds it there.
      */
-    private static final String HUNG = """
+    static final String HUNG = """
             python3 -c '
             import os, socket, threading
             def wait_for_peer():
-                threading.Event().wait()
+                print("waiting", flush=True); threading.Event().wait()
             def accept_from_peer():
-                s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); s.accept()
+                s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print("accepting", flush=True); s.accept()
             if os.environ["PADDLE_TRAINER_ID"] == "0":
                 m = socket.socket(); m.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 m.bind(("", int(os.environ["MASTER_PORT"]))); m.listen()
-                print("waiting", flush=True); wait_for_peer()
+                wait_for_peer()
             else:
-                print("accepting", flush=True); accept_from_peer()
+                accept_from_peer()
             '""";
 
     @TempDir
@@ -58,7 +58,7 @@ class StackDumpsTest {
 
     @Test
     void aStallAndARequestDumpBothRanksNamingWhereEachWaitsAndAFinishedJobHasNoneToTake() {
-        Path pySpy = pySpy();
+        Path pySpy = PySpyInstalled.orSkip();
         try (var local = new LocalBackendFixture(LocalBackendFixture.properties(dataRoot), true)) {
             local.backend.useStacks(new StackProperties(pySpy.toString(), Duration.ofSeconds(30), 20));
             JobKey key = new JobKey(LocalBackendFixture.NAMESPACE, "hung");
@@ -125,19 +125,5 @@ class StackDumpsTest {
         assertThat(python.threads()).as("%s: %s", replica.replica(), python.note()).isNotEmpty();
         return python.threads().stream().filter(t -> "MainThread".equals(t.name())).findFirst().orElseThrow()
                 .frames().stream().map(StackDump.Frame::function).toList();
-    }
-
-    /** py-spy as {@code -Dpyspy.path} names it, else on PATH; skips (or fails, when required) without it. */
-    static Path pySpy() {
-        String named = System.getProperty("pyspy.path", "py-spy");
-        try {
-            return new PySpy(new StackProperties(named, Duration.ofSeconds(1), 1)).program();
-        } catch (StacksUnavailableException missing) {
-            if (Boolean.getBoolean("pyspy.required")) {
-                fail("py-spy is required (-Dpyspy.required=true) but was not found: " + missing.getBody().getDetail());
-            }
-            Assumptions.abort("py-spy not installed (.ci/prepare-pyspy; -Dpyspy.path=...)");
-            return null;
-        }
     }
 }
