@@ -44,6 +44,15 @@ public record ReplicaStatus(
         this(id, role, index, host, state, restarts, exitCode, reason, startedAt, finishedAt, gpus, null, null);
     }
 
+    /**
+     * This replica in a job that was restarted {@code jobRestarts} times: each restart started every replica
+     * again, so it counts at least as many restarts (a backend that restarts replicas in place may count more).
+     */
+    public ReplicaStatus restartedWithJob(int jobRestarts) {
+        return restarts >= jobRestarts ? this : new ReplicaStatus(id, role, index, host, state, jobRestarts, exitCode,
+                reason, startedAt, finishedAt, gpus, pid, namespacePid);
+    }
+
     /** A replica whose GPUs the backend does not hand out itself. */
     public ReplicaStatus(String id, Role role, int index, String host, ReplicaState state, int restarts,
                          Integer exitCode, String reason, Instant startedAt, Instant finishedAt) {

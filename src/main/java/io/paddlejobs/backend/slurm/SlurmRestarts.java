@@ -124,6 +124,7 @@ final class SlurmRestarts {
     private static JobStatus status(JobStatus of, JobPhase phase, String reason, String message, Instant started,
                                     Instant finished, int restarts, List<Attempt> attempts) {
         return new JobStatus(phase, reason, message, of.createdAt(), started, finished, of.queuePosition(),
-                of.pservers(), of.trainers(), of.replicas(), restarts, attempts);
+                of.pservers(), of.trainers(),
+                of.replicas().stream().map(replica -> replica.restartedWithJob(restarts)).toList(), restarts, attempts);
     }
 }
