@@ -3,6 +3,7 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.HungRanks;
 import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
@@ -225,19 +226,7 @@ class StatusPageBrowserTests {
     void takenStacksShowEachRankSideBySideWithTheFramesWhereTheyDifferMarked() throws IOException {
         PySpyInstalled.orSkip();
         Path program = tmp.resolve("hung.py");
-        Files.writeString(program, """
-                import os, socket, threading
-                def wait_for_peer():
-                    print("waiting", flush=True); threading.Event().wait()
-                def accept_from_peer():
-                    s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print("accepting", flush=True); s.accept()
-                if os.environ["PADDLE_TRAINER_ID"] == "0":
-                    m = socket.socket(); m.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                    m.bind(("", int(os.environ["MASTER_PORT"]))); m.listen()
-                    wait_for_peer()
-                else:
-                    accept_from_peer()
-                """);
+        Files.writeString(program, HungRanks.PROGRAM);
         String statusUrl = jobs.submit("""
                 {"name": "hung-ranks", "mode": "collective", "trainers": 2, "entry_point": "python3 %s"}
                 """.formatted(program));

@@ -14,6 +14,7 @@ import io.paddlejobs.job.StackDump;
 import io.paddlejobs.job.StacksUnavailableException;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.testing.HungRanks;
 import io.paddlejobs.testing.PySpyInstalled;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,33 +26,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Stack dumps of a hung local job with real py-spy on real Python: trainer 1 blocks in a socket accept while trainer
- * 0 waits on an event, each in a function of its own, as ranks of a hung collective do. Replicas are confined as
- * where tenants share the machine (as root: each namespace's replicas run as a user of its own, in bubblewrap), and
- * py-spy runs from the service's side on their host pids. Skips without py-spy
+ * Stack dumps of a hung local job with real py-spy on real Python ({@link HungRanks}): trainer 1 blocks in a socket
+ * accept while trainer 0 waits on an event, each in a function of its own, as ranks of a hung collective do.
+ * Replicas are confined as where tenants share the machine (as root: each namespace's replicas run as a user of its
+ * own, in bubblewrap), and py-spy runs from the service's side on their host pids. Skips without py-spy
  * ({@code -Dpyspy.path=...}, else {@code py-spy} on PATH); {@code -Dpyspy.required=true} makes that a failure.
  */
 class StackDumpsTest {
-
-    /**
-     * Trainer 0 listens on its master port (the gate the other trainer waits for), then waits for its peer; trainer
-     * 1 waits for a connection nobody makes. Each says so from inside the function it then blocks in, so that a dump
-     * taken once it has said so finds it there.
-     */
-    static final String HUNG = """
-            python3 -c '
-            import os, socket, threading
-            def wait_for_peer():
-                print("waiting", flush=True); threading.Event().wait()
-            def accept_from_peer():
-                s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print("accepting", flush=True); s.accept()
-            if os.environ["PADDLE_TRAINER_ID"] == "0":
-                m = socket.socket(); m.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                m.bind(("", int(os.environ["MASTER_PORT"]))); m.listen()
-                wait_for_peer()
-            else:
-                accept_from_peer()
-            '""";
 
     @TempDir
     Path dataRoot;
@@ -62,8 +43,8 @@ class StackDumpsTest {
         try (var local = new LocalBackendFixture(LocalBackendFixture.properties(dataRoot), true)) {
             local.backend.useStacks(new StackProperties(pySpy.toString(), Duration.ofSeconds(30), 20));
             JobKey key = new JobKey(LocalBackendFixture.NAMESPACE, "hung");
-            local.backend.submit(local.plan(JobRequests.named("hung", HUNG).spec("stall_timeout=2s").trainers(2)
-                    .mode(JobMode.COLLECTIVE).build()));
+            local.backend.submit(local.plan(JobRequests.named("hung", HungRanks.entryPoint()).spec("stall_timeout=2s")
+                    .trainers(2).mode(JobMode.COLLECTIVE).build()));
 
             // The stall is seen once both have printed their line and gone quiet: its dump is kept.
             await().atMost(DEADLINE).until(() -> !local.backend.stacks(key).isEmpty());
