@@ -262,6 +262,10 @@ class ReplicaStatus(_ReplicaStatusRequired, total=False):
 
     host: str
 
+    namespace_pid: int
+
+    pid: int
+
     reason: str
 
     started_at: str

@@ -18,6 +18,13 @@ export class Replicas {
     this.logs = logs;
     this.views = new Map();
     this.renders = 0;
+    this.attempt = '';
+  }
+
+  /** Shows the logs of this earlier attempt (its number, from 0), or of the current one (''). */
+  setAttempt(attempt) {
+    this.attempt = attempt;
+    for (const view of this.views.values()) view.setAttempt(attempt);
   }
 
   render(replicas, jobFinished) {
@@ -39,6 +46,7 @@ export class Replicas {
       const open = openAll || (replica.role === 'trainer' && replica.index === 0);
       this.views.set(replica.id, new ReplicaView(replica, open));
     }
+    if (this.attempt) this.setAttempt(this.attempt);
     const views = [...this.views.values()];
     this.tbody.replaceChildren(...views.map((view) => view.row));
     this.logs.replaceChildren(...views.map((view) => view.log));
@@ -48,23 +56,28 @@ export class Replicas {
 class ReplicaView {
   constructor(replica, open) {
     const fullLog = pageUrl('logs', { role: replica.role, index: replica.index });
+    this.attempt = '';
     this.host = labelled('Host', replica.host);
     this.gpus = labelled('GPUs', null);
     this.state = labelled('State', null);
     this.restarts = labelled('Restarts', null);
     this.exitCode = labelled('Exit code', null);
     this.detail = labelled('Detail', null);
+    // The row's link and the log box's: both follow the attempt shown (setAttempt).
+    this.fullLogLinks = [
+      el('a', { text: 'Full log', attrs: { href: fullLog, 'aria-label': `Full log of ${replica.id}`, 'data-api': '' } }),
+      el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog, 'data-api': '' } }),
+    ];
     this.row = el('tr', {}, el('th', { text: replica.id, attrs: { scope: 'row' } }),
       this.host, this.gpus, this.state, this.restarts, this.exitCode, this.detail,
-      labelled('Log', null, el('a', { text: 'Full log', attrs: { href: fullLog, 'aria-label': `Full log of ${replica.id}`, 'data-api': '' } })));
+      labelled('Log', null, this.fullLogLinks[0]));
 
     this.logState = el('span');
     this.tail = el('pre', { className: 'log', text: 'Nothing written yet.', attrs: { tabindex: '0', 'aria-label': `Last lines of ${replica.id}'s log` } });
     this.log = el('details', { className: 'log-box', attrs: { id: `log-${replica.id}` } },
       el('summary', {}, el('span', { className: 'replica-id', text: replica.id }), ' ', this.logState),
       this.tail,
-      el('p', { className: 'log-links' }, this.followButton(replica),
-        el('a', { text: `Full log of ${replica.id}`, attrs: { href: fullLog, 'data-api': '' } })));
+      el('p', { className: 'log-links' }, this.followButton(replica), this.fullLogLinks[1]));
     this.log.open = open;
     // Opened by a person (or below, on failure): show its tail now rather than at the next poll.
     this.log.addEventListener('toggle', () => {
@@ -74,6 +87,24 @@ class ReplicaView {
     });
     this.replica = replica;
     this.tailFetchedIn = null;
+  }
+
+  /** The query of this replica's log in the attempt shown: an earlier attempt's by its number. */
+  logParams(params) {
+    return this.attempt ? { ...params, attempt: this.attempt } : params;
+  }
+
+  /** Shows an earlier attempt's log (its number), or the current one's (''): links and tail follow. */
+  setAttempt(attempt) {
+    if (attempt === this.attempt) return;
+    if (this.following) this.stopFollowing();
+    this.attempt = attempt;
+    const href = pageUrl('logs', this.logParams({ role: this.replica.role, index: this.replica.index })).toString();
+    for (const link of this.fullLogLinks) link.setAttribute('href', href);
+    this.follow.hidden = Boolean(attempt) || (this.replica.state !== 'Pending' && this.replica.state !== 'Running');
+    this.followedToEnd = false;
+    this.tailFetchedIn = null;
+    if (this.log.open) this.fetchTail();
   }
 
   followButton(replica) {
@@ -137,8 +168,10 @@ class ReplicaView {
       this.log.open = true; // what people come to see
     }
     const ended = replica.state !== 'Pending' && replica.state !== 'Running';
-    this.follow.hidden = ended && !this.following; // a finished log is all there in its full log
-    const needsTail = replica.state === 'Running' ? tailsDue : ended && this.tailFetchedIn !== replica.state;
+    // A finished log is all there in its full log; an earlier attempt's has ended.
+    this.follow.hidden = (ended || Boolean(this.attempt)) && !this.following;
+    const needsTail = this.attempt ? this.tailFetchedIn === null
+      : replica.state === 'Running' ? tailsDue : ended && this.tailFetchedIn !== replica.state;
     if (this.log.open && needsTail && !this.following) {
       this.fetchTail();
     }
@@ -157,7 +190,7 @@ class ReplicaView {
       do {
         this.fetchAgain = false;
         const state = this.replica.state;
-        const url = pageUrl('logs', { role: this.replica.role, index: this.replica.index, tail: LOG_LINES });
+        const url = pageUrl('logs', this.logParams({ role: this.replica.role, index: this.replica.index, tail: LOG_LINES }));
         const text = await getText(url);
         if (this.following) return; // the followed log owns the box now
         this.tail.textContent = text || 'Nothing written yet.';

@@ -13,6 +13,8 @@ import { RerunForm } from './rerun.js';
 import { progressWords } from './progress.js';
 import { describeCounts } from './format.js';
 import { openEventStream } from './events.js';
+import { StacksSection } from './stacks.js';
+import { attemptChoices } from './stacks-model.js';
 
 const POLL_INTERVAL_MS = 1000;
 const RETRY_INTERVAL_MS = 3000;
@@ -34,6 +36,9 @@ const actions = new ActionButtons(jobName, jobUrl, (verb) => {
   if (verb === 'delete') window.location.assign(pageUrl('../../jobs'));
 });
 let allowed = { cancel: false, delete: false, rerun: false };
+const stacks = new StacksSection($('stacks'), jobUrl);
+// The attempt whose logs the Logs section shows ('' the current one), as the person picked it.
+$('log-attempt').addEventListener('change', () => replicas.setAttempt($('log-attempt').value));
 const metrics = new MetricsFeed({ charts: $('charts'), hint: $('charts-hint'), ignored: $('charts-ignored') });
 // The phase the plan was read in: a queued job is given its ports when it starts, so the plan is
 // read again when the phase moves on.
@@ -147,6 +152,8 @@ function render(status) {
   renderRestarts(status);
   renderProgress(status);
   replicas.render(status.replicas, FINISHED_PHASES.has(status.phase));
+  renderLogAttempts(status);
+  stacks.update(status, allowed);
   actions.update(allowed, FINISHED_PHASES.has(status.phase));
   if (FINISHED_PHASES.has(status.phase)) {
     metrics.finished();
@@ -208,10 +215,30 @@ function renderRestarts(status) {
   list.replaceChildren(...attempts.map((attempt) => {
     const item = document.createElement('li');
     const outcome = attempt.finished_at ? `${attempt.reason || 'Ended'}: ${attempt.message || ''}` : 'running';
-    item.textContent = `Attempt ${attempt.number + 1}: ${outcome}`;
+    // Numbered from 0, as the JSON, the logs' attempt=N and PADDLE_JOB_RESTART_COUNT number them.
+    item.textContent = `Attempt ${attempt.number}: ${outcome}`;
     item.dataset.attempt = String(attempt.number);
     return item;
   }));
+}
+
+/** Lets the person pick whose attempt's logs the Logs section shows, once there is more than one. */
+function renderLogAttempts(status) {
+  const choices = attemptChoices(status.attempts || []);
+  const select = $('log-attempt');
+  const offered = [...select.options].map((option) => option.value + option.textContent).join();
+  if (offered === choices.map((choice) => choice.value + choice.label).join()) return;
+  const picked = select.value;
+  select.replaceChildren(...choices.map((choice) => {
+    const option = document.createElement('option');
+    option.value = choice.value;
+    option.textContent = choice.label;
+    return option;
+  }));
+  $('log-attempt-row').hidden = choices.length === 0;
+  // What was picked stays picked; the current attempt's logs ('') are the default.
+  select.value = choices.some((choice) => choice.value === picked) ? picked : '';
+  if (select.value !== picked) replicas.setAttempt(select.value);
 }
 
 function earliest(instants) {

@@ -124,6 +124,28 @@ public interface JobBackend {
     }
 
     /**
+     * Takes the Python stacks of the job's running trainers now, and keeps them with the job ({@link #stacks}).
+     *
+     * @param trigger why ({@link StackDump#REQUESTED})
+     * @return empty when the job is not here
+     * @throws JobConflictException        when none of its trainers runs (it ended, or has not started)
+     * @throws StacksUnavailableException  where this backend takes no stacks, or cannot now
+     */
+    default Optional<StackDump> takeStacks(JobKey key, String trigger) {
+        throw StacksUnavailableException.notSupported(whyNoStacks());
+    }
+
+    /** Why this backend takes no stacks, and what a user can do instead, in words for a problem's detail. */
+    default String whyNoStacks() {
+        return "This service's backend does not take stack dumps yet; run py-spy dump --pid PID where the replica runs.";
+    }
+
+    /** The stack dumps kept of the job, newest first; none where this backend takes none. */
+    default List<StackDump> stacks(JobKey key) {
+        return List.of();
+    }
+
+    /**
      * Refuses, at submit and in a dry run, a job that could never run here (more GPUs or memory
      * than the machine has), with violations that say what the machine has. Backends in front of a
      * cluster's own scheduler accept every plan: the cluster decides.

@@ -257,6 +257,26 @@ public class JobService {
         listeners.forEach(listener -> listener.accept(key));
     }
 
+    /**
+     * Takes the stacks of the job's running trainers ({@link JobBackend#takeStacks}): only of a job that runs, as
+     * only its processes are there to look at.
+     */
+    public StackDump takeStacks(JobKey key) {
+        Job job = get(key);
+        if (job.status().phase().isFinished() || backend.find(key).isEmpty()) {
+            throw new JobConflictException("Job finished", "Stacks are taken of a job's running processes, and job '"
+                    + key.name() + "' has ended (" + job.status().phase().wireName() + "): none is left. The stacks taken "
+                    + "before it ended are at GET /jobs/" + key.name() + "/stacks.");
+        }
+        return backend.takeStacks(key, StackDump.REQUESTED).orElseThrow(() -> new JobNotFoundException(key));
+    }
+
+    /** The stack dumps kept of the job, newest first. */
+    public List<StackDump> stacks(JobKey key) {
+        get(key);
+        return backend.stacks(key);
+    }
+
     /** Checks that the replica exists before anything is written, so that a 404 can still be sent. */
     public void requireReplica(JobKey key, Role role, int index) {
         JobPlan plan = get(key).plan();

@@ -83,10 +83,14 @@ public record JobStatus(
                 trainers, replicas, restarts, attempts, progress, archived);
     }
 
-    /** The same status with this restart count and these attempts. */
+    /**
+     * The same status with this restart count and these attempts; each replica restarted at least as
+     * often (a restart of the job starts every replica again).
+     */
     public JobStatus withAttempts(int newRestarts, List<Attempt> newAttempts) {
         return new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition, pservers,
-                trainers, replicas, newRestarts, newAttempts, progress, archived);
+                trainers, replicas.stream().map(replica -> replica.restartedWithJob(newRestarts)).toList(),
+                newRestarts, newAttempts, progress, archived);
     }
 
     /** The same status with this progress. */

@@ -36,6 +36,8 @@ public enum ProblemType {
     TOO_MANY_STREAMS,
     TOO_MANY_LOG_STREAMS,
     WEBHOOK_NOT_ALLOWED,
+    STACKS_UNAVAILABLE,
+    STACKS_NOT_SUPPORTED,
     // sweeps
     SWEEP_NOT_FOUND,
     // code packages

@@ -22,6 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
  * chunked body is cut off where it passes the cap, so a large one is never buffered. A body must
  * also arrive within {@code paddlejobs.web.request-body-timeout} (10 s) in all, else 408: Tomcat's
  * timeout is per read, so a client sending a byte every few seconds could hold a thread for ever.
+ * The clock starts when the body is first read, not when the request came in (a loaded service may
+ * take seconds to get there, which is not the client's doing), and a read that completes the body
+ * is never refused: only waiting on a client that has not sent its body yet counts.
  */
 @Component
 public class BodySizeLimitFilter extends OncePerRequestFilter {
@@ -54,24 +57,23 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
             json.writeValue(response.getOutputStream(), new BodyTooLargeException(LIMIT).getBody());
             return;
         }
-        chain.doFilter(new Capped(request, System.nanoTime() + deadline.toNanos(), deadline.toSeconds()), response);
+        chain.doFilter(new Capped(request, deadline), response);
     }
 
     private static final class Capped extends HttpServletRequestWrapper {
         private ServletInputStream stream;
-        private final long deadlineNanos;
-        private final long seconds;
+        private final Duration deadline;
 
-        Capped(HttpServletRequest request, long deadlineNanos, long seconds) {
+        Capped(HttpServletRequest request, Duration deadline) {
             super(request);
-            this.deadlineNanos = deadlineNanos;
-            this.seconds = seconds;
+            this.deadline = deadline;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                stream = new CappedStream(super.getInputStream(), deadlineNanos, seconds);
+                stream = new CappedStream(super.getInputStream(), System.nanoTime() + deadline.toNanos(),
+                        deadline.toSeconds());
             }
             return stream;
         }
@@ -108,7 +110,7 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
         }
 
         private void count(int n) {
-            if (System.nanoTime() > deadlineNanos) {
+            if (System.nanoTime() > deadlineNanos && !in.isFinished()) {
                 throw new BodyTooSlowException(seconds);
             }
             read += n;

@@ -72,6 +72,24 @@ class LocalJobsApiTest extends ApiTest {
     }
 
     @Test
+    void stacksOfAFinishedJobAreA409NamingTheRuleAndThoseOfNoJobA404() {
+        client.post("/jobs", body("ended", "true"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !List.of("Pending", "Running").contains(phase("ended")));
+        assertThat(phase("ended")).isEqualTo("Succeeded");
+
+        HttpResponse<String> taken = client.post("/jobs/ended/stacks", "");
+
+        assertThat(taken.statusCode()).as(taken.body()).isEqualTo(409);
+        assertThat(taken.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(taken.body()).contains("Stacks are taken of a job's running processes", "has ended (Succeeded)");
+        HttpResponse<String> kept = client.get("/jobs/ended/stacks");
+        assertThat(kept.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(kept.body()).get("dumps").size()).isZero();
+        assertThat(client.post("/jobs/no-such-job/stacks", "").statusCode()).isEqualTo(404);
+        assertThat(client.get("/jobs/no-such-job/stacks").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void logsOfAReplicaThatDoesNotExistAre404() {
         client.post("/jobs", body("small", "true"));
 

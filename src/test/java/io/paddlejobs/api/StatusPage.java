@@ -7,6 +7,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /** The status page as a person reads it: what the tests look at, by what it means rather than by markup. */
@@ -61,6 +62,36 @@ final class StatusPage {
 
     String stateOf(String replicaId) {
         return text(By.xpath("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='State']"));
+    }
+
+    String restartsOf(String replicaId) {
+        return text(By.xpath("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='Restarts']"));
+    }
+
+    /** Picks the attempt whose logs the Logs section shows, by its number (from 0). */
+    void showLogsOfAttempt(String number) {
+        new Select(browser.findElement(By.id("log-attempt"))).selectByValue(number);
+    }
+
+    String fullLogHrefOf(String replicaId) {
+        return browser.findElement(By.cssSelector("a[aria-label='Full log of " + replicaId + "']")).getDomAttribute("href");
+    }
+
+    void takeStacks() {
+        browser.findElement(By.xpath("//section[@id='stacks']//button[.='Take stacks now']")).click();
+    }
+
+    /** The title of each rank's column in the Stacks section, in order. */
+    List<String> stackRanks() {
+        return browser.findElements(By.cssSelector("#stacks .rank h3")).stream()
+                .map(title -> title.getDomProperty("textContent").strip()).toList();
+    }
+
+    /** The functions of a rank's frames that are marked as different from the other ranks'. */
+    List<String> markedFramesOf(String replicaId) {
+        return browser.findElements(By.xpath("//section[@id='stacks']//section[@class='rank'][starts-with(h3, '"
+                        + replicaId + " ')]//li[contains(@class, 'differs')]/span[@class='function']")).stream()
+                .map(function -> function.getDomProperty("textContent").strip()).toList();
     }
 
     String logTailOf(String replicaId) {

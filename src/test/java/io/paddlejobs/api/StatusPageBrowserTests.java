@@ -3,6 +3,8 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.HungRanks;
+import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -57,6 +59,9 @@ class StatusPageBrowserTests {
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         // One job at a time, so that a job can be seen waiting in the queue.
         registry.add("paddlejobs.local.max-running-jobs", () -> "1");
+        // A restarted job starts again at once; stacks are taken with the py-spy the build names.
+        registry.add("paddlejobs.restarts.backoff", () -> "100ms");
+        registry.add("paddlejobs.stacks.py-spy", PySpyInstalled::setting);
     }
 
     @BeforeEach
@@ -194,6 +199,52 @@ class StatusPageBrowserTests {
         assertThat(page.exitCodeOf("trainer-0")).isEqualTo("3");
         assertThat(page.stateOf("trainer-0")).isEqualTo("Failed");
         page.await(d -> page.logTailOf("trainer-0").contains("about to fail"));
+    }
+
+    @Test
+    void aRestartedJobNumbersItsAttemptsFromZeroCountsReplicaRestartsAndShowsThePickedAttemptsLog() {
+        String statusUrl = jobs.submit("""
+                {"name": "restarted", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60", "max_restarts": 1,
+                 "entry_point": "echo this is attempt $PADDLE_JOB_RESTART_COUNT; [ $PADDLE_JOB_RESTART_COUNT = 1 ] || exit 3"}
+                """);
+
+        page.open(statusUrl);
+        page.await(d -> page.phase().equals("Succeeded"));
+
+        assertThat(browser.driver().findElement(By.id("attempts")).getText())
+                .contains("Attempt 0: TrainerFailed", "Attempt 1: Completed").doesNotContain("Attempt 2");
+        assertThat(page.restartsOf("trainer-0")).isEqualTo("1");
+        page.await(d -> page.logTailOf("trainer-0").contains("this is attempt 1"));
+
+        page.showLogsOfAttempt("0");
+
+        page.await(d -> page.logTailOf("trainer-0").contains("this is attempt 0"));
+        assertThat(page.fullLogHrefOf("trainer-0")).contains("attempt=0");
+    }
+
+    @Test
+    void takenStacksShowEachRankSideBySideWithTheFramesWhereTheyDifferMarked() throws IOException {
+        PySpyInstalled.orSkip();
+        Path program = tmp.resolve("hung.py");
+        Files.writeString(program, HungRanks.PROGRAM);
+        String statusUrl = jobs.submit("""
+                {"name": "hung-ranks", "mode": "collective", "trainers": 2, "entry_point": "python3 %s"}
+                """.formatted(program));
+        try {
+            page.open(statusUrl);
+            // Both in the function they block in (a quiet job's page fetches no new log lines: asked of the API).
+            await().atMost(StatusPage.DEADLINE).until(() -> jobs.get("/jobs/hung-ranks/logs?role=trainer&index=0").body()
+                    .contains("waiting") && jobs.get("/jobs/hung-ranks/logs?role=trainer&index=1").body().contains("accepting"));
+
+            page.takeStacks();
+
+            page.await(d -> page.stackRanks().size() == 2);
+            assertThat(page.markedFramesOf("trainer-0")).contains("wait_for_peer").doesNotContain("accept_from_peer");
+            assertThat(page.markedFramesOf("trainer-1")).contains("accept_from_peer").doesNotContain("wait_for_peer");
+            assertThat(page.stackRanks().get(0)).matches("trainer-0 \\(pid \\d+.*\\)");
+        } finally {
+            jobs.post("/jobs/hung-ranks/cancel", "");
+        }
     }
 
     @Test

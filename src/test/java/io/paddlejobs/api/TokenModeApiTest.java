@@ -129,6 +129,8 @@ class TokenModeApiTest {
                 Arguments.of("GET", "/jobs/%1$s/actions?namespace=%2$s", null),
                 Arguments.of("GET", "/jobs/%1$s/deliveries?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
+                Arguments.of("POST", "/jobs/%1$s/stacks?namespace=%2$s", null),
+                Arguments.of("GET", "/jobs/%1$s/stacks?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/rerun?namespace=%2$s", "{}"),
                 Arguments.of("POST", "/jobs/%1$s/rerun?dry_run=true&namespace=%2$s", "{}"),
                 Arguments.of("DELETE", "/jobs/%1$s?namespace=%2$s", null),

@@ -52,6 +52,12 @@ public class ContractSchemas implements OpenApiCustomizer {
             Map.entry("Ports", List.of("first", "num", "num_for_sparse")),
             Map.entry("Derivation", List.of("field", "rule", "value")),
             Map.entry("FieldError", List.of("field", "message")),
+            Map.entry("StacksView", List.of("dumps")),
+            Map.entry("StackDump", List.of("attempt", "taken_at", "trigger", "replicas")),
+            Map.entry("ReplicaStacks", List.of("replica", "role", "index", "processes")),
+            Map.entry("ProcessStacks", List.of("pid", "command", "threads")),
+            Map.entry("ThreadStack", List.of("name", "active", "owns_gil", "frames")),
+            Map.entry("Frame", List.of("function", "file")),
             Map.entry("Problem", List.of("title", "status")));
 
     /** Kubernetes quantities: CPUs ({@code 2}, {@code 250m}) and memory ({@code 1Gi}, {@code 1G}). */

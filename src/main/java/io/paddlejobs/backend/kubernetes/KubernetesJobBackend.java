@@ -125,6 +125,15 @@ public final class KubernetesJobBackend implements JobBackend {
                 + "and leave package out.";
     }
 
+    /** Pods run under Pod Security "restricted": no ptrace, so py-spy cannot attach to a trainer from anywhere. */
+    @Override
+    public String whyNoStacks() {
+        return "On Kubernetes, pods run under Pod Security \"restricted\", which allows no ptrace, so py-spy cannot "
+                + "attach to a trainer. Have the program dump its own stacks: faulthandler.register(signal.SIGUSR1, "
+                + "all_threads=True) at its start, then kubectl exec POD -- kill -USR1 1 writes every thread's stack into "
+                + "the pod's log.";
+    }
+
     /** Where pods go and what they mount, as far as the operator allows the namespace; checked at submit and in every dry run. */
     @Override
     public void requireFits(JobPlan plan) {

@@ -8,6 +8,7 @@ import io.paddlejobs.backend.local.sandbox.CgroupLimits;
 import io.paddlejobs.backend.local.sandbox.Sandbox;
 import io.paddlejobs.backend.local.schedule.MachineCapacity;
 import io.paddlejobs.backend.local.schedule.ResourceLedger;
+import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.Tenancy;
@@ -34,7 +35,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "paddlejobs.backend", havingValue = "local", matchIfMissing = true)
-@EnableConfigurationProperties({LocalProperties.class, SecretsProperties.class})
+@EnableConfigurationProperties({LocalProperties.class, SecretsProperties.class, StackProperties.class})
 @PropertySource("classpath:io/paddlejobs/backend/local/local-backend.properties")
 class LocalBackendConfig {
 
@@ -49,7 +50,7 @@ class LocalBackendConfig {
     @Bean
     JobBackend localJobBackend(LocalProperties local, BackendProperties shared, JobPlanner planner, JsonMapper json,
                                Tenancy tenancy, Environment env, CodePackages packages, RestartBackoff backoff,
-                               SpawnHealth spawns, SecretsProperties secrets) {
+                               SpawnHealth spawns, SecretsProperties secrets, StackProperties stacks) {
         LocalProperties properties = local.withShared(shared);
         boolean tenants = tenancy.shared();
         Sandbox sandbox = Sandbox.create(properties.sandbox(), tenants, properties.dataRoot(), hidden(tenancy, env),
@@ -61,6 +62,7 @@ class LocalBackendConfig {
         var resources = ResourceLedger.of(machine, properties);
         var backend = new LocalJobBackend(properties, planner, store, Clock.systemUTC(), sandbox, packages, resources,
                 backoff, spawns, secrets.toStore());
+        backend.useStacks(stacks);
         long reading = System.nanoTime();
         int recorded = backend.recover();
         log.info("Local backend: job files under {} ({} jobs read back in {} ms), at most {} jobs running at once; "

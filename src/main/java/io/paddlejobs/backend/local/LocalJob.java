@@ -7,6 +7,7 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.attempt.AttemptLedger;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -245,6 +247,23 @@ public final class LocalJob {
         return wanted;
     }
 
+    /**
+     * Where a replica's entry point runs, looked up after its start: shown in its status while this process of
+     * this attempt runs. Shown, not written: after a restart of the service the replica is not running any more.
+     */
+    synchronized void replicaPids(int attempt, String replicaId, ReplicaProcess process, ReplicaProcessTree.Ids pids) {
+        LocalReplicas.Entry entry = replicas.get(replicaId);
+        if (attempt == ledger.restarts() && entry != null && entry.process == process && entry.state == ReplicaState.RUNNING) {
+            entry.pids = pids;
+            publish(false);
+        }
+    }
+
+    /** Its running replicas' processes, for a stack dump; none once it has ended. */
+    synchronized Map<Replica, ReplicaProcess> runningReplicas() {
+        return phase.isFinished() ? Map.of() : replicas.running();
+    }
+
     /** Every replica has been started (or the start failed): write the record once. */
     synchronized void startFinished() {
         starting = false;
@@ -416,7 +435,7 @@ public final class LocalJob {
     }
 
     private void publish(boolean write) {
-        List<ReplicaStatus> statuses = replicas.statuses(gpus);
+        List<ReplicaStatus> statuses = replicas.statuses(gpus, ledger.restarts());
         JobStatus status = new JobStatus(phase, reason, message, createdAt, startedAt, finishedAt, queuePosition,
                 LocalReplicas.counts(plan.pservers(), statuses), LocalReplicas.counts(plan.trainers(), statuses),
                 statuses, ledger.restarts(), ledger.attempts());

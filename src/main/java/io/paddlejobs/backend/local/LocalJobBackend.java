@@ -16,6 +16,7 @@ import io.paddlejobs.backend.local.schedule.DiskSpace;
 import io.paddlejobs.backend.local.schedule.LocalScheduler;
 import io.paddlejobs.backend.local.schedule.PortAllocator;
 import io.paddlejobs.backend.local.schedule.ResourceLedger;
+import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
 import io.paddlejobs.job.Job;
@@ -24,6 +25,7 @@ import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.StackDump;
 import io.paddlejobs.planning.Derivation;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
@@ -68,6 +70,7 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
     private final ConcurrentHashMap<JobKey, LocalJob> jobs = new ConcurrentHashMap<>();
     private final ReplicaLauncher launcher;
     private final LocalScheduler scheduler;
+    private final LocalStacks stacks;
     private final ResourceLedger resources;
     /** Whether starts hand out GPUs: without any, the request's device variables reach the replicas as given. */
     private final boolean handsOutGpus;
@@ -111,6 +114,8 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
         this.clock = clock;
         this.launcher = new ReplicaLauncher(properties, planner, site, store, packages, sandbox, spawns, clock,
                 backoff, this::keepRecordThenRun, secrets);
+        this.stacks = new LocalStacks(store, clock, sandbox.usesBubblewrap());
+        launcher.onStall(stacks::takeForStall);
         this.resources = resources;
         this.handsOutGpus = resources.capacity().total().gpus() > 0; // the machine's, fixed at start
         this.scheduler = new LocalScheduler(properties.maxRunningJobs(),
@@ -211,6 +216,21 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
         }
         scheduler.submit(job);
         return job.snapshot();
+    }
+
+    /** How stacks are taken ({@code paddlejobs.stacks.*}); py-spy on the service's PATH until this is called. */
+    void useStacks(StackProperties settings) {
+        stacks.use(settings);
+    }
+
+    @Override
+    public Optional<StackDump> takeStacks(JobKey key, String trigger) {
+        return Optional.ofNullable(jobs.get(key)).map(job -> stacks.take(job, trigger));
+    }
+
+    @Override
+    public List<StackDump> stacks(JobKey key) {
+        return stacks.kept(key);
     }
 
     @Override

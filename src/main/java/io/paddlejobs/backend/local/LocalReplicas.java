@@ -34,6 +34,8 @@ final class LocalReplicas {
         Instant finishedAt;
         ReplicaProcess process;
         ReplicaProcess.ProcessRef ref;
+        /** Where its entry point runs, once looked up after its start ({@link ReplicaProcessTree}); shown while it runs. */
+        ReplicaProcessTree.Ids pids;
 
         private Entry(Replica replica) {
             this.replica = replica;
@@ -42,6 +44,7 @@ final class LocalReplicas {
         /** Its process runs: as wanted, or (when its job ended while it was started) only until it is stopped. */
         void started(ReplicaProcess started, Instant at, boolean wanted) {
             ref = started.ref();
+            pids = null;
             startedAt = at;
             state = wanted ? ReplicaState.RUNNING : ReplicaState.STOPPED;
             process = wanted ? started : null;
@@ -55,6 +58,7 @@ final class LocalReplicas {
             exitCode = code;
             finishedAt = at;
             process = null;
+            pids = null;
             if (state == ReplicaState.STOPPED) {
                 return false;
             }
@@ -136,11 +140,25 @@ final class LocalReplicas {
         return toStop;
     }
 
-    List<ReplicaStatus> statuses(GpuAssignment gpus) {
-        return byId.values().stream()
-                .map(e -> new ReplicaStatus(e.replica.id(), e.replica.role(), e.replica.index(), e.replica.host(),
-                        e.state, 0, e.exitCode, e.reason, e.startedAt, e.finishedAt, gpus.visibleIds(e.replica.id())))
-                .toList();
+    /**
+     * @param restarts the job's restarts so far: each one started every replica again
+     */
+    List<ReplicaStatus> statuses(GpuAssignment gpus, int restarts) {
+        return byId.values().stream().map(e -> {
+            ReplicaProcessTree.Ids shown = e.state == ReplicaState.RUNNING ? e.pids : null;
+            return new ReplicaStatus(e.replica.id(), e.replica.role(), e.replica.index(), e.replica.host(),
+                    e.state, e.startedAt == null ? 0 : restarts, e.exitCode, e.reason, e.startedAt, e.finishedAt,
+                    gpus.visibleIds(e.replica.id()), shown == null ? null : shown.pid(),
+                    shown == null ? null : shown.namespacePid());
+        }).toList();
+    }
+
+    /** The processes of the replicas that run now, by replica: what a stack dump looks at. */
+    Map<Replica, ReplicaProcess> running() {
+        Map<Replica, ReplicaProcess> running = new LinkedHashMap<>();
+        byId.values().stream().filter(e -> e.state == ReplicaState.RUNNING && e.process != null)
+                .forEach(e -> running.put(e.replica, e.process));
+        return running;
     }
 
     /** How the replicas of one role stand, from their statuses. */

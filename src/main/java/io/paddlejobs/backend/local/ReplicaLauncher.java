@@ -47,6 +47,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -74,6 +75,9 @@ final class ReplicaLauncher implements AutoCloseable {
     private static final long RENDEZVOUS_LOOK_MILLIS = 20;
     private static final int WORK_THREADS = 64;
     private static final int SPAWN_THREADS = 8;
+    /** How often, and how many times, a started replica's entry point is looked for (its pid for the status). */
+    private static final long PID_LOOK_MILLIS = 50;
+    private static final int PID_LOOKS = 100;
 
     private final LocalProperties properties;
     private final JobRecordStore store;
@@ -117,6 +121,8 @@ final class ReplicaLauncher implements AutoCloseable {
     private final RestartBackoff backoff;
     /** When each trainer last reported a new step: a job that reports steps shows progress only so. */
     private final StepSightings steps = new StepSightings();
+    private volatile Consumer<LocalJob> onStall = job -> {
+    };
 
     /**
      * @param startRecord makes a started job's record durable, then lets its replicas run
@@ -239,7 +245,36 @@ final class ReplicaLauncher implements AutoCloseable {
             stopLater(wanted);
             return false;
         }
+        Map<String, ReplicaProcess> byReplica = new HashMap<>();
+        for (int i = 0; i < replicas.size(); i++) {
+            if (spawned.get(i).join() != null) {
+                byReplica.put(replicas.get(i).id(), spawned.get(i).join());
+            }
+        }
+        lookForPids(job, attempt, byReplica, PID_LOOKS);
         return true;
+    }
+
+    /**
+     * Looks up where each replica's entry point runs, for its status, until every one is found (the sandbox
+     * makes it a moment after the gate opens) or {@link #PID_LOOKS} looks have passed.
+     */
+    private void lookForPids(LocalJob job, int attempt, Map<String, ReplicaProcess> left, int looks) {
+        if (job.phase().isFinished() || job.attempt() != attempt) {
+            return;
+        }
+        left.entrySet().removeIf(replica -> ReplicaProcessTree.entryPoint(replica.getValue().pid(), sandbox.usesBubblewrap())
+                .map(ids -> {
+                    job.replicaPids(attempt, replica.getKey(), replica.getValue(), ids);
+                    return true;
+                }).orElse(false));
+        if (!left.isEmpty() && looks > 1) {
+            try {
+                timers.schedule(() -> lookForPids(job, attempt, left, looks - 1), PID_LOOK_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException shuttingDown) {
+                // no status to show them in
+            }
+        }
     }
 
     /**
@@ -438,26 +473,51 @@ final class ReplicaLauncher implements AutoCloseable {
         }
     }
 
+    /** Told once as a stall is seen, before the stall restarts or fails the attempt: the stacks are taken then. */
+    void onStall(Consumer<LocalJob> then) {
+        this.onStall = then;
+    }
+
     /** Looks for a stall of this attempt as long as it runs, when the job has a {@code stall_timeout}. */
     private void watchForStalls(LocalJob job, JobPlan placed, int attempt) {
         if (placed.spec().lifecycle().stallTimeout() != null) {
-            lookForStall(job, new StallWatch(placed.spec().lifecycle().stallTimeout(), clock.instant()), attempt);
+            lookForStall(job, new StallWatch(placed.spec().lifecycle().stallTimeout(), clock.instant()), attempt, false);
         }
     }
 
-    private void lookForStall(LocalJob job, StallWatch watch, int attempt) {
+    /**
+     * @param told whether {@link #onStall} was told of the stall going on now: once per stall, not at every look
+     */
+    private void lookForStall(LocalJob job, StallWatch watch, int attempt, boolean told) {
         if (job.phase().isFinished() || job.attempt() != attempt || job.restartAt() != null) {
             return; // ended, or the attempt it watched did (the next one has a watch of its own)
         }
         Optional<String> silence = watch.silence(job.snapshot().status().replicas(),
                 id -> lastWritten(job.key(), id), id -> steps.last(job.key(), id), clock.instant());
+        if (silence.isPresent() && !told) {
+            // Told off the timer thread (py-spy takes a while); the stall is judged after, while the processes still run.
+            runElsewhere(() -> {
+                onStall.accept(job);
+                judgeStall(job, watch, attempt, silence, true);
+            });
+            return;
+        }
+        judgeStall(job, watch, attempt, silence, told && silence.isPresent());
+    }
+
+    private void judgeStall(LocalJob job, StallWatch watch, int attempt, Optional<String> silence, boolean told) {
         LocalJob.Outcome outcome = job.stallSeen(attempt, silence, backoff);
         if (outcome.restartAt() != null) {
             restartLater(job, outcome);
         } else if (!outcome.toStop().isEmpty()) {
             stopLater(outcome.toStop());
         } else {
-            timers.schedule(() -> lookForStall(job, watch, attempt), watch.interval().toMillis(), TimeUnit.MILLISECONDS);
+            try {
+                timers.schedule(() -> lookForStall(job, watch, attempt, told), watch.interval().toMillis(),
+                        TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException shuttingDown) {
+                // the service stops: so does the watch
+            }
         }
     }
 

@@ -132,6 +132,12 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
     }
 
     @Override
+    public String whyNoStacks() {
+        return "The Slurm backend does not take stack dumps yet. With py-spy installed on the nodes: srun --overlap "
+                + "--jobid JOBID -w NODE py-spy dump --pid PID (the replica's node is its host in the status).";
+    }
+
+    @Override
     public Site site() {
         return site;
     }

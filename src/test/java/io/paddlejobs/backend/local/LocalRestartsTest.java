@@ -45,6 +45,8 @@ class LocalRestartsTest {
             Job done = local.awaitPhase("flaky", JobPhase.SUCCEEDED);
 
             assertThat(done.status().restarts()).isEqualTo(1);
+            assertThat(done.status().replicas()).as("the job's restart started every replica again")
+                    .extracting(io.paddlejobs.job.ReplicaStatus::restarts).containsOnly(1);
             assertThat(done.status().attempts()).extracting(Attempt::number, Attempt::reason)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(0, "TrainerFailed"),
                             org.assertj.core.groups.Tuple.tuple(1, "Completed"));

@@ -65,7 +65,7 @@ public final class JobStatusMapper {
                 outcome.queuePosition(),
                 RoleCounts.of(plan.pservers().count(), statuses.stream().filter(r -> r.role() == Role.PSERVER).toList()),
                 RoleCounts.of(plan.trainers().count(), statuses.stream().filter(r -> r.role() == Role.TRAINER).toList()),
-                statuses, state.number(), attempts);
+                statuses.stream().map(replica -> replica.restartedWithJob(state.number())).toList(), state.number(), attempts);
     }
 
     /**

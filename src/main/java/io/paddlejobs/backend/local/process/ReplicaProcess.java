@@ -96,6 +96,11 @@ public final class ReplicaProcess {
         }
     }
 
+    /** The id of the process the service started: the root of the replica's process tree. */
+    public long pid() {
+        return process.pid();
+    }
+
     public ProcessRef ref() {
         return new ProcessRef(process.pid(), process.toHandle().info().startInstant().orElse(null));
     }
