@@ -67,6 +67,10 @@ abstract class ApiTest {
         // A short body deadline, so that SlowBodyTest trickles a body past it in seconds; every other
         // class's bodies arrive in one write.
         registry.add("paddlejobs.web.request-body-timeout", () -> "2s");
+        // JobWatchApiTest opens 300 streams one after another as one caller, and each counts until the service
+        // sees its client gone: above the per-caller default (256), with the total it takes (a sixteenth each).
+        registry.add("paddlejobs.streams.max-open-per-user", () -> 1024);
+        registry.add("paddlejobs.streams.max-open", () -> 16 * 1024);
     }
 
     /** {@code {'a':1}} -> {@code {"a":1}}: request bodies in tables read better without escaped quotes. */

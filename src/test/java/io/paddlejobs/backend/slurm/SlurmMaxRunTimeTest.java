@@ -3,6 +3,7 @@ package io.paddlejobs.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.backend.JobDirectories;
+import io.paddlejobs.backend.slurm.script.PlacementTest;
 import io.paddlejobs.backend.slurm.state.NextAttempts;
 import io.paddlejobs.backend.slurm.state.SlurmJob;
 import io.paddlejobs.backend.slurm.state.SlurmRecords;

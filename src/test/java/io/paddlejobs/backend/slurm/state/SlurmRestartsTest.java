@@ -13,6 +13,7 @@ import io.paddlejobs.job.Attempt;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequests;
@@ -153,7 +154,11 @@ class SlurmRestartsTest {
         } // what a kill -9 leaves: closing the backend only stops its threads, the record stays as the backoff wrote it
 
         try (SlurmJobBackend after = backend(SHORT)) {
-            assertThat(job(after, "survivor").status().reason()).isEqualTo("Restarting");
+            // Read back as the backoff left it, unless the backoff (due 8 s after the failure) ended while the
+            // service was away on a loaded machine and the next attempt is submitted already.
+            JobStatus readBack = job(after, "survivor").status();
+            assertThat(readBack.reason() == null ? readBack.restarts() : readBack.reason()).as(readBack.toString())
+                    .isIn("Restarting", 1);
 
             Job done = awaitPhase(after, "survivor", JobPhase.SUCCEEDED);
 
