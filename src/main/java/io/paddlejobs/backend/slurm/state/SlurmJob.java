@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.slurm.state;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
 import io.paddlejobs.backend.slurm.script.Placement;
 import io.paddlejobs.backend.slurm.script.ReplicaMarks;
@@ -48,6 +49,7 @@ public record SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean pl
         return new Job(plan, status);
     }
 
+    @JsonIgnore // not part of the record: a public isX() would otherwise be written as a property "x"
     public boolean isFinished() {
         return status.phase().isFinished();
     }
