@@ -170,7 +170,9 @@ class KubernetesJobBackendTest {
             assertThat(backend.find(key)).isPresent();
             assertThat(backend.list(ns)).hasSize(1);
         }
-        assertThat(cluster.server.getRequestCount()).isEqualTo(before);
+        // 200 reads that asked the API server would add 200 requests; an informer's watch reconnecting during
+        // the loop (its own schedule, on its own thread) adds one or two.
+        assertThat(cluster.server.getRequestCount()).as("requests during 200 reads").isLessThan(before + 10);
     }
 
     @Test
