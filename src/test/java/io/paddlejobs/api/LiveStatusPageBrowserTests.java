@@ -90,9 +90,10 @@ class LiveStatusPageBrowserTests {
         page.await(d -> legendOf("loss").stream().allMatch(entry -> entry.endsWith("at step 8")));
         assertThat(legendOf("loss")).extracting(entry -> entry.substring(0, entry.indexOf(' ')))
                 .containsExactly("trainer-0", "trainer-1", "trainer-2");
-        for (String trainer : List.of("trainer-0", "trainer-1", "trainer-2")) {
-            assertThat(pointsOf("loss", trainer)).isEqualTo(8);
-        }
+        // Every step charted (a point the stream lost would keep this waiting): the legend may say step 8 a moment
+        // before the last point is drawn on a loaded machine.
+        page.await(d -> List.of("trainer-0", "trainer-1", "trainer-2").stream()
+                .allMatch(trainer -> pointsOf("loss", trainer) == 8));
         assertThat(chart("loss").findElements(By.cssSelector("svg text")).stream().map(WebElement::getText))
                 .contains("step", "loss");
         assertThat(chart("loss").findElement(By.cssSelector("p.visually-hidden")).getDomProperty("textContent"))
