@@ -49,7 +49,7 @@ class SlurmPlantedLinksTest extends SlurmServiceTest {
     @Test
     void aNamespaceDirectoryReplacedByALinkGetsNothingDeletedMadeOrWrittenThroughIt() throws Exception {
         Path victim = victim("precious");
-        plantAndAwait("team-b", "plant", "cd \"$PADDLE_JOB_DATA/../../jobs\" && mv team-b team-b.real && ln -s " + victim + " team-b",
+        plantAndAwait("team-b", "plant", inPlaceOfNamespace("team-b", "[ -L team-b ]", "ln -s " + victim + " team-b"),
                 sharedDir.resolve("jobs/team-b"));
 
         HttpResponse<String> refused = submit("team-b", "precious", 1, "echo hi");
@@ -65,7 +65,7 @@ class SlurmPlantedLinksTest extends SlurmServiceTest {
 
     @Test
     void aNamespaceDirectoryReplacedByAFileIsAProblemNamingTheJobsFilesNotA500() {
-        plantAndAwait("team-c", "plant", "cd \"$PADDLE_JOB_DATA/../../jobs\" && mv team-c team-c.real && echo not-a-directory > team-c",
+        plantAndAwait("team-c", "plant", inPlaceOfNamespace("team-c", "[ -f team-c ]", "echo not-a-directory > team-c"),
                 sharedDir.resolve("jobs/team-c"));
 
         HttpResponse<String> refused = submit("team-c", "next", 1, "echo hi");
@@ -135,6 +135,16 @@ class SlurmPlantedLinksTest extends SlurmServiceTest {
                 && !Files.isDirectory(planted, LinkOption.NOFOLLOW_LINKS)
                 && api.getJson("/jobs/" + name + "?namespace=" + namespace).at("/status/phase").asString()
                 .matches("Succeeded|Failed"));
+    }
+
+    /**
+     * A job's entry point that moves its namespace's directory of jobs aside and plants something in its place,
+     * until {@code planted} holds: the service makes a job's directories where they are missing (it writes the
+     * job's record as Slurm starts it), and on a loaded machine it may do so between the move and the plant.
+     */
+    private static String inPlaceOfNamespace(String namespace, String planted, String plant) {
+        return "cd \"$PADDLE_JOB_DATA/../../jobs\" && n=0; until " + planted + " || [ $n -ge 20 ]; do n=$((n + 1));"
+                + " mv " + namespace + " " + namespace + ".real$n; " + plant + "; done";
     }
 
     /** A directory of the service's user's outside the shared directory, private, with a file and a directory in it. */
