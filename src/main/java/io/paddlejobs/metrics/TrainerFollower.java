@@ -52,21 +52,23 @@ final class TrainerFollower implements Runnable {
         String replica = Replica.idOf(Role.TRAINER, index);
         try {
             while (!Thread.currentThread().isInterrupted()) {
-                Optional<ReplicaState> state = state();
-                if (state.isEmpty()) {
+                Optional<Seen> seen = seen();
+                if (seen.isEmpty()) {
                     whenJobGone.run();
                     return;
                 }
-                if (state.get() == ReplicaState.PENDING) {
+                if (seen.get().state() == ReplicaState.PENDING) {
                     // Nothing to read before it runs; on Kubernetes each try would cost the API server a
                     // log request, for every waiting trainer of every job. Its state is read from memory.
                     Thread.sleep(retryInterval.toMillis());
                     continue;
                 }
-                boolean ended = hasEnded(state.get());
+                boolean ended = hasEnded(seen.get().state());
+                // The attempt the backend serves the log of now: it changes only once this read has ended.
+                int attempt = seen.get().attempt();
                 LineSink sink = new LineSink(line -> {
                     Instant at = now();
-                    if (target.read(replica, line, at)) {
+                    if (target.read(replica, line, at, attempt)) {
                         jobs.newStepReported(key, replica, at);
                     }
                 }, target::ignoreLine);
@@ -74,7 +76,7 @@ final class TrainerFollower implements Runnable {
                     whenJobGone.run();
                     return;
                 }
-                Optional<ReplicaState> after = ended ? state : state();
+                Optional<ReplicaState> after = ended ? seen.map(Seen::state) : state();
                 if (after.isEmpty() || ended) {
                     sink.finish();
                     return;
@@ -104,9 +106,18 @@ final class TrainerFollower implements Runnable {
 
     /** The trainer's state; empty when the job is gone, or is another one now under the same name. */
     private Optional<ReplicaState> state() {
+        return seen().map(Seen::state);
+    }
+
+    /** The trainer's state and the job's current attempt, from one read of the job. */
+    private Optional<Seen> seen() {
         return jobs.find(key)
                 .filter(job -> Objects.equals(job.status().createdAt(), target.jobCreatedAt()))
-                .flatMap(this::trainer);
+                .flatMap(job -> trainer(job).map(state -> new Seen(state, job.status().restarts())));
+    }
+
+    /** @param attempt the job's current attempt, numbered from 0: its restarts so far */
+    private record Seen(ReplicaState state, int attempt) {
     }
 
     /** A trainer of a job waiting for its next attempt is to run again: its series goes on then. */

@@ -203,9 +203,10 @@ class StatusPageBrowserTests {
 
     @Test
     void aRestartedJobNumbersItsAttemptsFromZeroCountsReplicaRestartsAndShowsThePickedAttemptsLog() {
+        // Attempt 0 reports a loss from 70 to 5 in steps 1 to 3 and fails; attempt 1 goes on from step 4 down to 0.3.
         String statusUrl = jobs.submit("""
                 {"name": "restarted", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60", "max_restarts": 1,
-                 "entry_point": "echo this is attempt $PADDLE_JOB_RESTART_COUNT; [ $PADDLE_JOB_RESTART_COUNT = 1 ] || exit 3"}
+                 "entry_point": "echo this is attempt $PADDLE_JOB_RESTART_COUNT; f='PADDLEJOBS_METRICS {\\"step\\": %s, \\"loss\\": %s}\\\\n'; if [ $PADDLE_JOB_RESTART_COUNT = 1 ]; then printf \\"$f\\" 4 1 5 0.5 6 0.3; else printf \\"$f\\" 1 70 2 20 3 5; exit 3; fi"}
                 """);
 
         page.open(statusUrl);
@@ -220,6 +221,11 @@ class StatusPageBrowserTests {
 
         page.await(d -> page.logTailOf("trainer-0").contains("this is attempt 0"));
         assertThat(page.fullLogHrefOf("trainer-0")).contains("attempt=0");
+        // The loss chart marks where attempt 1 began, whenever the service read attempt 0's last line.
+        page.await(d -> page.attemptMarksOf("loss").equals(List.of("attempt 1 at step 4")));
+        assertThat(page.valueTicksOf("loss")).startsWith("0").endsWith("80");
+        page.showOnLogScale("loss");
+        assertThat(page.valueTicksOf("loss")).containsExactly("0.1", "1", "10", "100");
     }
 
     @Test

@@ -342,7 +342,7 @@ class JdbcJobHistoryTest {
         JobKey key = new JobKey("default", "measured");
         history.record(HistoryStores.job(plan, JobPhase.SUCCEEDED, "Completed", NOW, NOW));
         MetricsSnapshot metrics = new MetricsSnapshot(2, 1, Map.of("loss", Map.of("trainer-0", List.of(
-                new MetricPoint(1, 0.5, NOW), new MetricPoint(2, 0.25, NOW.plusSeconds(1))))),
+                new MetricPoint(1, 0.5, NOW, 0), new MetricPoint(2, 0.25, NOW.plusSeconds(1), 0)))),
                 new Progress(2, 2L, 1.0, null, null, "trainer-0"));
         history.keepMetrics(key, metrics, NOW);
         history.keepLog(key, Role.TRAINER, 0, "loss 0.25\n");
