@@ -88,6 +88,7 @@ public final class JobRequests {
             FIELDS.put("max_restarts", (b, v) -> b.maxRestarts(Integer.valueOf(v)));
             FIELDS.put("restart_on", (b, v) -> b.restartOn(RestartOn.parse(java.util.List.of(v.split(",")))));
             FIELDS.put("stall_timeout", (b, v) -> b.stallTimeout(RunTimeLimit.parse(v)));
+            FIELDS.put("debug_hold", (b, v) -> b.debugHold(RunTimeLimit.parse(v)));
             FIELDS.put("queue", Builder::queue);
             FIELDS.put("priority", Builder::priority);
             FIELDS.put("account", Builder::account);
@@ -123,6 +124,7 @@ public final class JobRequests {
         private Integer maxRestarts;
         private RestartOn restartOn;
         private Duration stallTimeout;
+        private Duration debugHold;
         private String queue;
         private String priority;
         private String account;
@@ -190,6 +192,7 @@ public final class JobRequests {
             b.maxRestarts = lifecycle.maxRestarts();
             b.restartOn = lifecycle.restartOn();
             b.stallTimeout = lifecycle.stallTimeout();
+            b.debugHold = lifecycle.debugHold();
             return b;
         }
 
@@ -218,7 +221,7 @@ public final class JobRequests {
                             pserverMem, useGpu, shmSize),
                     new JobRequest.Placement(labels, queue, priority, account, partition, qos, nodeSelector, tolerations,
                             nodeAffinity, volumes),
-                    new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout),
+                    new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout, debugHold),
                     new JobRequest.Notifications(notify));
         }
 
@@ -250,6 +253,7 @@ public final class JobRequests {
         public Builder maxRestarts(Integer value) { maxRestarts = value; return this; }
         public Builder restartOn(RestartOn value) { restartOn = value; return this; }
         public Builder stallTimeout(Duration value) { stallTimeout = value; return this; }
+        public Builder debugHold(Duration value) { debugHold = value; return this; }
         public Builder queue(String value) { queue = value; return this; }
         public Builder priority(String value) { priority = value; return this; }
         public Builder account(String value) { account = value; return this; }

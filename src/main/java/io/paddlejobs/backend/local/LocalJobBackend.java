@@ -3,6 +3,7 @@ package io.paddlejobs.backend.local;
 import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.backend.SecretStore;
+import io.paddlejobs.backend.ShellScripts;
 import io.paddlejobs.backend.local.process.LogFiles;
 import io.paddlejobs.backend.local.process.MissingScripts;
 import io.paddlejobs.backend.local.process.ReplicaProcess;
@@ -19,6 +20,7 @@ import io.paddlejobs.backend.local.schedule.ResourceLedger;
 import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
+import io.paddlejobs.job.ExecProcess;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobBackend;
@@ -231,6 +233,26 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
     @Override
     public List<StackDump> stacks(JobKey key) {
         return stacks.kept(key);
+    }
+
+    @Override
+    public boolean holdsFailedAttempts() {
+        return true;
+    }
+
+    /** In a sandbox made as the replica's was (its own PID namespace: the replica's processes are not in it). */
+    @Override
+    public Optional<ExecProcess> exec(JobKey key, Role role, int index, List<String> command) {
+        LocalJob job = jobs.get(key);
+        if (job == null || index >= job.plan().role(role).count()) {
+            return Optional.empty();
+        }
+        String line = command.stream().map(ShellScripts::quote).collect(java.util.stream.Collectors.joining(" "));
+        try {
+            return Optional.of(new HeldCommand(launcher.exec(job, job.plan().replicasOf(role).get(index), "exec " + line)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the command could not be started in " + role.label() + "-" + index, e);
+        }
     }
 
     @Override
