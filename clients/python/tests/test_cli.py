@@ -215,7 +215,8 @@ def test_the_client_starts_reads_cancels_and_deletes_a_sweep(service):
 
 
 def test_exec_runs_a_command_in_a_held_replica_streaming_its_output_and_exits_with_its_code(service):
-    request = {"name": "cli-held", "entry_point": "echo kept-by-the-replica > note.txt; exit 3", "debug_hold": "10m"}
+    request = {"name": "cli-held", "entry_point": "echo kept-by-the-replica > note.txt; exit 3", "mode": "collective",
+               "trainers": 1, "debug_hold": "10m"}
     assert run(service, "submit", "-", stdin=json.dumps(request)).returncode == 0
     deadline = time.monotonic() + 60
     while json.loads(run(service, "status", "cli-held").stdout).get("reason") != "Held":

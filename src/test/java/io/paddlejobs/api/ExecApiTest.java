@@ -22,7 +22,7 @@ class ExecApiTest extends ApiTest {
     @Test
     void aHeldReplicaRunsACommandInItsDirectoryAndEnvironmentAndAnswersItsOutputThenItsExitCode() {
         client.submit("""
-                {"name": "crashes", "entry_point": "echo from-the-replica > note.txt; exit 3", "trainers": 1,
+                {"name": "crashes", "entry_point": "echo from-the-replica > note.txt; exit 3", "trainers": 1, "mode": "collective",
                  "debug_hold": "10m"}""", NAMESPACE);
         JsonNode held = awaitHeld("crashes");
         assertThat(held.get("phase").asString()).isEqualTo("Running");
@@ -42,7 +42,7 @@ class ExecApiTest extends ApiTest {
 
         assertRefused(exec("crashes", "role=trainer&index=1", "[\"true\"]"), 404, null, "trainer");
         assertRefused(exec("crashes", "role=worker&index=0", "[\"true\"]"), 400, "role", "pserver|trainer");
-        assertRefused(exec("crashes", "index=0", "[]"), 400, "command", "must not be empty");
+        assertRefused(exec("crashes", "index=0", "[]"), 400, "command", "between 1 and 256");
 
         client.post("/jobs/crashes/cancel?namespace=" + NAMESPACE, "");
         assertThat(client.status("crashes", NAMESPACE).get("phase").asString()).isEqualTo("Cancelled");

@@ -18,7 +18,6 @@ import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -58,8 +57,7 @@ class JobExecController {
 
     @Schema(description = "The command to run, as its words (no shell unless it names one: [\"sh\", \"-c\", \"ls; env\"])")
     record ExecRequest(
-            @Schema(example = "[\"sh\", \"-c\", \"pwd; ls\"]")
-            @NotEmpty @Size(max = 256)
+            @NotNull @Size(min = 1, max = 256)
             List<@NotNull @Size(max = 65536) @Pattern(regexp = "[^\\x00]*", message = "must not hold a NUL character") String> command) {
     }
 
@@ -73,8 +71,7 @@ class JobExecController {
             (128 + n when a signal n ended it). It is stopped when the hold ends (its time is over, a cancel). Needs \
             the right to cancel the job; audited as action=exec.""")
     @ApiResponse(responseCode = "200", description = "Its output, then its exit code, one JSON object per line",
-            content = @Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string",
-                    example = "{\"output\": \"/work\\n\"}\n{\"exit_code\": 0}\n")))
+            content = @Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string")))
     @PostMapping(path = "/{name}/exec", consumes = MediaType.APPLICATION_JSON_VALUE, produces = "application/x-ndjson")
     ResponseEntity<ResponseBodyEmitter> exec(@PathVariable String name,
                                              @InNamespace(Action.CANCEL) String namespace,
