@@ -375,12 +375,22 @@ public final class LocalJob {
             return Outcome.NOTHING;
         }
         if (hold != null) {
-            // Held when the service stopped: its processes are gone, so the hold ends as its attempt would have.
-            Ending held = hold.ending();
-            hold = null;
-            return attemptFailed(held, backoff, null);
+            return endHold(backoff); // held when the service stopped: its processes are gone, the hold with them
         }
         return attemptFailed(Ending.fromOutside(reasonIfFailed, messageIfFailed), backoff, null);
+    }
+
+    /**
+     * Ends its hold now, as its attempt would have ended at once: the job fails, or waits for its next attempt
+     * (which a later start of the service begins, its record saying when). For a service that stops or restarts.
+     */
+    synchronized Outcome endHold(RestartBackoff backoff) {
+        if (hold == null || phase.isFinished()) {
+            return Outcome.NOTHING;
+        }
+        Ending held = hold.ending();
+        hold = null;
+        return attemptFailed(held, backoff, null);
     }
 
     /**
@@ -388,12 +398,10 @@ public final class LocalJob {
      * Nothing when the job is not held (it ended meanwhile: a cancel ends a hold) or its hold is not over yet.
      */
     synchronized Outcome holdOver(RestartBackoff backoff) {
-        if (hold == null || phase.isFinished() || !hold.over(clock.instant())) {
+        if (hold == null || !hold.over(clock.instant())) {
             return Outcome.NOTHING;
         }
-        Ending held = hold.ending();
-        hold = null;
-        return attemptFailed(held, backoff, null);
+        return endHold(backoff);
     }
 
     /**

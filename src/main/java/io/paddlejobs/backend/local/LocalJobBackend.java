@@ -439,14 +439,19 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
         return recorded.size();
     }
 
-    /** On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed. */
+    /**
+     * On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed;
+     * a held one ends its hold as its attempt would have ended (failed, or restarted by the next start).
+     */
     @Override
     public void close() {
         // Queued jobs stay queued, as their records say: the next start runs them, as after a crash.
         scheduler.drain().forEach(job -> jobs.remove(job.key(), job));
         List<ReplicaProcess> toStop = new ArrayList<>();
-        jobs.values().stream().filter(job -> !job.phase().isFinished()).forEach(job -> toStop.addAll(job.finish(
-                JobPhase.FAILED, "ServiceStopped", "the service was stopped while the job was running. " + RUN_AGAIN)));
+        jobs.values().stream().filter(job -> !job.phase().isFinished()).forEach(job -> toStop.addAll(job.held()
+                ? job.endHold(backoff).toStop()
+                : job.finish(JobPhase.FAILED, "ServiceStopped", "the service was stopped while the job was running. "
+                        + RUN_AGAIN)));
         launcher.stopNow(toStop);
         launcher.close();
     }

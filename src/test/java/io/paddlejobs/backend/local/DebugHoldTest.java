@@ -134,6 +134,20 @@ class DebugHoldTest {
         }
     }
 
+    @Test
+    void aServiceStoppedDuringAHoldRestartsTheJobAtItsNextStartAsTheFailureWouldHave() {
+        try (var before = new LocalBackendFixture(dataRoot, SHORT)) {
+            submit(before, "stopped", "debug_hold=10m max_restarts=1");
+            awaitHeld(before, "stopped", 0);
+        }
+        try (var after = new LocalBackendFixture(dataRoot, SHORT)) {
+            Job heldAgain = awaitHeld(after, "stopped", 1);
+
+            assertThat(heldAgain.status().attempts().get(0).reason()).as("the held failure, not the stop")
+                    .isEqualTo("TrainerFailed");
+        }
+    }
+
     private static JobKey submit(LocalBackendFixture local, String name, String spec) {
         local.backend.submit(local.plan(JobRequests.named(name, "python3 -c '" + PROGRAM + "'").spec(spec).trainers(2)
                 .mode(JobMode.COLLECTIVE).build()));
