@@ -30,7 +30,7 @@ public final class JobRequests {
                 .spec("image=img:1 num_gpus=4 num_cpus=8 memory=16Gi trainers=4 trainer_cpu=2 trainer_gpu=1 trainer_mem=4G"
                         + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
                         + " use_gpu=true mode=collective max_run_time=90m max_restarts=3 restart_on=infrastructure,137,stall"
-                        + " stall_timeout=30m queue=gpu-team priority=high account=ml partition=gpu qos=normal"
+                        + " stall_timeout=30m debug_hold=10m queue=gpu-team priority=high account=ml partition=gpu qos=normal"
                         + " package=sha256:" + "0123456789abcdef".repeat(4))
                 .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp"))
                 .spec("pserver_image=pimg:2 shm_size=2Gi")
