@@ -15,6 +15,7 @@ import io.paddlejobs.backend.local.sandbox.Sandbox;
 import io.paddlejobs.backend.local.schedule.GpuAssignment;
 import io.paddlejobs.backend.local.schedule.GpuDevice;
 import io.paddlejobs.job.CodePackages;
+import io.paddlejobs.job.JobConflictException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaStatus;
@@ -304,7 +305,7 @@ final class ReplicaLauncher implements AutoCloseable {
                 timers.schedule(() -> endHoldAt(job, until), Math.min(delay, BACKOFF_LOOK.toMillis()), TimeUnit.MILLISECONDS);
             }
         } catch (RejectedExecutionException shuttingDown) {
-            // the service stops, and fails the job: its hold ends with it
+            // the service stops, and ends the hold as its attempt would have ended (LocalJobBackend.close)
         }
     }
 
@@ -312,19 +313,21 @@ final class ReplicaLauncher implements AutoCloseable {
      * Runs {@code command} (a shell command line) in a replica of a held job as the replica ran, once the job's
      * record names it; it is stopped when the hold ends, and with whatever it started once it ends.
      *
-     * @throws io.paddlejobs.job.JobConflictException when the job is not held (any more)
+     * @throws JobConflictException when the job is not held (any more)
      */
     ReplicaProcess exec(LocalJob job, Replica replica, String command) throws IOException {
         ReplicaProcess.Launch launch = job.heldLaunch(replica.id());
         ReplicaProcess exec = ReplicaProcess.exec(launch, command, sandbox, environment);
-        if (!job.execStarted(exec) || !exec.open()) {
-            stopLater(List.of(exec));
-            throw io.paddlejobs.job.JobConflictException.notHeld(job.key());
-        }
+        boolean kept = job.execStarted(exec);
+        // Told before its gate opens: one that never runs is gone too, and holds the job's next attempt no longer.
         exec.exit().thenRunAsync(() -> {
             exec.stop(properties.stopGracePeriod());
             job.execEnded(exec);
         }, executor);
+        if (!kept || !exec.open()) {
+            stopLater(List.of(exec));
+            throw JobConflictException.notHeld(job.key());
+        }
         return exec;
     }
 
