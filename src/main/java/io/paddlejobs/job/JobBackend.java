@@ -146,6 +146,25 @@ public interface JobBackend {
     }
 
     /**
+     * Whether this backend holds a failed attempt for the request's {@code debug_hold} ({@link #exec}); where it does
+     * not, a request with {@code debug_hold} is refused at submit.
+     */
+    default boolean holdsFailedAttempts() {
+        return false;
+    }
+
+    /**
+     * Starts {@code command} in one replica of a held job ({@link JobStatus#HELD}), as that replica ran: its
+     * environment, working directory, user and sandbox. The command is stopped when the hold ends.
+     *
+     * @return empty when the job is not here
+     * @throws JobConflictException when the job is not held (any more)
+     */
+    default Optional<ExecProcess> exec(JobKey key, Role role, int index, List<String> command) {
+        throw JobConflictException.notHeld(key);
+    }
+
+    /**
      * Refuses, at submit and in a dry run, a job that could never run here (more GPUs or memory
      * than the machine has), with violations that say what the machine has. Backends in front of a
      * cluster's own scheduler accept every plan: the cluster decides.

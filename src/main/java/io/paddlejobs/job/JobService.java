@@ -1,9 +1,13 @@
 package io.paddlejobs.job;
 
+import io.paddlejobs.job.attempt.DebugHold;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.RunTimeLimit;
+import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
@@ -277,6 +281,21 @@ public class JobService {
         return backend.stacks(key);
     }
 
+    /**
+     * Runs {@code command} in one replica of a held job ({@link JobBackend#exec}), as that replica ran.
+     *
+     * @throws ReplicaNotFoundException where the job has no such replica
+     * @throws JobConflictException     where the job is not held ({@code Running}, reason {@code Held})
+     */
+    public ExecProcess exec(JobKey key, Role role, int index, List<String> command) {
+        requireReplica(key, role, index);
+        JobStatus status = get(key).status();
+        if (status.phase() != JobPhase.RUNNING || !DebugHold.HELD.equals(status.reason())) {
+            throw JobConflictException.notHeld(key);
+        }
+        return backend.exec(key, role, index, command).orElseThrow(() -> new JobNotFoundException(key));
+    }
+
     /** Checks that the replica exists before anything is written, so that a 404 can still be sent. */
     public void requireReplica(JobKey key, Role role, int index) {
         JobPlan plan = get(key).plan();
@@ -323,6 +342,11 @@ public class JobService {
         }
         JobPlan plan = planner.plan(withGeneratedName(request), namespace, backend.site());
         planSize.check(plan);
+        if (plan.spec().lifecycle().debugHold() != null && !backend.holdsFailedAttempts()) {
+            throw new InvalidJobRequestException(List.of(Violation.of("debug_hold",
+                    RunTimeLimit.format(plan.spec().lifecycle().debugHold()), "this service's backend does not hold"
+                            + " failed attempts (the local backend does): leave debug_hold out")));
+        }
         backend.requireFits(plan);
         return plan.plusWarnings(backend.warnings(plan));
     }

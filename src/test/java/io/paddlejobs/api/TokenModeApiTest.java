@@ -130,6 +130,7 @@ class TokenModeApiTest {
                 Arguments.of("GET", "/jobs/%1$s/deliveries?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/stacks?namespace=%2$s", null),
+                Arguments.of("POST", "/jobs/%1$s/exec?role=trainer&index=0&namespace=%2$s", "{\"command\": [\"true\"]}"),
                 Arguments.of("GET", "/jobs/%1$s/stacks?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/rerun?namespace=%2$s", "{}"),
                 Arguments.of("POST", "/jobs/%1$s/rerun?dry_run=true&namespace=%2$s", "{}"),
@@ -356,8 +357,10 @@ class TokenModeApiTest {
     }
 
     @Test
-    void submitsCancelsAndDeletesAreAuditedWithWhoWhereWhatAndOutcome(CapturedOutput output) {
+    void submitsCancelsDeletesAndExecsAreAuditedWithWhoWhereWhatAndOutcome(CapturedOutput output) {
         alice.post("/jobs", "{\"name\": \"audited\", \"entry_point\": \"sleep 30\"}");
+        alice.post("/jobs/audited/exec", "{\"command\": [\"true\"]}"); // not held: refused, and audited
+        alice.post("/jobs/bobs-job/exec?namespace=team-b", "{\"command\": [\"true\"]}");
         alice.post("/jobs/audited/cancel", "");
         alice.delete("/jobs/audited");
         alice.post("/jobs/bobs-job/cancel?namespace=team-b", "");
@@ -368,6 +371,10 @@ class TokenModeApiTest {
                 .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=alice")))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=submit user=alice namespace=team-a job=audited outcome=created status=201"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=exec user=alice namespace=team-a job=audited outcome=conflict status=409"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=exec user=alice namespace=team-b job=bobs-job outcome=denied status=403"))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=cancel user=alice namespace=team-a job=audited outcome=cancelled status=200"))
                 .anySatisfy(line -> assertThat(line).endsWith(

@@ -37,7 +37,7 @@ class ProblemResponses implements OpenApiCustomizer {
         NOT_FOUND(404, "NotFound", "No such job (or replica, or sweep) in this namespace"),
         NOT_ACCEPTABLE(406, "NotAcceptable", "The Accept header allows none of the media types the operation answers with"),
         REQUEST_TIMEOUT(408, "RequestTimeout", "The body arrived too slowly"),
-        CONFLICT(409, "Conflict", "The name is taken by a job (or sweep) with another spec, or by an object the service did not create; or the job is in no state for the action (stacks of a job that does not run)"),
+        CONFLICT(409, "Conflict", "The name is taken by a job (or sweep) with another spec, or by an object the service did not create; or the job is in no state for the action (stacks of a job that does not run, exec in a job that is not held)"),
         CONTENT_TOO_LARGE(413, "ContentTooLarge", "The body is over the size limit"),
         UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType", "The body is not of the media type the operation reads"),
         TOO_MANY_REQUESTS(429, "TooManyRequests", "Over one of the namespace's or the user's limits; Retry-After says when to try again"),
@@ -64,11 +64,11 @@ class ProblemResponses implements OpenApiCustomizer {
                 case UNAUTHORIZED -> operation.getSecurity() != null && !operation.getSecurity().isEmpty();
                 // A comparison names its jobs (or sweep) in its query.
                 case NOT_FOUND -> path.contains("{") || "compareRuns".equals(operation.getOperationId());
-                case CONFLICT -> Set.of("submit", "rerun", "importPaddleJob", "createSweep", "takeStacks")
+                case CONFLICT -> Set.of("submit", "rerun", "importPaddleJob", "createSweep", "takeStacks", "exec")
                         .contains(operation.getOperationId());
                 case NOT_IMPLEMENTED -> "takeStacks".equals(operation.getOperationId());
                 // A submit (or run again) over the rate or quota, a log read over the user's open logs, an upload over its slots.
-                case TOO_MANY_REQUESTS -> Set.of("submit", "rerun", "logs", "upload").contains(operation.getOperationId());
+                case TOO_MANY_REQUESTS -> Set.of("submit", "rerun", "logs", "exec", "upload").contains(operation.getOperationId());
                 case CONTENT_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, REQUEST_TIMEOUT -> operation.getRequestBody() != null;
                 case BAD_GATEWAY -> changes && path.startsWith("/jobs");
             };
