@@ -305,15 +305,28 @@ public class JobService {
     }
 
     /**
-     * Writes one replica's log of an earlier attempt of a live job ({@link JobBackend#writeEarlierLog}).
-     * The caller checked that the backend keeps them ({@link #keepsEarlierAttemptLogs}) and that the attempt
-     * is earlier than the job's current one.
+     * Writes one replica's log of an earlier attempt of the job: from its backend ({@link JobBackend#writeEarlierLog}),
+     * or, once the backend forgot the job, the end of it the history kept. The caller checked that one of them keeps
+     * it ({@link #keepsEarlierAttemptLogs}, {@link #keptEarlierLog}) and that the attempt is earlier than the job's
+     * last one.
      */
     public void writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
             throws IOException {
+        if (backend.find(key).isEmpty()) {
+            Optional<String> kept = history.keptEarlierLog(key, role, index, attempt);
+            if (kept.isPresent()) {
+                out.write(LogTails.last(kept.get(), tail).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+        }
         if (!backend.writeEarlierLog(key, role, index, attempt, tail, out)) {
             throw new JobNotFoundException(key); // deleted meanwhile
         }
+    }
+
+    /** @see JobHistory#keptEarlierLog */
+    public boolean keptEarlierLog(JobKey key, Role role, int index, int attempt) {
+        return history.keptEarlierLog(key, role, index, attempt).isPresent();
     }
 
     /** @see JobBackend#keepsEarlierAttemptLogs */
