@@ -106,7 +106,7 @@ public interface JobBackend {
     /**
      * Whether this backend keeps the logs of a job's earlier attempts apart from its current one's
      * ({@link #writeEarlierLog}); where it does not, a restart begins each replica's log anew (Kubernetes:
-     * new pods) or goes on writing after the earlier attempts' output (Slurm).
+     * new pods).
      */
     default boolean keepsEarlierAttemptLogs() {
         return false;

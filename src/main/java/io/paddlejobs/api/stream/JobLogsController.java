@@ -46,7 +46,7 @@ class JobLogsController {
 
     @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica "
             + "ends; attempt: an earlier attempt's log (from 0, as PADDLE_JOB_RESTART_COUNT counts; the current one by "
-            + "default), where the backend keeps them (local)")
+            + "default), where the backend keeps them (local, Slurm)")
     @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
             content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)

@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -236,6 +237,10 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         return stops.delete(key);
     }
 
+    /**
+     * The current attempt's log; while the job waits out its backoff, the log of the attempt that just ended (the
+     * next one has written nothing yet, and the crash the restart is for is what a user comes to read).
+     */
     @Override
     public boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
@@ -244,12 +249,36 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
             return false;
         }
         String id = Replica.idOf(role, index);
-        // What a replica printed of its secrets is hidden wherever it is read: here, the history, the metrics.
-        var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
-        LogTail.write(records.files(key).logFile(id), tail, SlurmProperties.MAX_LOG_READ.toBytes(),
-                () -> follow && mayWriteMore(key, id), masked);
-        masked.finish();
+        int attempt = job.restartAt() != null ? job.attempt() - 1 : job.attempt();
+        // Followed while the replica may write to this attempt's log: a restart begins another file.
+        writeLog(job, id, attempt, tail, () -> follow && mayWriteMore(key, id, attempt), out);
         return true;
+    }
+
+    /** Each attempt's replicas write a log file of their own on the shared directory ({@link JobFiles#logFile}). */
+    @Override
+    public boolean keepsEarlierAttemptLogs() {
+        return true;
+    }
+
+    @Override
+    public boolean writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
+            throws IOException {
+        SlurmJob job = jobs.get(key);
+        if (job == null || job.slurmId() == 0 || index >= job.plan().role(role).count()) {
+            return false;
+        }
+        writeLog(job, Replica.idOf(role, index), attempt, tail, () -> false, out);
+        return true;
+    }
+
+    private void writeLog(SlurmJob job, String replicaId, int attempt, Integer tail, BooleanSupplier follow,
+                          OutputStream out) throws IOException {
+        // What a replica printed of its secrets is hidden wherever it is read: here, the history, the metrics.
+        var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), job.key().namespace()).wrap(out);
+        LogTail.write(records.files(job.key()).logFile(replicaId, attempt), tail, SlurmProperties.MAX_LOG_READ.toBytes(),
+                follow, masked);
+        masked.finish();
     }
 
     /** The values of the job's secrets, read as it is submitted; one gone since the check is still a 400. */
@@ -261,9 +290,10 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
-    private boolean mayWriteMore(JobKey key, String replicaId) {
+    private boolean mayWriteMore(JobKey key, String replicaId, int attempt) {
         SlurmJob job = jobs.get(key);
-        return job != null && !job.isFinished() && job.status().replicas().stream()
+        return job != null && !job.isFinished() && job.attempt() == attempt && job.restartAt() == null
+                && job.status().replicas().stream()
                 .anyMatch(r -> r.id().equals(replicaId)
                         && (r.state() == ReplicaState.RUNNING || r.state() == ReplicaState.PENDING));
     }

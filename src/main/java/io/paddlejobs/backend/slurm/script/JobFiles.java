@@ -79,8 +79,19 @@ public record JobFiles(Path shared, JobKey key) {
         return dir().resolve(LOGS).resolve("batch.log");
     }
 
-    public Path logFile(String replicaId) {
-        return dir().resolve(LOGS).resolve(replicaId + ".log");
+    /**
+     * A replica's log of one attempt: a file per attempt, so that a restart keeps the crash it was for readable
+     * (each attempt's replicas write their own, and nothing is moved). The first attempt's is in {@code logs/}
+     * itself, where jobs from before restarts have theirs; a later one's in {@code logs/attempt-N/}.
+     */
+    public Path logFile(String replicaId, int attempt) {
+        return logDir(attempt).resolve(replicaId + ".log");
+    }
+
+    /** Where the replicas of one attempt write their logs ({@link #logFile}). */
+    Path logDir(int attempt) {
+        Path logs = dir().resolve(LOGS);
+        return attempt == 0 ? logs : logs.resolve(attemptDir(attempt));
     }
 
     /**
@@ -97,12 +108,18 @@ public record JobFiles(Path shared, JobKey key) {
         return "attempt-" + attempt;
     }
 
-    /** Makes the state directory of a later attempt, before it is submitted. */
+    /**
+     * Makes the state and log directories of a later attempt, before it is submitted, and writes the launcher
+     * again: the attempt's batch script is this service's, and so is the launcher it runs.
+     */
     public void prepareAttempt(int attempt) {
-        inJobDirectory("make the state directory of attempt " + attempt, job -> {
-            try (DirectoryHandle state = job.directory(STATE, DirectoryHandle.PRIVATE)) {
-                state.directory(attemptDir(attempt), DirectoryHandle.PRIVATE).close();
+        inJobDirectory("make the directories of attempt " + attempt, job -> {
+            for (String sub : new String[] {STATE, LOGS}) {
+                try (DirectoryHandle dir = job.directory(sub, DirectoryHandle.PRIVATE)) {
+                    dir.directory(attemptDir(attempt), DirectoryHandle.PRIVATE).close();
+                }
             }
+            job.write("launch.sh", DirectoryHandle.PRIVATE_FILE, bytes(BatchScripts.LAUNCHER));
         });
     }
 
@@ -201,11 +218,11 @@ public record JobFiles(Path shared, JobKey key) {
                 }
             });
         }
-        // A failed replica's last line is often why it failed. The log holds every attempt's output, the latest
-        // last. None for a job with secrets: what it printed of them would go into its status unmasked.
+        // A failed replica's last line is often why it failed: the end of its log of this attempt. None for a job
+        // with secrets: what it printed of them would go into its status unmasked.
         if (plan.spec().code().envFromSecrets().isEmpty()) {
             marks.replaceAll((id, mark) -> mark.failedOnItsOwn()
-                    ? mark.withLastWords(LastWords.of(logFile(id)).orElse(null)) : mark);
+                    ? mark.withLastWords(LastWords.of(logFile(id, attempt)).orElse(null)) : mark);
         }
         boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
         Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
