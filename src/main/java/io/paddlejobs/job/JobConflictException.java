@@ -14,6 +14,12 @@ public class JobConflictException extends ErrorResponseException {
         setDetail(detail);
     }
 
+    /** Stacks are taken of running trainers ({@link JobBackend#takeStacks}), and the job has none now. */
+    public static JobConflictException noTrainerRunning(JobKey key, JobPhase phase) {
+        return new JobConflictException("No trainer running", "Stacks are taken of running trainers, and no trainer "
+                + "of job '" + key.name() + "' runs now (phase " + phase.wireName() + ").");
+    }
+
     public static JobConflictException nameTaken(JobKey key) {
         return new JobConflictException("Job name taken",
                 "A job named '" + key.name() + "' already exists in namespace '" + key.namespace()

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.slurm;
 import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.backend.SecretStore;
+import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.backend.slurm.client.BatchJob;
 import io.paddlejobs.backend.slurm.client.SlurmClient;
@@ -23,6 +24,7 @@ import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.StackDump;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
@@ -64,6 +66,7 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final SecretStore secrets;
     private final boolean tenants;
     private StatusPoller poller;
+    private final SlurmStacks stacks;
     /** When each trainer last reported a new step, from the metrics reader, for the stall judgement. */
     private final StepSightings steps = new StepSightings();
 
@@ -88,6 +91,7 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         this.backoff = backoff;
         this.site = new SlurmSite(properties);
         this.stops = new SlurmStops(jobs, slurm, records, clock, changes, properties.stopGracePeriod());
+        this.stacks = new SlurmStacks(properties, records, clock);
     }
 
     /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
@@ -115,7 +119,7 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
         NextAttempts next = new NextAttempts(jobs, slurm, records, properties, changes);
         poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval(), changes, next, backoff,
-                stops, steps);
+                stops, steps, stacks::takeForStall);
     }
 
     @Override
@@ -132,10 +136,24 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
+    /** How stacks are taken ({@code paddlejobs.stacks.*}); the defaults until this is called. */
+    void useStacks(StackProperties settings) {
+        stacks.use(settings);
+    }
+
+    @Override
+    public Optional<StackDump> takeStacks(JobKey key, String trigger) {
+        return Optional.ofNullable(jobs.get(key)).filter(job -> job.slurmId() > 0).map(job -> stacks.take(job, trigger));
+    }
+
+    @Override
+    public List<StackDump> stacks(JobKey key) {
+        return records.files(key).stacks();
+    }
+
     @Override
     public String whyNoStacks() {
-        return "The Slurm backend does not take stack dumps yet. With py-spy installed on the nodes: srun --overlap "
-                + "--jobid JOBID -w NODE py-spy dump --pid PID (the replica's node is its host in the status).";
+        return SlurmStacks.whyNot();
     }
 
     @Override
@@ -304,5 +322,6 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
             poller.close();
         }
         stops.close();
+        stacks.close();
     }
 }

@@ -101,6 +101,8 @@ else
     setsid env -i "${vars[@]}" "${run[@]}" >> "$log" 2>&1 < /dev/null &
 fi
 child=$!
+# The root of the replica's processes on this node, for stack dumps (srun --overlap ... py-spy on its Python ones)
+echo "$child" > "$STATE/$id.pid.tmp" && mv "$STATE/$id.pid.tmp" "$STATE/$id.pid"
 trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT
 wait "$child"
 rc=$?
