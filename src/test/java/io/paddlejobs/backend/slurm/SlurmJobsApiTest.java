@@ -279,7 +279,8 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
                 .endsWith("RuntimeError: 1234\n").doesNotContain("attempt 1");
         assertThat(api.logs("crash-once", "role=trainer&index=0")).isEqualTo("attempt 1 runs\ndone\n")
                 .isEqualTo(api.logs("crash-once", "role=trainer&index=0&attempt=1"));
-        assertThat(done.path("attempts").get(0).path("message").asString()).contains("RuntimeError: 1234");
+        assertThat(done.path("attempts").get(0).path("message").asString()).contains("RuntimeError: 1234")
+                .endsWith("See its log: role=trainer&index=0&attempt=0");
         HttpResponse<String> past = api.get("/jobs/crash-once/logs?role=trainer&index=0&attempt=2");
         assertThat(past.statusCode()).isEqualTo(400);
         assertThat(past.body()).contains("\"attempt\"", "must be at most 1");

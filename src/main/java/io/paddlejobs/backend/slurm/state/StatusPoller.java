@@ -7,6 +7,7 @@ import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
 import io.paddlejobs.backend.slurm.script.BatchScripts;
 import io.paddlejobs.backend.slurm.script.ReplicaMarks;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.attempt.Ending;
 import io.paddlejobs.job.attempt.StallWatch;
@@ -160,7 +161,7 @@ public final class StatusPoller implements AutoCloseable {
         SlurmStatusMapper.Seen seen = components.isEmpty()
                 ? SlurmStatusMapper.seeForgotten(tracked, clock.instant())
                 : SlurmStatusMapper.see(tracked);
-        JobStatus status = seen.status();
+        JobStatus status = withItsLog(seen, job.attempt());
         SlurmJob current = job.with(plan, placed, job.status());
         Instant now = clock.instant();
         Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
@@ -194,6 +195,21 @@ public final class StatusPoller implements AutoCloseable {
             records.saveIfCurrent(jobs, updated);
         }
         changed.accept(job.key());
+    }
+
+    /**
+     * A replica's own exit failed the attempt: the message ends with the query of that replica's log of this attempt,
+     * as on the local backend (each attempt's logs are kept apart), so that the attempt's message links its own log.
+     */
+    private static JobStatus withItsLog(SlurmStatusMapper.Seen seen, int attempt) {
+        JobStatus status = seen.status();
+        Ending ending = seen.ending();
+        if (status.phase() != JobPhase.FAILED || ending == null || ending.kind() != Ending.Kind.EXITED
+                || ending.role() == null) {
+            return status;
+        }
+        return status.with(status.phase(), status.reason(), status.message() + ". See its log: role=%s&index=%d&attempt=%d"
+                .formatted(ending.role().label(), ending.index(), attempt));
     }
 
     @Override
