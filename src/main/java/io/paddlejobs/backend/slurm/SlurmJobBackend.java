@@ -262,8 +262,8 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
     @Override
     public boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
-        SlurmJob job = jobs.get(key);
-        if (job == null || job.slurmId() == 0 || index >= job.plan().role(role).count()) {
+        SlurmJob job = withReplica(key, role, index);
+        if (job == null) {
             return false;
         }
         String id = Replica.idOf(role, index);
@@ -282,12 +282,18 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
     @Override
     public boolean writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
             throws IOException {
-        SlurmJob job = jobs.get(key);
-        if (job == null || job.slurmId() == 0 || index >= job.plan().role(role).count()) {
+        SlurmJob job = withReplica(key, role, index);
+        if (job == null) {
             return false;
         }
         writeLog(job, Replica.idOf(role, index), attempt, tail, () -> false, out);
         return true;
+    }
+
+    /** The submitted job, where it has that replica; else {@code null}. */
+    private SlurmJob withReplica(JobKey key, Role role, int index) {
+        SlurmJob job = jobs.get(key);
+        return job == null || job.slurmId() == 0 || index >= job.plan().role(role).count() ? null : job;
     }
 
     private void writeLog(SlurmJob job, String replicaId, int attempt, Integer tail, BooleanSupplier follow,
