@@ -105,8 +105,8 @@ public interface JobBackend {
 
     /**
      * Whether this backend keeps the logs of a job's earlier attempts apart from its current one's
-     * ({@link #writeEarlierLog}: local whole, Kubernetes their ends); where it does not, a restart begins each
-     * replica's log anew (JobSet: new pods) or goes on writing after the earlier attempts' output (Slurm).
+     * ({@link #writeEarlierLog}: local and Slurm whole, Kubernetes their ends); where it does not, a restart
+     * begins each replica's log anew (JobSet: new pods).
      */
     default boolean keepsEarlierAttemptLogs() {
         return false;

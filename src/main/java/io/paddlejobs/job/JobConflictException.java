@@ -21,6 +21,12 @@ public class JobConflictException extends ErrorResponseException {
                 + "' is not held now. Submit it with debug_hold (such as 10m) to keep its next failed attempt.");
     }
 
+    /** Stacks are taken of running trainers ({@link JobBackend#takeStacks}), and the job has none now. */
+    public static JobConflictException noTrainerRunning(JobKey key, JobPhase phase) {
+        return new JobConflictException("No trainer running", "Stacks are taken of running trainers, and no trainer "
+                + "of job '" + key.name() + "' runs now (phase " + phase.wireName() + ").");
+    }
+
     public static JobConflictException nameTaken(JobKey key) {
         return new JobConflictException("Job name taken",
                 "A job named '" + key.name() + "' already exists in namespace '" + key.namespace()

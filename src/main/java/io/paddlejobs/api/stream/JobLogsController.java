@@ -46,8 +46,8 @@ class JobLogsController {
 
     @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica "
             + "ends; attempt: an earlier attempt's log (from 0, as PADDLE_JOB_RESTART_COUNT counts; the current one by "
-            + "default), where the backend keeps them (local: whole; Kubernetes: their ends), and, once the backend "
-            + "forgot the job, the end of it the history kept (paddlejobs.history.max-earlier-log-size)")
+            + "default), where the backend keeps them (local, Slurm: whole; Kubernetes: their ends), and, once the "
+            + "backend forgot the job, the end of it the history kept (paddlejobs.history.max-earlier-log-size)")
     @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
             content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)

@@ -37,8 +37,8 @@ public final class BatchScripts {
     }
 
     /**
-     * One attempt: its replicas leave their marks in the attempt's own state directory and get its
-     * number as {@code PADDLE_JOB_RESTART_COUNT}.
+     * One attempt: its replicas leave their marks in the attempt's own state directory, write their logs in its own
+     * log directory, and get its number as {@code PADDLE_JOB_RESTART_COUNT}.
      *
      * @param ranBefore how long the job ran before this attempt: a {@code max_run_time} counts across attempts
      */
@@ -62,12 +62,13 @@ public final class BatchScripts {
                 + "REPLICA_PATH=" + quote(properties.replicaPath()) + "\n"
                 + "ROLES=" + quote(names.toString()) + "\n"
                 + "STATE_DIR=" + quote(files.stateDir(attempt).toAbsolutePath().toString()) + "\n"
+                + "LOG_DIR=" + quote(files.logDir(attempt).toAbsolutePath().toString()) + "\n"
                 + "RESTART_COUNT=" + attempt + "\n"
                 + "RENDEZVOUS_TIMEOUT=" + (Rendezvous.applies(plan) ? properties.rendezvousListenTimeout().toSeconds() : 0)
                 + "\n"
                 + vars
                 + container(plan, files, properties)
-                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT\n"
+                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR LOG_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT\n"
                 + BODY;
         Duration maxRunTime = plan.spec().lifecycle().maxRunTime();
         Duration left = maxRunTime == null ? null : max(maxRunTime.minus(ranBefore), Duration.ofMinutes(1));

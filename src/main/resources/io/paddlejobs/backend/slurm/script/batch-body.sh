@@ -1,11 +1,11 @@
 # The batch step (runs once, on the first node of the first component). Set above by the service:
 # JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order), STATE_DIR (this
-# attempt's marks), RESTART_COUNT (this attempt's number), RENDEZVOUS_TIMEOUT (seconds trainer 0 of a
+# attempt's marks), LOG_DIR (this attempt's replica logs), RESTART_COUNT (this attempt's number), RENDEZVOUS_TIMEOUT (seconds trainer 0 of a
 # collective job has to listen on its master port, 0 for no wait: see launch.sh) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
 # <ROLE>_GPUS (per task); with containers, <ROLE>_IMAGE (a role without one runs on the node) and CONTAINER_MOUNTS.
 set -uo pipefail
 STATE=$STATE_DIR
-mkdir -p "$STATE" "$JOB_DIR/logs" "$JOB_DIR/work"
+mkdir -p "$STATE" "$LOG_DIR" "$JOB_DIR/work"
 
 # Slurm's compressed tasks-per-node ("2(x3),1") written out, one count per node.
 expand_counts() {

@@ -1,5 +1,6 @@
 # One replica (one Slurm task): its planned environment with the placement filled in, then its
-# role's entry point in a clean environment, its output appended to its own log file.
+# role's entry point in a clean environment, its output appended to its own log file of this attempt
+# (LOG_DIR: a directory per attempt, so that a restart keeps the earlier attempt's output apart).
 # Usage: launch.sh ROLE, in a step where SLURM_PROCID is the replica's index within its role.
 set -u
 role=$1
@@ -59,7 +60,7 @@ done
 init='trap "kill -TERM -1 2>/dev/null" TERM; "$@" & c=$!; wait $c; rc=$?
 while kill -0 $c 2>/dev/null; do wait $c; rc=$?; done; exit $rc'
 
-log=$JOB_DIR/logs/$id.log
+log=${LOG_DIR:-$JOB_DIR/logs}/$id.log
 
 # A collective job's trainers other than 0 start once trainer 0 accepts connections on its master port
 # (PADDLE_MASTER: its store, or its launcher's rendezvous), as on the local backend: Paddle's store client
@@ -100,6 +101,8 @@ else
     setsid env -i "${vars[@]}" "${run[@]}" >> "$log" 2>&1 < /dev/null &
 fi
 child=$!
+# The root of the replica's processes on this node, for stack dumps (srun --overlap ... py-spy on its Python ones)
+echo "$child" > "$STATE/$id.pid.tmp" && mv "$STATE/$id.pid.tmp" "$STATE/$id.pid"
 trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT
 wait "$child"
 rc=$?
