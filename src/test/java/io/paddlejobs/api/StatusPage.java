@@ -110,6 +110,11 @@ final class StatusPage {
                 .map(tick -> tick.getDomProperty("textContent")).toList();
     }
 
+    /** What the chart of {@code metric} says in words: each trainer's last value, where later attempts began. */
+    String chartSummaryOf(String metric) {
+        return chart(metric).findElement(By.cssSelector("p.visually-hidden")).getDomProperty("textContent");
+    }
+
     void showOnLogScale(String metric) {
         chart(metric).findElement(By.cssSelector("label.chart-scale")).click();
     }

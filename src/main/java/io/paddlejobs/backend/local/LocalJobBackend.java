@@ -331,7 +331,12 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
         if (job == null || index >= job.plan().role(role).count()) {
             return false;
         }
-        Path kept = store.earlierLogFile(key, attempt, job.plan().replicasOf(role).get(index).id());
+        String id = job.plan().replicasOf(role).get(index).id();
+        Path kept = store.earlierLogFile(key, attempt, id);
+        if (!Files.exists(kept, LinkOption.NOFOLLOW_LINKS) && attempt == job.attempt() - 1) {
+            // The job counts its restart as it decides it; the ended attempt's logs are moved aside only as the next begins.
+            kept = store.logFile(key, id);
+        }
         if (Files.exists(kept, LinkOption.NOFOLLOW_LINKS)) {
             var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
             LogFiles.write(kept, tail, () -> false, masked);
