@@ -87,7 +87,8 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
         response.setStatus(problem.getStatusCode().value());
         problem.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        json.writeValue(response.getOutputStream(), problem.getBody());
+        // Written, not closed: the answer stays open for UnreadBodies to close its connection
+        response.getOutputStream().write(json.writeValueAsBytes(problem.getBody()));
     }
 
     static boolean hasBody(HttpServletRequest request) {

@@ -2,12 +2,15 @@ package io.paddlejobs.web;
 
 import jakarta.servlet.ServletException;
 import java.io.IOException;
-import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ValveBase;
 import org.apache.coyote.ActionCode;
+import org.apache.tomcat.util.net.ApplicationBufferHandler;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.http.HttpHeaders;
@@ -17,10 +20,16 @@ import org.springframework.stereotype.Component;
  * The rest of a request's body that its answer did not read (a request refused before it was read: no token, not
  * allowed, over a limit). Tomcat reads it before the connection takes its next request, on the request's thread:
  * a client trickling such bodies would hold the threads the refusals were to spare. So such an answer closes its
- * connection ({@code Connection: close}); a caller over its bodies in progress ({@link BodiesInProgressMark}) has it
- * closed unread, and of the others at most {@code paddlejobs.web.max-bodies-per-caller} per address have their bodies
- * read to the end at once, the answer sent first (a user whose token is wrong may be uploading a package, and should
- * read why rather than see the connection reset); the rest are closed unread.
+ * connection ({@code Connection: close}) and is sent whole first; then a caller over its bodies in progress
+ * ({@link BodiesInProgressMark}) has the connection closed unread, and of the others at most
+ * {@code paddlejobs.web.max-bodies-per-caller} per address have their bodies read to the end at once, each for at
+ * most {@code paddlejobs.web.request-body-timeout} (a user whose token is wrong may be uploading a package, and
+ * should read why rather than see the connection reset); the rest are closed unread.
+ *
+ * <p>An engine valve, so that it runs after the host has rendered any error page: closing a connection unread marks
+ * the exchange as failed, and a context valve doing so would have the host render an error page over the answer.
+ * The body is read from Tomcat's connector request, beneath the servlet's stream: an answer written whole closes
+ * that stream.
  */
 @Component
 class UnreadBodies implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
@@ -29,14 +38,16 @@ class UnreadBodies implements WebServerFactoryCustomizer<TomcatServletWebServerF
     private static final long MAX_READ_AFTER_ANSWER = 2 * 1024 * 1024;
 
     private final int perAddress;
+    private final Duration deadline;
 
     UnreadBodies(WebProperties web) {
         this.perAddress = web.maxBodiesPerCaller();
+        this.deadline = web.requestBodyTimeout();
     }
 
     @Override
     public void customize(TomcatServletWebServerFactory factory) {
-        factory.addContextValves(new AfterAnswer(new BodiesInProgress(perAddress)));
+        factory.addEngineValves(new AfterAnswer(new BodiesInProgress(perAddress), deadline));
     }
 
     /** Marks a request whose body is to be left unread, its connection closed: its caller sends too many at once. */
@@ -49,55 +60,63 @@ class UnreadBodies implements WebServerFactoryCustomizer<TomcatServletWebServerF
 
     static final class AfterAnswer extends ValveBase {
 
-        private final BodiesInProgress reading;
+        /** Answers on which Tomcat closes the connection unread by itself (its {@code statusDropsConnection}). */
+        private static final Set<Integer> DROPPING_CONNECTION = Set.of(400, 408, 411, 413, 414, 500, 501, 503);
 
-        AfterAnswer(BodiesInProgress reading) {
+        private final BodiesInProgress reading;
+        private final Duration deadline;
+
+        AfterAnswer(BodiesInProgress reading, Duration deadline) {
             super(true);
             this.reading = reading;
+            this.deadline = deadline;
         }
 
         @Override
         public void invoke(Request request, Response response) throws IOException, ServletException {
             getNext().invoke(request, response);
             if (request.isAsyncStarted() || !BodySizeLimitFilter.hasBody(request)
-                    || request.getCoyoteRequest().isFinished()) {
+                    || request.getCoyoteRequest().isFinished() || DROPPING_CONNECTION.contains(response.getStatus())) {
                 return;
             }
             if (!response.isCommitted()) {
                 response.setHeader(HttpHeaders.CONNECTION, "close"); // the client is not to send another on it
             }
-            if (request.getAttribute(BodiesInProgressMark.ATTRIBUTE) != null) {
-                closeUnread(request);
+            // The answer whole before anything else: the client may read it before it sends the rest, and marking
+            // the exchange as failed (closing unread) must not turn an answer not yet sent into a 500.
+            response.finishResponse();
+            if (request.getAttribute(BodiesInProgressMark.ATTRIBUTE) != null || request.getCoyoteRequest().hasExpectation()
+                    || request.getContentLengthLong() > MAX_READ_AFTER_ANSWER) {
+                closeUnread(request); // a client awaiting 100 Continue sends no body: Tomcat closes as well
             } else {
-                readToTheEndOrClose(request, response);
+                readToTheEndOrClose(request);
             }
         }
 
-        private void readToTheEndOrClose(Request request, Response response) throws IOException {
+        private void readToTheEndOrClose(Request request) {
             Optional<BodiesInProgress.Place> place = reading.enter(request.getRemoteAddr());
             if (place.isEmpty()) {
                 closeUnread(request);
                 return;
             }
             try {
-                response.flushBuffer(); // the answer first: a client may read it before it sends the rest
-                if (!readToTheEnd(request.getStream())) {
+                if (!readToTheEnd(request.getCoyoteRequest(), System.nanoTime() + deadline.toNanos())) {
                     closeUnread(request);
                 }
-            } catch (IOException | IllegalStateException gone) {
-                closeUnread(request); // the client went away, or the application read the body as text
+            } catch (IOException gone) {
+                closeUnread(request);
             } finally {
                 place.get().leave();
             }
         }
 
-        /** @return whether the body ended within the bound */
-        private static boolean readToTheEnd(InputStream body) throws IOException {
-            byte[] buffer = new byte[8192];
+        /** @return whether the body ended within the bounds on its size and time */
+        private static boolean readToTheEnd(org.apache.coyote.Request body, long deadlineNanos) throws IOException {
+            Discarded chunk = new Discarded();
             long read = 0;
-            for (int n = body.read(buffer); n >= 0; n = body.read(buffer)) {
+            for (int n = body.doRead(chunk); n >= 0; n = body.doRead(chunk)) {
                 read += n;
-                if (read > MAX_READ_AFTER_ANSWER) {
+                if (read > MAX_READ_AFTER_ANSWER || System.nanoTime() > deadlineNanos && !body.isFinished()) {
                     return false;
                 }
             }
@@ -106,6 +125,26 @@ class UnreadBodies implements WebServerFactoryCustomizer<TomcatServletWebServerF
 
         private static void closeUnread(Request request) {
             request.getCoyoteRequest().action(ActionCode.DISABLE_SWALLOW_INPUT, null);
+        }
+    }
+
+    /** Where Tomcat hands each piece of a body read only to be dropped: it lends its own buffer. */
+    private static final class Discarded implements ApplicationBufferHandler {
+        private ByteBuffer buffer = EMPTY_BUFFER;
+
+        @Override
+        public void setByteBuffer(ByteBuffer buffer) {
+            this.buffer = buffer;
+        }
+
+        @Override
+        public ByteBuffer getByteBuffer() {
+            return buffer;
+        }
+
+        @Override
+        public void expand(int size) {
+            // the bytes are dropped: a small buffer does as well as a large one
         }
     }
 }
