@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -426,6 +427,24 @@ class TokenModeApiTest {
                         "action=upload user=- namespace=team-a package=- outcome=unauthenticated status=401"))
                 .anySatisfy(line -> assertThat(line).endsWith("action=delete-package user=- namespace=team-a package=sha256:"
                         + "0".repeat(64) + " outcome=unauthenticated status=401")));
+    }
+
+    /**
+     * The 401 comes before the body is read; the service reads the rest after the answer (or would close the
+     * connection), so the client is not reset mid-upload and its next request, on a connection of its pool, is answered.
+     */
+    @Test
+    void aWrongTokenUploadingAPackageReadsThe401AndItsNextRequestIsAnswered() {
+        ServiceClient wrongToken = anonymous.withToken("wrong");
+        byte[] larger = new byte[1536 * 1024]; // more than the sockets buffer: the client is still sending when refused
+        Arrays.fill(larger, (byte) 'x');
+
+        HttpResponse<String> refused = wrongToken.upload(larger, "team-a");
+        HttpResponse<String> next = wrongToken.delete("/packages/sha256:" + "0".repeat(64) + "?namespace=team-a");
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+        assertThat(refused.body()).contains("The bearer token is not valid");
+        assertThat(next.statusCode()).as(next.body()).isEqualTo(401);
     }
 
     @Test
