@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Real PaddlePaddle on the real Slurm test cluster, through the service's HTTP API: the examples'
  * own job.json, unchanged from the local backend, each replica a Slurm task wired only by the
  * environment the service injects. Needs the venvs of {@code .ci/prepare-paddle} ({@link PaddleVenvs})
- * as well as the cluster. One job at a time: Paddle processes are heavy, and the machine is small.
+ * as well as the cluster, and py-spy ({@link PySpyInstalled}) for the stacks of a hung one. One job at a time: Paddle processes are heavy, and the machine is small.
  */
 @Tag("paddle")
 class SlurmPaddleJobsTest extends SlurmServiceTest {
