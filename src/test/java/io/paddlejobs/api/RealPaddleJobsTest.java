@@ -3,6 +3,7 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.GlooHang;
 import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
@@ -168,63 +169,27 @@ class RealPaddleJobsTest {
     }
 
     /**
-     * The hang of docs/failures-and-hangs.md with real Paddle: rank 1 all-reduces over gloo while rank 0 skips the
-     * all_reduce and waits elsewhere. The stacks show rank 1 inside Paddle's all_reduce, called from the program's
-     * function, and rank 0 in the function it waits in instead. Taken again until rank 1 is in the call: it prints
-     * its line a moment before it makes it.
+     * The hang of docs/failures-and-hangs.md with real Paddle ({@link GlooHang}): rank 1 all-reduces over gloo while
+     * rank 0 skips the all_reduce and waits elsewhere. The stacks show rank 1 inside Paddle's all_reduce, called from
+     * the program's function, and rank 0 in the function it waits in instead. Taken again until rank 1 is in the call:
+     * it prints its line a moment before it makes it.
      */
     @Test
     void aGlooAllReduceThatRankZeroSkipsHangsAndTheStacksShowRankOneInTheCollectiveAndRankZeroElsewhere()
             throws Exception {
         PySpyInstalled.orSkip();
         client.submit(json.writeValueAsString(java.util.Map.of("name", "gloo-hang", "mode", "collective", "trainers", 2,
-                "num_cpus", 2, "memory", "2Gi",
-                "entry_point", PaddleVenvs.python("3.3.1") + " -u -c '" + GLOO_HANG + "'")));
-        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(500)).until(() -> log("gloo-hang", "trainer", 0)
-                .contains("rank 0 waits") && log("gloo-hang", "trainer", 1).contains("rank 1 all-reduces"));
+                "num_cpus", 2, "memory", "2Gi", "entry_point", GlooHang.entryPoint(PaddleVenvs.python("3.3.1")))));
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(500)).until(() -> GlooHang
+                .bothRanksReachedTheirCall(log("gloo-hang", "trainer", 0), log("gloo-hang", "trainer", 1)));
 
         await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             HttpResponse<String> taken = client.post("/jobs/gloo-hang/stacks", "");
             assertThat(taken.statusCode()).as(taken.body()).isEqualTo(200);
-            JsonNode dump = json.readTree(taken.body());
-            assertThat(mainThreadFunctions(dump, 1)).as("rank 1: %s", dump)
-                    .containsSubsequence("all_reduce", "all_reduce_gradients").doesNotContain("wait_instead_of_all_reduce");
-            assertThat(mainThreadFunctions(dump, 0)).as("rank 0: %s", dump)
-                    .contains("wait_instead_of_all_reduce").doesNotContain("all_reduce");
+            GlooHang.assertRankOneInTheCollective(json.readTree(taken.body()));
         });
         client.post("/jobs/gloo-hang/cancel", "");
         assertThat(awaitFinished("gloo-hang").get("phase").asString()).isEqualTo("Cancelled");
-    }
-
-    /** Rank 1 all-reduces; rank 0, which should too, waits instead (no single quote: python -c '...' carries it). */
-    private static final String GLOO_HANG = """
-            import threading
-            import paddle
-            import paddle.distributed as dist
-            def wait_instead_of_all_reduce():
-                print("rank 0 waits", flush=True); threading.Event().wait()
-            def all_reduce_gradients():
-                t = paddle.ones([4]); print("rank 1 all-reduces", flush=True); dist.all_reduce(t)
-            dist.init_parallel_env()
-            if dist.get_rank() == 0:
-                wait_instead_of_all_reduce()
-            else:
-                all_reduce_gradients()
-            """;
-
-    /** The functions of the main thread of a trainer's first Python process, innermost first. */
-    private static List<String> mainThreadFunctions(JsonNode dump, int rank) {
-        List<String> functions = new ArrayList<>();
-        for (JsonNode replica : dump.path("replicas")) {
-            if (replica.path("index").asInt() == rank) {
-                replica.path("processes").path(0).path("threads").forEach(thread -> {
-                    if ("MainThread".equals(thread.path("name").asString())) {
-                        thread.path("frames").forEach(frame -> functions.add(frame.path("function").asString()));
-                    }
-                });
-            }
-        }
-        return functions;
     }
 
     @Test
