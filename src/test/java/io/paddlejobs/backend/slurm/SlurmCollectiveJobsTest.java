@@ -34,6 +34,18 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
     private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofSeconds(5);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /** Trainer 0 listens on its master port (the other waits for it), then runs on; trainer 1 fails. No single quote. */
+    private static final String FAILS_AT_RANK_1 = """
+            import os, socket, sys, time
+            rank = os.environ["PADDLE_TRAINER_ID"]
+            open("note.txt", "w").write("written-by-" + rank + "\\n")
+            if rank == "0":
+                m = socket.socket(); m.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                m.bind(("", int(os.environ["MASTER_PORT"]))); m.listen()
+                print("listening", flush=True); time.sleep(3600)
+            print("failing", flush=True); sys.exit(3)
+            """;
+
     @TempDir
     static Path sharedDir;
 
@@ -97,6 +109,39 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
         assertThat(functions).as("dump: %s", dump).containsOnlyKeys("trainer-0", "trainer-1");
         assertThat(functions.get("trainer-0")).contains("wait_for_peer").doesNotContain("accept_from_peer");
         assertThat(functions.get("trainer-1")).contains("accept_from_peer").doesNotContain("wait_for_peer");
+    }
+
+    /**
+     * debug_hold on Slurm (docs/failures-and-hangs.md): trainer 1 writes a file and exits 3 while trainer 0 listens and
+     * runs on. The attempt is held with trainer 0 still running, a command runs in trainer 1's directory and
+     * environment through srun --overlap, its output and exit code streamed back, and a cancel ends the hold.
+     */
+    @Test
+    void aFailedTrainerIsHeldWithItsSiblingAndExecRunsInItAsItRanUntilACancelEndsTheHold() {
+        api.submit(JSON.writeValueAsString(Map.of("name", "held", "mode", "collective", "trainers", 2, "memory", "256Mi",
+                "debug_hold", "10m", "entry_point", "python3 -c '" + FAILS_AT_RANK_1 + "'")));
+
+        await().atMost(SlurmJobsApiTest.RUN).until(() -> "Held".equals(api.status("held").path("reason").asString()));
+        JsonNode held = api.status("held");
+        assertThat(held.get("phase").asString()).isEqualTo("Running");
+        assertThat(held.get("message").asString()).contains("trainer-1 exited with code 3", "held until",
+                "paddle-jobs exec held --role trainer --index 1 -- sh", "then the job fails");
+        assertThat(held.at("/replicas/0/state").asString()).as("%s", held).isEqualTo("Running");
+
+        HttpResponse<String> answer = api.post("/jobs/held/exec?role=trainer&index=1",
+                "{\"command\": [\"sh\", \"-c\", \"pwd; cat note.txt; echo rank-$PADDLE_TRAINER_ID; exit 5\"]}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        List<JsonNode> lines = answer.body().lines().map(ServiceClient::parse).toList();
+        String output = lines.subList(0, lines.size() - 1).stream().map(line -> line.get("output").asString())
+                .reduce("", String::concat);
+        assertThat(output).as(answer.body()).contains("/held/work/trainer-1\nwritten-by-1\nrank-1\n");
+        assertThat(lines.get(lines.size() - 1).get("exit_code").asInt()).as(answer.body()).isEqualTo(5);
+
+        api.post("/jobs/held/cancel", "");
+        assertThat(api.awaitPhase("held", "Cancelled", SlurmJobsApiTest.RUN).get("reason").asString()).isEqualTo("Cancelled");
+        assertThat(api.post("/jobs/held/exec", "{\"command\": [\"true\"]}").statusCode()).as("not held now")
+                .isEqualTo(409);
     }
 
     @Test

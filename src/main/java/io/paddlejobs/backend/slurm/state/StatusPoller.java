@@ -164,13 +164,22 @@ public final class StatusPoller implements AutoCloseable {
         JobStatus status = withItsLog(seen, job.attempt());
         SlurmJob current = job.with(plan, placed, job.status());
         Instant now = clock.instant();
-        Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
+        // A held attempt (debug_hold) has failed already: its silence is expected, and the hold's end decides.
+        Optional<SlurmHolds.Held> held = status.phase().isFinished() ? Optional.empty()
+                : SlurmHolds.of(current, SlurmRestarts.during(current, status), backoff, now);
+        Optional<String> silence = held.isPresent() ? Optional.empty()
+                : SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
         boolean stalled = silence.isPresent() && SlurmStalls.failsTheAttempt(current);
         // Once per stall: a stall that is only a warning is seen again at every poll until a trainer speaks.
         boolean stallSeen = silence.isPresent() && !StallWatch.STALLED.equals(job.status().reason());
         SlurmJob updated;
         if (status.phase().isFinished()) {
             updated = SlurmRestarts.ended(current, status, seen.ending(), backoff, now);
+        } else if (held.isPresent()) {
+            if (held.get().over()) {
+                records.files(job.key()).endHold(job.attempt()); // its task exits, and the Slurm job ends as it would have
+            }
+            updated = current.with(held.get().status(), null);
         } else if (stalled) {
             updated = SlurmRestarts.ended(current, StallWatch.failed(status, silence.get(), now),
                     Ending.stalled(silence.get()), backoff, now);
