@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.backend.TensorBoardScalarsTest;
+import io.paddlejobs.testing.FailingRank;
 import io.paddlejobs.testing.HungRanks;
 import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
@@ -33,18 +34,6 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
 
     private static final Duration RENDEZVOUS_TIMEOUT = Duration.ofSeconds(5);
     private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    /** Trainer 0 listens on its master port (the other waits for it), then runs on; trainer 1 fails. No single quote. */
-    private static final String FAILS_AT_RANK_1 = """
-            import os, socket, sys, time
-            rank = os.environ["PADDLE_TRAINER_ID"]
-            open("note.txt", "w").write("written-by-" + rank + "\\n")
-            if rank == "0":
-                m = socket.socket(); m.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                m.bind(("", int(os.environ["MASTER_PORT"]))); m.listen()
-                print("listening", flush=True); time.sleep(3600)
-            print("failing", flush=True); sys.exit(3)
-            """;
 
     @TempDir
     static Path sharedDir;
@@ -112,14 +101,14 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
     }
 
     /**
-     * debug_hold on Slurm (docs/failures-and-hangs.md): trainer 1 writes a file and exits 3 while trainer 0 listens and
-     * runs on. The attempt is held with trainer 0 still running, a command runs in trainer 1's directory and
+     * debug_hold on Slurm (docs/failures-and-hangs.md): in {@link FailingRank}, trainer 1 writes a file and exits 3
+     * while trainer 0 listens and runs on. The attempt is held with trainer 0 still running, a command runs in trainer 1's directory and
      * environment through srun --overlap, its output and exit code streamed back, and a cancel ends the hold.
      */
     @Test
     void aFailedTrainerIsHeldWithItsSiblingAndExecRunsInItAsItRanUntilACancelEndsTheHold() {
         api.submit(JSON.writeValueAsString(Map.of("name", "held", "mode", "collective", "trainers", 2, "memory", "256Mi",
-                "debug_hold", "10m", "entry_point", "python3 -c '" + FAILS_AT_RANK_1 + "'")));
+                "debug_hold", "10m", "entry_point", FailingRank.entryPoint())));
 
         await().atMost(SlurmJobsApiTest.RUN).until(() -> "Held".equals(api.status("held").path("reason").asString()));
         JsonNode held = api.status("held");
