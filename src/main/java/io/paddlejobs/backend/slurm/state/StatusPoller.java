@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * Brings the backend's unfinished jobs up to date: every interval, one call to Slurm for all of
  * them, then each job's marks from the shared directory. An attempt that ended is decided on by
  * {@link SlurmRestarts} (the job ends, or waits out a backoff), and a job whose backoff has passed
- * gets its next attempt ({@link NextAttempts}). A change of phase or reason, a restart (or the
+ * gets its next attempt ({@link NextAttempts}); a replica that failed while its Slurm job runs holds the attempt
+ * where the request has a {@code debug_hold} ({@link SlurmHolds}). A change of phase or reason, a restart (or the
  * placement arriving) is written to the job's record; every change is told to the backend's listeners.
  */
 public final class StatusPoller implements AutoCloseable {

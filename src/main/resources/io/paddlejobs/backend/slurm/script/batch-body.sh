@@ -2,7 +2,8 @@
 # JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order), STATE_DIR (this
 # attempt's marks), LOG_DIR (this attempt's replica logs), RESTART_COUNT (this attempt's number), RENDEZVOUS_TIMEOUT (seconds trainer 0 of a
 # collective job has to listen on its master port, 0 for no wait: see launch.sh) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
-# <ROLE>_GPUS (per task); DEBUG_HOLD (seconds a replica that failed keeps its task, 0 for none: see launch.sh); with containers, <ROLE>_IMAGE (a role without one runs on the node) and CONTAINER_MOUNTS.
+# <ROLE>_GPUS (per task); DEBUG_HOLD (seconds a replica that failed keeps its task, 0 for none: see launch.sh);
+# with containers, <ROLE>_IMAGE (a role without one runs on the node) and CONTAINER_MOUNTS.
 set -uo pipefail
 STATE=$STATE_DIR
 mkdir -p "$STATE" "$LOG_DIR" "$JOB_DIR/work"
