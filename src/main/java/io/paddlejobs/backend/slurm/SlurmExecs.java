@@ -10,13 +10,21 @@ import io.paddlejobs.job.JobConflictException;
 import io.paddlejobs.job.attempt.DebugHold;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
+import java.io.ByteArrayInputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Commands run in a replica of a held Slurm job ({@code debug_hold}, {@code exec}): a step of the job's own on the
@@ -32,6 +40,7 @@ final class SlurmExecs {
      * {@code $3} the job's secrets (maybe absent), then the command's words, run without a shell of ours between.
      */
     private static final String AS_THE_REPLICA = """
+            exec 2>&1   # the command's output, both streams, is srun's standard output; srun's own words are apart
             vars_file=$1 work=$2 secrets=$3; shift 3
             if [ ! -r "$vars_file" ]; then echo "exec: the replica's environment is not on $(hostname)" >&2; exit 127; fi
             vars=(); while IFS= read -r -d '' pair; do vars+=("$pair"); done < "$vars_file"
@@ -70,20 +79,65 @@ final class SlurmExecs {
         line.addAll(List.of("/bin/bash", "-c", AS_THE_REPLICA, "exec"));
         line.addAll(files.execArguments(id, job.attempt()));
         line.addAll(command);
+        Path srunsOwn = null;
         try {
-            return new Srun(new ProcessBuilder(line).redirectErrorStream(true)
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start());
+            srunsOwn = Files.createTempFile("exec-srun-", ".err");
+            return new Srun(new ProcessBuilder(line).redirectError(srunsOwn.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start(), srunsOwn);
         } catch (IOException e) {
+            deleteQuietly(srunsOwn);
             throw new UncheckedIOException("the command could not be started in " + id + ": srun did not start", e);
         }
     }
 
-    /** The srun that runs the command: its output is the command's, and so is its exit code. */
-    private record Srun(Process srun) implements ExecProcess {
+    private static void deleteQuietly(Path file) {
+        try {
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException ignored) {
+            // a temporary file: the system's cleaning takes it
+        }
+    }
+
+    /**
+     * The srun that runs the command: its standard output is the command's output, and its exit code the command's.
+     * What srun says itself (it could not run the step; its report of the command's exit code, left out) follows
+     * the command's output once srun has ended.
+     */
+    private record Srun(Process srun, Path srunsOwn) implements ExecProcess {
+
+        private static final Pattern EXIT_REPORT =
+                Pattern.compile("srun: error: \\S+: task \\d+: Exited with exit code \\d+");
 
         @Override
         public InputStream output() {
-            return srun.getInputStream();
+            return new SequenceInputStream(new Enumeration<InputStream>() {
+                private int next;
+
+                @Override
+                public boolean hasMoreElements() {
+                    return next < 2;
+                }
+
+                @Override
+                public InputStream nextElement() {
+                    return next++ == 0 ? srun.getInputStream() : srunsOwnWords();
+                }
+            });
+        }
+
+        private InputStream srunsOwnWords() {
+            srun.onExit().join();
+            try {
+                String words = Files.readAllLines(srunsOwn).stream().filter(l -> !EXIT_REPORT.matcher(l).matches())
+                        .map(l -> l + "\n").collect(Collectors.joining());
+                return new ByteArrayInputStream(words.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                return InputStream.nullInputStream();
+            } finally {
+                deleteQuietly(srunsOwn);
+            }
         }
 
         @Override
@@ -95,6 +149,7 @@ final class SlurmExecs {
         @Override
         public void stop() {
             srun.destroy();
+            deleteQuietly(srunsOwn);
         }
     }
 }

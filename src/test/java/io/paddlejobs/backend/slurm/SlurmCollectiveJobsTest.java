@@ -133,6 +133,23 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
                 .isEqualTo(409);
     }
 
+    /**
+     * A hold whose time runs out ends the attempt as its failure would have (here: the job fails), and it is the
+     * service that ends it, with the mark the held launcher waits for (the launcher's own end is minutes later).
+     */
+    @Test
+    void aHoldThatRunsOutIsEndedByTheServiceAndTheJobFailsAsItWouldHave() {
+        api.submit(JSON.writeValueAsString(Map.of("name", "held-briefly", "mode", "collective", "trainers", 2,
+                "memory", "256Mi", "debug_hold", "2s", "entry_point", FailingRank.entryPoint())));
+
+        JsonNode failed = api.awaitPhase("held-briefly", "Failed", SlurmJobsApiTest.RUN);
+
+        assertThat(failed.get("reason").asString()).as("%s", failed).isEqualTo("TrainerFailed");
+        assertThat(failed.get("message").asString()).contains("trainer-1 exited with code 3");
+        assertThat(sharedDir.resolve("jobs/default/held-briefly/state/hold-over")).as("ended by the service")
+                .isRegularFile();
+    }
+
     @Test
     void aTrainerZeroThatNeverListensFailsTheJobInWordsAndTheOtherNeverStarts() {
         api.submit(collective("lonely", "if [ \\\"$RANK\\\" = 0 ]; then exec sleep 3505; fi; echo started-anyway"));

@@ -116,12 +116,15 @@ echo "$outcome" > "$STATE/$id.exit.tmp" && mv "$STATE/$id.exit.tmp" "$STATE/$id.
 # debug_hold (DEBUG_HOLD seconds): a replica that failed on its own keeps its task, so that its exit neither ends
 # the step (--kill-on-bad-exit) nor the job: the allocation, the other replicas and its working directory stay for
 # exec, until the service ends the hold (the mark hold-over) or a cancel or the time limit stops the task; should
-# the service be gone, the hold ends after DEBUG_HOLD seconds all the same.
+# the service be gone, the hold ends two minutes after its time all the same (later than the service would, so that
+# it is the service that decides).
 if [ "$rc" -ne 0 ] && [ -z "$stopped" ] && [ ! -e "$STATE/stopping" ] && [ "${DEBUG_HOLD:-0}" -gt 0 ]; then
     trap 'exit "$rc"' TERM INT
-    deadline=$((SECONDS + DEBUG_HOLD))
+    deadline=$((SECONDS + DEBUG_HOLD + 120))
     until [ -e "$STATE/hold-over" ] || [ "$SECONDS" -ge "$deadline" ]; do
         sleep 1 & wait $!   # a wait the TERM trap interrupts at once
     done
+    # The attempt's outcome is this failure: the siblings its exit now stops (--kill-on-bad-exit) were stopped.
+    touch "$STATE/stopping"
 fi
 exit "$rc"
