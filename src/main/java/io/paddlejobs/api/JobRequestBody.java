@@ -83,7 +83,8 @@ public record JobRequestBody(
         @Schema(description = "Hold a failed attempt this long instead of restarting or ending it, such as 10m: the"
                 + " replicas that still run are kept, the failed one's directory and environment too, the job reads"
                 + " Running with reason Held, and POST /jobs/{name}/exec runs commands in any replica; then the job"
-                + " restarts or fails as it would have. At most paddlejobs.limits.max-debug-hold (local backend)",
+                + " restarts or fails as it would have. At most paddlejobs.limits.max-debug-hold (local and Slurm"
+                + " backends; on Slurm within the job's time limit)",
                 example = "10m")
         @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 10m, 1h or 1h30m")
         String debugHold,

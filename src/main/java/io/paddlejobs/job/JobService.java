@@ -358,7 +358,8 @@ public class JobService {
         if (plan.spec().lifecycle().debugHold() != null && !backend.holdsFailedAttempts()) {
             throw new InvalidJobRequestException(List.of(Violation.of("debug_hold",
                     RunTimeLimit.format(plan.spec().lifecycle().debugHold()), "this service's backend does not hold"
-                            + " failed attempts (the local backend does): leave debug_hold out")));
+                            + " failed attempts (the local backend does, and Slurm with paddlejobs.slurm.client=cli): leave"
+                            + " debug_hold out")));
         }
         backend.requireFits(plan);
         return plan.plusWarnings(backend.warnings(plan));

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A backend that holds no failed attempt (Slurm and Kubernetes for now, and this in-memory one) refuses
+ * A backend that holds no failed attempt (Kubernetes, Slurm through slurmrestd, and this in-memory one) refuses
  * {@code debug_hold} at submit, naming it, and creates nothing; exec into any of its jobs is a 409.
  */
 class DebugHoldRefusedTest {

@@ -65,7 +65,8 @@ class JobExecController {
             Only while the job is held (phase Running, reason Held: a failed attempt kept for its debug_hold); else a \
             409. The command runs as the replica ran: its environment (PADDLE_TRAINER_ID, ...), working directory, \
             user, GPUs and sandbox, in the replica that failed as in one that still runs; on the local backend a \
-            sandbox of its own made as the replica's was, so the replica's processes are not in its PID namespace. \
+            sandbox of its own made as the replica's was, so the replica's processes are not in its PID namespace; on \
+            Slurm a step of the job's own on the replica's node (srun --overlap), with no sandbox. \
             Nothing reaches its standard input. The answer streams one JSON object per line: {"output": "..."} with \
             what it printed (standard output and error together) as it comes, then {"exit_code": N} once it ended \
             (128 + n when a signal n ended it). It is stopped when the hold ends (its time is over, a cancel). Needs \

@@ -19,6 +19,7 @@ import io.paddlejobs.backend.slurm.state.SlurmRecords;
 import io.paddlejobs.backend.slurm.state.SlurmStatusMapper;
 import io.paddlejobs.backend.slurm.state.SlurmStops;
 import io.paddlejobs.backend.slurm.state.StatusPoller;
+import io.paddlejobs.job.ExecProcess;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobBackend;
@@ -67,6 +68,7 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final boolean tenants;
     private StatusPoller poller;
     private final SlurmStacks stacks;
+    private final SlurmExecs execs;
     /** When each trainer last reported a new step, from the metrics reader, for the stall judgement. */
     private final StepSightings steps = new StepSightings();
 
@@ -92,6 +94,7 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         this.site = new SlurmSite(properties);
         this.stops = new SlurmStops(jobs, slurm, records, clock, changes, properties.stopGracePeriod());
         this.stacks = new SlurmStacks(properties, records, clock);
+        this.execs = new SlurmExecs(properties, records);
     }
 
     /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
@@ -154,6 +157,17 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
     @Override
     public String whyNoStacks() {
         return SlurmStacks.whyNot();
+    }
+
+    /** Only with the Slurm commands on the service's host ({@code client=cli}): exec runs through srun. */
+    @Override
+    public boolean holdsFailedAttempts() {
+        return properties.client() == SlurmProperties.ClientKind.CLI;
+    }
+
+    @Override
+    public Optional<ExecProcess> exec(JobKey key, Role role, int index, List<String> command) {
+        return Optional.ofNullable(withReplica(key, role, index)).map(job -> execs.start(job, role, index, command));
     }
 
     @Override

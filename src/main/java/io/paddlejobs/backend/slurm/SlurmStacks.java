@@ -4,6 +4,7 @@ import io.paddlejobs.backend.PySpy;
 import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.backend.slurm.client.OverlapSteps;
 import io.paddlejobs.backend.slurm.client.SlurmException;
+import io.paddlejobs.backend.slurm.script.BatchScripts;
 import io.paddlejobs.backend.slurm.script.JobFiles;
 import io.paddlejobs.backend.slurm.script.Placement;
 import io.paddlejobs.backend.slurm.state.SlurmJob;
@@ -13,7 +14,6 @@ import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.StackDump;
 import io.paddlejobs.job.StacksUnavailableException;
-import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Role;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -145,7 +145,7 @@ final class SlurmStacks implements AutoCloseable {
             return new StackDump.ReplicaStacks(replica.id(), replica.role(), replica.index(), null, null, List.of(),
                     "its launcher has not written where it runs yet");
         }
-        List<String> there = steps.on(job.slurmId(), trainersComponent(job.plan()), slot.node());
+        List<String> there = steps.on(job.slurmId(), BatchScripts.component(job.plan(), Role.TRAINER), slot.node());
         List<String> list = new ArrayList<>(there);
         list.addAll(List.of("/bin/bash", "-c", LIST_PYTHON, "list-python", Long.toString(root.getAsLong())));
         List<Program> programs;
@@ -163,11 +163,6 @@ final class SlurmStacks implements AutoCloseable {
         pySpyThere.addAll(List.of("/usr/bin/env", "PATH=" + properties.replicaPath(), properties.pySpy()));
         return new StackDump.ReplicaStacks(replica.id(), replica.role(), replica.index(), root.getAsLong(), null,
                 programs.stream().map(p -> pySpy.dump(pySpyThere, p.pid(), p.namespacePid(), p.command())).toList(), null);
-    }
-
-    /** The trainers' component of a heterogeneous job (pservers are the first); -1 where the job is not one. */
-    private static int trainersComponent(JobPlan plan) {
-        return plan.pservers().count() > 0 ? 1 : -1;
     }
 
     /** @param namespacePid its id in its PID namespace, where that is not the node's own */

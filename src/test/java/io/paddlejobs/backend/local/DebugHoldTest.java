@@ -19,6 +19,7 @@ import io.paddlejobs.planning.JobMode;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.FailingRank;
 import io.paddlejobs.testing.MovableClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -37,17 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DebugHoldTest {
 
     private static final RestartBackoff SHORT = new RestartBackoff(Duration.ofMillis(200), Duration.ofSeconds(1));
-    /** Trainer 0 listens on its master port (the other waits for it), then runs on; trainer 1 fails. No single quote. */
-    private static final String PROGRAM = """
-            import os, socket, sys, time
-            rank = os.environ["PADDLE_TRAINER_ID"]
-            open("note.txt", "w").write("written-by-" + rank + "\\n")
-            if rank == "0":
-                m = socket.socket(); m.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                m.bind(("", int(os.environ["MASTER_PORT"]))); m.listen()
-                print("listening", flush=True); time.sleep(3600)
-            print("failing", flush=True); sys.exit(3)
-            """;
     private static final List<String> LOOK = List.of("sh", "-c", "pwd; cat note.txt; echo \"$PADDLE_TRAINER_ID\"");
 
     @TempDir
@@ -149,7 +139,7 @@ class DebugHoldTest {
     }
 
     private static JobKey submit(LocalBackendFixture local, String name, String spec) {
-        local.backend.submit(local.plan(JobRequests.named(name, "python3 -c '" + PROGRAM + "'").spec(spec).trainers(2)
+        local.backend.submit(local.plan(JobRequests.named(name, FailingRank.entryPoint()).spec(spec).trainers(2)
                 .mode(JobMode.COLLECTIVE).build()));
         return new JobKey(LocalBackendFixture.NAMESPACE, name);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.backend.TensorBoardScalarsTest;
+import io.paddlejobs.testing.FailingRank;
 import io.paddlejobs.testing.HungRanks;
 import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
@@ -97,6 +98,56 @@ class SlurmCollectiveJobsTest extends SlurmServiceTest {
         assertThat(functions).as("dump: %s", dump).containsOnlyKeys("trainer-0", "trainer-1");
         assertThat(functions.get("trainer-0")).contains("wait_for_peer").doesNotContain("accept_from_peer");
         assertThat(functions.get("trainer-1")).contains("accept_from_peer").doesNotContain("wait_for_peer");
+    }
+
+    /**
+     * debug_hold on Slurm (docs/failures-and-hangs.md): in {@link FailingRank}, trainer 1 writes a file and exits 3
+     * while trainer 0 listens and runs on. The attempt is held with trainer 0 still running, a command runs in trainer 1's directory and
+     * environment through srun --overlap, its output and exit code streamed back, and a cancel ends the hold.
+     */
+    @Test
+    void aFailedTrainerIsHeldWithItsSiblingAndExecRunsInItAsItRanUntilACancelEndsTheHold() {
+        api.submit(JSON.writeValueAsString(Map.of("name", "held", "mode", "collective", "trainers", 2, "memory", "256Mi",
+                "debug_hold", "10m", "entry_point", FailingRank.entryPoint())));
+
+        await().atMost(SlurmJobsApiTest.RUN).until(() -> "Held".equals(api.status("held").path("reason").asString()));
+        JsonNode held = api.status("held");
+        assertThat(held.get("phase").asString()).isEqualTo("Running");
+        assertThat(held.get("message").asString()).contains("trainer-1 exited with code 3", "held until",
+                "paddle-jobs exec held --role trainer --index 1 -- sh", "then the job fails");
+        assertThat(held.at("/replicas/0/state").asString()).as("%s", held).isEqualTo("Running");
+
+        HttpResponse<String> answer = api.post("/jobs/held/exec?role=trainer&index=1",
+                "{\"command\": [\"sh\", \"-c\", \"pwd; cat note.txt; echo rank-$PADDLE_TRAINER_ID; exit 5\"]}");
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        List<JsonNode> lines = answer.body().lines().map(ServiceClient::parse).toList();
+        String output = lines.subList(0, lines.size() - 1).stream().map(line -> line.get("output").asString())
+                .reduce("", String::concat);
+        assertThat(output).as(answer.body()).contains("/held/work/trainer-1\nwritten-by-1\nrank-1\n");
+        assertThat(lines.get(lines.size() - 1).get("exit_code").asInt()).as(answer.body()).isEqualTo(5);
+
+        api.post("/jobs/held/cancel", "");
+        assertThat(api.awaitPhase("held", "Cancelled", SlurmJobsApiTest.RUN).get("reason").asString()).isEqualTo("Cancelled");
+        assertThat(api.post("/jobs/held/exec", "{\"command\": [\"true\"]}").statusCode()).as("not held now")
+                .isEqualTo(409);
+    }
+
+    /**
+     * A hold whose time runs out ends the attempt as its failure would have (here: the job fails), and it is the
+     * service that ends it, with the mark the held launcher waits for (the launcher's own end is minutes later).
+     */
+    @Test
+    void aHoldThatRunsOutIsEndedByTheServiceAndTheJobFailsAsItWouldHave() {
+        api.submit(JSON.writeValueAsString(Map.of("name", "held-briefly", "mode", "collective", "trainers", 2,
+                "memory", "256Mi", "debug_hold", "2s", "entry_point", FailingRank.entryPoint())));
+
+        JsonNode failed = api.awaitPhase("held-briefly", "Failed", SlurmJobsApiTest.RUN);
+
+        assertThat(failed.get("reason").asString()).as("%s", failed).isEqualTo("TrainerFailed");
+        assertThat(failed.get("message").asString()).contains("trainer-1 exited with code 3");
+        assertThat(sharedDir.resolve("jobs/default/held-briefly/state/hold-over")).as("ended by the service")
+                .isRegularFile();
     }
 
     @Test

@@ -58,6 +58,8 @@ public record JobFiles(Path shared, JobKey key) {
     private static final String STATE = "state";
     private static final String WORK = "work";
     private static final String CHECKPOINTS = "checkpoints";
+    /** In an attempt's state directory: a held replica's launcher ends its hold once this is there. */
+    private static final String HOLD_OVER = "hold-over";
     /** A start or exit mark is one short line; more is not one. */
     private static final int MAX_MARK_BYTES = 64;
     /** One line per replica of at most a few hundred characters. */
@@ -180,6 +182,33 @@ public record JobFiles(Path shared, JobKey key) {
                 env.write(SECRETS, DirectoryHandle.PRIVATE_FILE, out -> out.write(nulSeparated(values, name -> true)));
             }
         });
+    }
+
+    /**
+     * Ends the hold of {@code attempt}'s failed replica ({@code debug_hold}): the mark its launcher waits for
+     * ({@code hold-over}) in the attempt's state directory, written once; nothing where the job's directory is gone.
+     */
+    public void endHold(int attempt) {
+        if (Files.exists(stateDir(attempt).resolve(HOLD_OVER), LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        inExistingJobDirectory("end the hold of job " + key.name(), job -> {
+            try (DirectoryHandle state = job.directory(STATE);
+                 DirectoryHandle attemptState = attempt == 0 ? null : state.directory(attemptDir(attempt))) {
+                (attemptState == null ? state : attemptState).write(HOLD_OVER, DirectoryHandle.PRIVATE_FILE, bytes(""));
+            }
+        });
+    }
+
+    /**
+     * What a command run in a replica of a held attempt is given on the replica's node (exec), as paths there: the
+     * replica's environment as its launcher gave it (NUL-separated, kept in the attempt's state directory), its
+     * working directory, and the job's secrets (a file that may be absent).
+     */
+    public List<String> execArguments(String replicaId, int attempt) {
+        return List.of(stateDir(attempt).resolve(replicaId + ".vars").toAbsolutePath().toString(),
+                workDir().resolve(replicaId).toAbsolutePath().toString(),
+                dir().resolve(ENV).resolve(SECRETS).toAbsolutePath().toString());
     }
 
     /** Replaces the record in one step, no link followed; the job's directory is made where missing. */

@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * Brings the backend's unfinished jobs up to date: every interval, one call to Slurm for all of
  * them, then each job's marks from the shared directory. An attempt that ended is decided on by
  * {@link SlurmRestarts} (the job ends, or waits out a backoff), and a job whose backoff has passed
- * gets its next attempt ({@link NextAttempts}). A change of phase or reason, a restart (or the
+ * gets its next attempt ({@link NextAttempts}); a replica that failed while its Slurm job runs holds the attempt
+ * where the request has a {@code debug_hold} ({@link SlurmHolds}). A change of phase or reason, a restart (or the
  * placement arriving) is written to the job's record; every change is told to the backend's listeners.
  */
 public final class StatusPoller implements AutoCloseable {
@@ -164,13 +165,22 @@ public final class StatusPoller implements AutoCloseable {
         JobStatus status = withItsLog(seen, job.attempt());
         SlurmJob current = job.with(plan, placed, job.status());
         Instant now = clock.instant();
-        Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
+        // A held attempt (debug_hold) has failed already: its silence is expected, and the hold's end decides.
+        Optional<SlurmHolds.Held> held = status.phase().isFinished() ? Optional.empty()
+                : SlurmHolds.of(current, SlurmRestarts.during(current, status), backoff, now);
+        Optional<String> silence = held.isPresent() ? Optional.empty()
+                : SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
         boolean stalled = silence.isPresent() && SlurmStalls.failsTheAttempt(current);
         // Once per stall: a stall that is only a warning is seen again at every poll until a trainer speaks.
         boolean stallSeen = silence.isPresent() && !StallWatch.STALLED.equals(job.status().reason());
         SlurmJob updated;
         if (status.phase().isFinished()) {
             updated = SlurmRestarts.ended(current, status, seen.ending(), backoff, now);
+        } else if (held.isPresent()) {
+            if (held.get().over()) {
+                records.files(job.key()).endHold(job.attempt()); // its task exits, and the Slurm job ends as it would have
+            }
+            updated = current.with(held.get().status(), null);
         } else if (stalled) {
             updated = SlurmRestarts.ended(current, StallWatch.failed(status, silence.get(), now),
                     Ending.stalled(silence.get()), backoff, now);

@@ -44,6 +44,8 @@ done < "$JOB_DIR/env/$id.placed"
 while IFS= read -r -d '' pair; do
     vars+=("$pair")
 done < "$JOB_DIR/env/$id.env"
+# Kept for exec into the replica while its failed attempt is held (debug_hold): the command runs with these.
+printf '%s\0' "${vars[@]}" > "$STATE/$id.vars.tmp" && mv "$STATE/$id.vars.tmp" "$STATE/$id.vars"
 
 # What the entry point starts must end with it, also what it detaches (setsid, nohup), which
 # proctrack/linuxproc does not follow: the replica runs in a PID namespace of its own (as root, or
@@ -103,11 +105,26 @@ fi
 child=$!
 # The root of the replica's processes on this node, for stack dumps (srun --overlap ... py-spy on its Python ones)
 echo "$child" > "$STATE/$id.pid.tmp" && mv "$STATE/$id.pid.tmp" "$STATE/$id.pid"
-trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT
+stopped=""
+trap 'stopped=1; kill -TERM -- "-$child" 2>/dev/null' TERM INT
 wait "$child"
 rc=$?
 while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done   # a trapped signal interrupted wait
 outcome=$rc
 [ -e "$STATE/stopping" ] && outcome="$rc stopped"
 echo "$outcome" > "$STATE/$id.exit.tmp" && mv "$STATE/$id.exit.tmp" "$STATE/$id.exit"
+# debug_hold (DEBUG_HOLD seconds): a replica that failed on its own keeps its task, so that its exit neither ends
+# the step (--kill-on-bad-exit) nor the job: the allocation, the other replicas and its working directory stay for
+# exec, until the service ends the hold (the mark hold-over) or a cancel or the time limit stops the task; should
+# the service be gone, the hold ends two minutes after its time all the same (later than the service would, so that
+# it is the service that decides).
+if [ "$rc" -ne 0 ] && [ -z "$stopped" ] && [ ! -e "$STATE/stopping" ] && [ "${DEBUG_HOLD:-0}" -gt 0 ]; then
+    trap 'exit "$rc"' TERM INT
+    deadline=$((SECONDS + DEBUG_HOLD + 120))
+    until [ -e "$STATE/hold-over" ] || [ "$SECONDS" -ge "$deadline" ]; do
+        sleep 1 & wait $!   # a wait the TERM trap interrupts at once
+    done
+    # The attempt's outcome is this failure: the siblings its exit now stops (--kill-on-bad-exit) were stopped.
+    touch "$STATE/stopping"
+fi
 exit "$rc"
