@@ -33,7 +33,7 @@ class SlurmPaddleJobsTest extends SlurmServiceTest {
 
     /** Generous: on two shared cores one Paddle import alone can take several seconds. */
     static final Duration JOB_DEADLINE = Duration.ofMinutes(5);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    static final JsonMapper JSON = JsonMapper.builder().build();
 
     @TempDir
     static Path sharedDir;
