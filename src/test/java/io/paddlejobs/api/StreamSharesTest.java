@@ -183,6 +183,14 @@ class StreamSharesTest {
     }
 
     static String tokenFile() {
-        return Tokens.aliceAndBob(tmp, ALICE, BOB);
+        return Tokens.file(tmp, """
+                    tokens:
+                      - user: alice
+                        sha256: %s
+                        namespaces: [team-a]
+                      - user: bob
+                        sha256: %s
+                        namespaces: [team-b]
+                    """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB)));
     }
 }
