@@ -1,4 +1,4 @@
-"""The paddle-jobs command: submit, import, rerun, status, logs, list, cancel, delete, sweep, compare."""
+"""The paddle-jobs command: submit, import, rerun, status, logs, exec, list, cancel, delete, sweep, compare."""
 
 import argparse
 import json
@@ -23,7 +23,14 @@ CLOSED_PIPE = 128 + 13
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # exec's command is every word after its first --, whatever it holds (options of its own included).
+    command: List[str] = []
+    if "exec" in words and "--" in words[words.index("exec"):]:
+        at = words.index("--", words.index("exec"))
+        words, command = words[:at], words[at + 1:]
+    args = _parser().parse_args(words)
+    args.cmd = command
     client = Client(url=args.url, token=args.token, namespace=args.namespace)
     try:
         status = int(args.run(client, args) or 0)
@@ -142,6 +149,12 @@ def _logs(client: Client, args: argparse.Namespace) -> None:
     for line in ([text] if isinstance(text, str) else text):
         sys.stdout.write(line)
         sys.stdout.flush()
+
+
+def _exec(client: Client, args: argparse.Namespace) -> int:
+    if not args.cmd:
+        raise PaddleJobsError("exec needs a command after --: paddle-jobs exec JOB --role trainer --index 1 -- sh")
+    return client.exec(args.name, args.cmd, role=args.role, index=args.index)
 
 
 def _list(client: Client, args: argparse.Namespace) -> None:
@@ -275,6 +288,14 @@ def _parser() -> argparse.ArgumentParser:
     logs.add_argument("--attempt", type=int, help="an earlier attempt's log (from 0, as restarts count them)")
     logs.add_argument("--follow", "-f", action="store_true", help="keep printing until the replica ends")
     logs.set_defaults(run=_logs)
+
+    execs = commands.add_parser("exec", help="run a command in a replica of a held job (debug_hold) and exit with"
+                                " its exit code: exec JOB --role trainer --index 1 -- CMD [ARG...]")
+    execs.add_argument("name")
+    execs.add_argument("--role", default="trainer", choices=("trainer", "pserver"))
+    execs.add_argument("--index", type=int, default=0)
+    execs.epilog = "everything after -- is the command and its arguments, run as they are (no shell unless named)"
+    execs.set_defaults(run=_exec)
 
     sweep = commands.add_parser("sweep", help="start a sweep (a JSON file, or - for standard input): docs/experiments.md")
     sweep.add_argument("file")

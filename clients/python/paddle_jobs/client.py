@@ -2,13 +2,15 @@
 
 import json
 import os
+import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from datetime import datetime, timezone
 from enum import Enum
-from typing import Any, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple, Union, cast, overload
+from typing import (Any, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, TextIO, Tuple, Union, cast,
+                    overload)
 
 from .contract import DryRunView, JobPhase, JobRequest, JobStatus, JobView, Plan
 from .errors import PaddleJobsError, ProblemError
@@ -179,6 +181,25 @@ class Client:
             with response:
                 return cast(bytes, response.read()).decode("utf-8", "replace")
         return _lines(response)
+
+    def exec(self, name: str, command: Sequence[str], role: str = "trainer", index: int = 0,
+             namespace: Optional[str] = None, output: Optional[TextIO] = None) -> int:
+        """Run ``command`` (its words: ``["sh", "-c", "ls; env"]``) in one replica of a held job (``debug_hold``),
+        as that replica ran: its environment, working directory and sandbox. Writes what it prints to ``output``
+        (standard output) as it comes and returns its exit code. A job that is not held raises ProblemError 409."""
+        out = output if output is not None else sys.stdout
+        query = {"role": role, "index": str(index)}
+        # As long as the command runs: no timeout.
+        response = self._request("POST", "/jobs/%s/exec" % _quote(name), query=query, body={"command": list(command)},
+                                 namespace=namespace, accept="application/x-ndjson", timeout=None)
+        with response:
+            for raw in response:
+                line = json.loads(cast(bytes, raw).decode("utf-8"))
+                if "exit_code" in line:
+                    return cast(int, line["exit_code"])
+                out.write(line.get("output", ""))
+                out.flush()
+        raise PaddleJobsError("the service ended the answer of exec on job %s before the command's exit code" % name)
 
     def upload(self, archive: bytes, namespace: Optional[str] = None) -> str:
         """Upload a code package (gzipped tar bytes); returns its id, ``sha256:...``."""
@@ -365,6 +386,11 @@ class Job:
         an iterator of its lines as they come, until the replica ends; ``attempt`` (from 0): an earlier
         attempt's log, where the service keeps them."""
         return self.client.logs(self.name, role, index, follow, tail, self.namespace, attempt)
+
+    def exec(self, command: Sequence[str], role: str = "trainer", index: int = 0,
+             output: Optional[TextIO] = None) -> int:
+        """Run ``command`` in one of its replicas while it is held (``debug_hold``); returns its exit code."""
+        return self.client.exec(self.name, command, role=role, index=index, namespace=self.namespace, output=output)
 
     def cancel(self) -> "Job":
         cancelled = self.client.cancel(self.name, self.namespace)

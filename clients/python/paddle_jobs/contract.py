@@ -19,6 +19,13 @@ class JobRequest(TypedDict, total=False):
     #: other backends ignore it
     account: str
 
+    #: Hold a failed attempt this long instead of restarting or ending it, such as 10m: the replicas
+    #: that still run are kept, the failed one's directory and environment too, the job reads
+    #: Running with reason Held, and POST /jobs/{name}/exec runs commands in any replica; then the
+    #: job restarts or fails as it would have. At most paddlejobs.limits.max-debug-hold (local and
+    #: Slurm backends; on Slurm within the job's time limit)
+    debug_hold: str
+
     #: Shell command run in each replica
     entry_point: str
 

@@ -2,6 +2,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 
 def run(service, *args, stdin=None):
@@ -211,3 +212,24 @@ def test_the_client_starts_reads_cancels_and_deletes_a_sweep(service):
     assert "py-sweep" in listed
     assert cancelled["phase"] == "Cancelled"
     assert "py-sweep" not in [sweep["name"] for sweep in client.sweeps()]
+
+
+def test_exec_runs_a_command_in_a_held_replica_streaming_its_output_and_exits_with_its_code(service):
+    request = {"name": "cli-held", "entry_point": "echo kept-by-the-replica > note.txt; exit 3", "mode": "collective",
+               "trainers": 1, "debug_hold": "10m"}
+    assert run(service, "submit", "-", stdin=json.dumps(request)).returncode == 0
+    deadline = time.monotonic() + 60
+    while json.loads(run(service, "status", "cli-held").stdout).get("reason") != "Held":
+        assert time.monotonic() < deadline, run(service, "status", "cli-held").stdout
+        time.sleep(0.2)
+
+    ran = run(service, "exec", "cli-held", "--role", "trainer", "--index", "0", "--",
+              "sh", "-c", "cat note.txt; echo \"rank $PADDLE_TRAINER_ID\" --index; exit 4")
+    no_such_replica = run(service, "exec", "cli-held", "--index", "1", "--", "true")
+    run(service, "cancel", "cli-held")
+    not_held = run(service, "exec", "cli-held", "--", "true")
+
+    assert ran.returncode == 4, ran.stderr
+    assert ran.stdout == "kept-by-the-replica\nrank 0 --index\n"
+    assert no_such_replica.returncode == 2 and "404" in no_such_replica.stderr
+    assert not_held.returncode == 2 and "409" in not_held.stderr and "not held" in not_held.stderr

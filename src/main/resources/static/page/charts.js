@@ -1,8 +1,10 @@
 // @ts-check
 // The charts of the status page: one SVG line chart per metric, one line per trainer, drawn here
 // (no library). Points arrive in pieces (GET …/metrics?since=); they are merged by step, so a
-// piece read twice, or read again after the service restarted, changes nothing.
+// piece read twice, or read again after the service restarted, changes nothing. A restarted job's
+// chart marks where each attempt began; a chart of values above zero offers a logarithmic scale.
 import { el } from './common.js';
+import { attemptStarts, fitsLogScale, linearAxis, logAxis } from './chart-model.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEIGHT = 220;
@@ -49,7 +51,7 @@ export class Charts {
   draw() {
     for (const [name, lines] of this.metrics) {
       if (!this.views.has(name)) {
-        const view = new ChartView(name);
+        const view = new ChartView(name, { marksAttempts: true });
         this.views.set(name, view);
         this.container.append(view.figure);
       }
@@ -59,7 +61,7 @@ export class Charts {
 }
 
 function merge(line, points) {
-  const fresh = points.map((p) => ({ step: p.step, value: p.value }));
+  const fresh = points.map((p) => ({ step: p.step, value: p.value, attempt: p.attempt ?? 0 }));
   let merged;
   if (line.length === 0 || fresh[0].step > line[line.length - 1].step) {
     merged = line.concat(fresh);
@@ -76,34 +78,48 @@ function merge(line, points) {
 
 /**
  * One chart: a line per series (a trainer, or a run on the compare page). `x` picks a point's position
- * (its step by default), `xLabel` names the axis, `order` sorts the series for the legend.
+ * (its step by default), `xLabel` names the axis, `order` sorts the series for the legend; with
+ * `marksAttempts`, a line marks the step where each attempt after the first began.
  */
 export class ChartView {
-  constructor(name, { x = (p) => p.step, xLabel = 'step', order = replicaOrder } = {}) {
+  constructor(name, { x = (p) => p.step, xLabel = 'step', order = replicaOrder, marksAttempts = false } = {}) {
     this.name = name;
     this.x = x;
     this.xLabel = xLabel;
     this.order = order;
+    this.marksAttempts = marksAttempts;
+    this.lines = new Map();
     const id = `chart-${name.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+    // A loss that falls from 70 to 0.3 is a flat line after its first tenth on a linear axis.
+    this.logScale = el('input', { attrs: { type: 'checkbox', id: `${id}-log`, 'data-log-scale': name } });
+    this.logScale.addEventListener('change', () => this.draw(this.lines));
+    this.logScaleLabel = el('label', { className: 'chart-scale', attrs: { for: `${id}-log` } }, this.logScale, ' log scale');
     this.svg = document.createElementNS(SVG, 'svg');
     this.svg.setAttribute('class', 'chart-plot');
     this.svg.setAttribute('aria-hidden', 'true'); // the legend below says the same in words
     this.legend = el('ul', { className: 'chart-legend' });
     this.summary = el('p', { className: 'visually-hidden', attrs: { id: `${id}-summary` } });
     this.figure = el('figure', { className: 'chart', attrs: { id, 'data-metric': name, 'aria-describedby': `${id}-summary` } },
-      el('figcaption', { className: 'chart-title', text: name }), this.svg, this.legend, this.summary);
+      el('figcaption', { className: 'chart-title' }, el('span', { text: name }), this.logScaleLabel),
+      this.svg, this.legend, this.summary);
   }
 
   draw(lines) {
+    this.lines = lines;
     const entries = [...lines.entries()].filter(([, points]) => points.length > 0).sort(([a], [b]) => this.order(a, b));
     if (entries.length === 0) return;
     const width = Math.max(280, Math.round(this.figure.clientWidth || 600));
     const plot = { x: MARGIN.left, y: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: HEIGHT - MARGIN.top - MARGIN.bottom };
     const all = entries.flatMap(([, points]) => points);
-    const xs = niceScale(Math.min(...all.map(this.x)), Math.max(...all.map(this.x)));
-    const ys = niceScale(Math.min(...all.map((p) => p.value)), Math.max(...all.map((p) => p.value)));
-    const sx = (point) => plot.x + ((this.x(point) - xs.min) / (xs.max - xs.min)) * plot.w;
-    const sy = (value) => plot.y + plot.h - ((value - ys.min) / (ys.max - ys.min)) * plot.h;
+    const values = all.map((p) => p.value);
+    const logFits = fitsLogScale(values);
+    this.logScaleLabel.hidden = !logFits;
+    const log = logFits && this.logScale.checked;
+    const xs = linearAxis(Math.min(...all.map(this.x)), Math.max(...all.map(this.x)));
+    const ys = (log ? logAxis : linearAxis)(Math.min(...values), Math.max(...values));
+    const atX = (x) => plot.x + xs.at(x) * plot.w;
+    const sx = (point) => atX(this.x(point));
+    const sy = (value) => plot.y + plot.h - ys.at(value) * plot.h;
 
     const parts = [];
     for (const tick of ys.ticks) {
@@ -111,7 +127,7 @@ export class ChartView {
       parts.push(svg('text', { class: 'chart-tick', x: plot.x - 6, y: sy(tick), 'text-anchor': 'end', 'dominant-baseline': 'middle' }, NUMBER.format(tick)));
     }
     for (const tick of xs.ticks) {
-      const at = plot.x + ((tick - xs.min) / (xs.max - xs.min)) * plot.w;
+      const at = atX(tick);
       parts.push(svg('line', { class: 'chart-axis', x1: at, x2: at, y1: plot.y + plot.h, y2: plot.y + plot.h + 4 }));
       parts.push(svg('text', { class: 'chart-tick', x: at, y: plot.y + plot.h + 16, 'text-anchor': 'middle' }, NUMBER.format(tick)));
     }
@@ -121,6 +137,12 @@ export class ChartView {
     parts.push(svg('text', {
       class: 'chart-label', x: 12, y: plot.y + plot.h / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${plot.y + plot.h / 2})`,
     }, this.name));
+    const starts = this.marksAttempts ? attemptStarts(entries.map(([, points]) => points)) : [];
+    for (const { attempt, step } of starts) {
+      parts.push(svg('line', { class: 'chart-attempt', x1: atX(step), x2: atX(step), y1: plot.y, y2: plot.y + plot.h }));
+      parts.push(svg('text', { class: 'chart-attempt-label', x: atX(step) + 3, y: plot.y + 10, 'data-attempt': attempt, 'data-step': step },
+        `attempt ${attempt}`));
+    }
 
     const legend = [];
     const words = [];
@@ -148,7 +170,8 @@ export class ChartView {
     this.svg.setAttribute('height', String(HEIGHT));
     this.svg.replaceChildren(...parts);
     this.legend.replaceChildren(...legend);
-    this.summary.textContent = `${this.name}, last values: ${words.join('; ')}.`;
+    const began = starts.map(({ attempt, step }) => `; attempt ${attempt} began at step ${NUMBER.format(step)}`).join('');
+    this.summary.textContent = `${this.name}${log ? ' (log scale)' : ''}, last values: ${words.join('; ')}${began}.`;
   }
 }
 
@@ -159,23 +182,6 @@ function svg(tag, attrs, text) {
   }
   if (text !== undefined) element.textContent = text;
   return element;
-}
-
-/** An axis from min to max on round numbers, with about five ticks. */
-function niceScale(min, max) {
-  if (min === max) {
-    const pad = Math.abs(min) > 0 ? Math.abs(min) * 0.1 : 1;
-    min -= pad;
-    max += pad;
-  }
-  const rough = (max - min) / 5;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough);
-  const low = Math.floor(min / step) * step;
-  const high = Math.ceil(max / step) * step;
-  const ticks = [];
-  for (let t = low; t <= high + step / 2; t += step) ticks.push(Number(t.toPrecision(12)));
-  return { min: low, max: high, ticks };
 }
 
 /** trainer-2 before trainer-10, as the service lists them. */

@@ -80,6 +80,14 @@ public record JobRequestBody(
                 + " Stalled (and, with stall in restart_on, restarted), such as 30m; never when omitted", example = "30m")
         @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 30m, 2h or 1h30m")
         String stallTimeout,
+        @Schema(description = "Hold a failed attempt this long instead of restarting or ending it, such as 10m: the"
+                + " replicas that still run are kept, the failed one's directory and environment too, the job reads"
+                + " Running with reason Held, and POST /jobs/{name}/exec runs commands in any replica; then the job"
+                + " restarts or fails as it would have. At most paddlejobs.limits.max-debug-hold (local and Slurm"
+                + " backends; on Slurm within the job's time limit)",
+                example = "10m")
+        @Pattern(regexp = "(?=.*[1-9])" + RunTimeLimit.SYNTAX, message = "must be a duration longer than 0 such as 10m, 1h or 1h30m")
+        String debugHold,
 
         @Schema(description = "The scheduling queue to wait in (kubernetes backend: a Kueue LocalQueue of the job's"
                 + " namespace, the kueue.x-k8s.io/queue-name label; with the service's scheduler volcano, the Volcano"
@@ -315,7 +323,8 @@ public record JobRequestBody(
                         nodeAffinity == null ? null : nodeAffinity.stream().map(NodeRequirementBody::toRequirement).toList(),
                         volumes == null ? null : volumes.stream().map(VolumeBody::toVolume).toList()),
                 new JobRequest.Lifecycle(duration(maxRunTime), maxRestarts,
-                        restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout)),
+                        restartOn == null ? null : RestartOn.parse(restartOn), duration(stallTimeout),
+                        duration(debugHold)),
                 new JobRequest.Notifications(webhooks == null ? null : webhooks.stream().map(NotifyBody::toNotify).toList()));
     }
 
@@ -338,6 +347,7 @@ public record JobRequestBody(
                 topology.mode() == null ? null : topology.mode().label(), text(lifecycle.maxRunTime()),
                 code.codePackage(), lifecycle.maxRestarts(),
                 lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire(), text(lifecycle.stallTimeout()),
+                text(lifecycle.debugHold()),
                 request.placement().queue(), request.placement().priority(), request.placement().account(),
                 request.placement().partition(), request.placement().qos(),
                 request.notifications().webhooks().isEmpty() ? null

@@ -42,8 +42,9 @@ class JobStacksController {
             Dumps every Python process of each running trainer with py-spy (native frames where it can read them), \
             and keeps the dump with the job (GET answers it from then on). Each trainer is paused for the moment of its \
             dump. A job none of whose trainers runs (finished, or not started yet) is a 409; where py-spy is not \
-            installed, a 503 naming the setting paddlejobs.stacks.py-spy; a backend that takes no stacks, a 501 that \
-            says why. Needs the right to cancel the job.""")
+            installed (local), a 503 naming the setting paddlejobs.stacks.py-spy; a backend that takes no stacks, a 501 \
+            that says why. On Slurm py-spy runs on the trainers' nodes (srun --overlap); where it fails there, each \
+            process's note says why. Needs the right to cancel the job.""")
     @PostMapping(path = "/{name}/stacks", produces = MediaType.APPLICATION_JSON_VALUE)
     StackDump takeStacks(@PathVariable String name, @InNamespace(Action.CANCEL) String namespace) {
         return jobs.takeStacks(new JobKey(namespace, name));

@@ -55,11 +55,19 @@ public final class PySpy {
      * ended meanwhile, or may not be traced).
      */
     public StackDump.ProcessStacks dump(Path program, long pid, Long namespacePid, String command) {
-        Run withNative = run(program, pid, true);
+        return dump(List.of(program.toString()), pid, namespacePid, command);
+    }
+
+    /**
+     * As {@link #dump(Path, long, Long, String)}, with py-spy run by {@code pySpy}: its program, or a command that
+     * runs it elsewhere (on a Slurm node, {@code srun ... py-spy}), to which its arguments are added.
+     */
+    public StackDump.ProcessStacks dump(List<String> pySpy, long pid, Long namespacePid, String command) {
+        Run withNative = run(pySpy, pid, true);
         if (withNative.ok()) {
             return new StackDump.ProcessStacks(pid, namespacePid, command, withNative.threads(), null);
         }
-        Run plain = run(program, pid, false);
+        Run plain = run(pySpy, pid, false);
         return plain.ok()
                 ? new StackDump.ProcessStacks(pid, namespacePid, command, plain.threads(),
                 "no native frames: py-spy --native failed (" + withNative.error() + ")")
@@ -73,8 +81,9 @@ public final class PySpy {
         }
     }
 
-    private Run run(Path program, long pid, boolean nativeFrames) {
-        List<String> command = new ArrayList<>(List.of(program.toString(), "dump", "--pid", Long.toString(pid), "--json"));
+    private Run run(List<String> pySpy, long pid, boolean nativeFrames) {
+        List<String> command = new ArrayList<>(pySpy);
+        command.addAll(List.of("dump", "--pid", Long.toString(pid), "--json"));
         if (nativeFrames) {
             command.add("--native");
         }
@@ -82,7 +91,7 @@ public final class PySpy {
         try {
             process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         } catch (IOException e) {
-            return new Run(List.of(), "could not run " + program + ": " + e.getMessage());
+            return new Run(List.of(), "could not run " + pySpy.get(0) + ": " + e.getMessage());
         }
         // Both read aside, so that a py-spy that hangs is given up at the timeout, not waited on in a read.
         CompletableFuture<String> out = readAside(process.getInputStream());

@@ -13,10 +13,12 @@ import org.springframework.validation.annotation.Validated;
  * How stack dumps of running jobs are taken ({@code paddlejobs.stacks.*}: {@code POST /jobs/{name}/stacks}, and
  * when a stall is seen).
  *
- * @param pySpy   py-spy ({@code pip install py-spy}): a path, or a name looked for on the service's PATH; the
- *                service runs it on the replicas' host processes, so it needs the right to trace them (the
- *                service's own user owns them, or it runs as root)
- * @param timeout how long one process's dump may take before it is given up
+ * @param pySpy   py-spy ({@code pip install py-spy}) for the local backend: a path, or a name looked for on the
+ *                service's PATH; the service runs it on the replicas' host processes, so it needs the right to trace
+ *                them (the service's own user owns them, or it runs as root). Slurm runs the nodes' own
+ *                ({@code paddlejobs.slurm.py-spy})
+ * @param timeout how long one process's dump may take before it is given up (on Slurm: each step that lists a
+ *                trainer's processes or dumps one)
  * @param keep    how many dumps are kept per job: the oldest go first
  */
 @Validated

@@ -89,6 +89,8 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
      * @param maxCpus     CPUs of one job, pservers included
      * @param maxMemory   memory of one job, pservers included
      * @param maxRestarts the most {@code max_restarts} a request may ask for
+     * @param maxDebugHold the longest {@code debug_hold} a request may ask for: how long a failed attempt may keep its
+     *                     replicas, GPUs and slot while its user looks inside; 0 refuses every {@code debug_hold}
      * @param maxPlanSize the replicas' environments together (each replica gets its own copy of
      *                    {@code env}); a larger plan is refused, naming {@code env}
      */
@@ -99,6 +101,7 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
             @DefaultValue("256") @Min(1) int maxCpus,
             @DefaultValue("512Gi") @NotBlank String maxMemory,
             @DefaultValue("10") @Min(0) int maxRestarts,
+            @DefaultValue("30m") @NotNull Duration maxDebugHold,
             @DefaultValue("4MB") @NotNull DataSize maxPlanSize) {
     }
 
@@ -108,7 +111,8 @@ public record PlanningProperties(@Valid @DefaultValue Defaults defaults, @Valid 
                         Memory.parse(defaults.memory()), defaults.pserverCpu(), Memory.parse(defaults.pserverMem()),
                         defaults.port(), defaults.portsNum(), defaults.portsNumForSparse()),
                 new PlanningPolicy.Limits(limits.maxTrainers(), limits.maxPservers(), limits.maxGpus(),
-                        limits.maxCpus(), Memory.parse(limits.maxMemory()), limits.maxRestarts()),
+                        limits.maxCpus(), Memory.parse(limits.maxMemory()), limits.maxRestarts(),
+                        limits.maxDebugHold()),
                 new PlanningPolicy.Gpu(defaults.gpuImage(),
                         defaults.trainerCpuPerGpu() == 0 ? null : Cpu.cores(defaults.trainerCpuPerGpu()),
                         Memory.parse(defaults.trainerMemPerGpu())),

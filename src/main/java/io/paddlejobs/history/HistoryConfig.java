@@ -88,7 +88,7 @@ class HistoryConfig {
             floor = new DiskFloor(properties.dir().toAbsolutePath().normalize(), shared.minFreeSpace());
         }
         return new HistoryRecorder(backend, history, Math.toIntExact(properties.maxLogSize().toBytes()),
-                HistoryRecorder.RETRY_EVERY, floor);
+                Math.toIntExact(properties.maxEarlierLogSize().toBytes()), HistoryRecorder.RETRY_EVERY, floor);
     }
 
     @Bean(destroyMethod = "close")

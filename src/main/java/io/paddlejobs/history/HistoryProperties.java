@@ -20,6 +20,9 @@ import org.springframework.validation.annotation.Validated;
  *                  (application.yaml: {@code <paddlejobs.local.data-root>/history})
  * @param maxLogSize how much of each replica's log is kept when the job finishes, served once the
  *                  backend forgot the job: all of a log up to this size, the end of a longer one
+ * @param maxEarlierLogSize how much of each replica's log of each earlier attempt of a job that restarted is kept
+ *                  when it finishes, where the backend kept those logs apart: the end of it (where a crash's
+ *                  traceback is), up to this size; {@code max-log-size} still bounds the attempt it finished on
  * @param retention how long finished jobs are kept
  */
 @Validated
@@ -27,6 +30,7 @@ import org.springframework.validation.annotation.Validated;
 public record HistoryProperties(
         @DefaultValue("data/history") @NotNull Path dir,
         @DefaultValue("4MB") @NotNull DataSize maxLogSize,
+        @DefaultValue("64KB") @NotNull DataSize maxEarlierLogSize,
         @DefaultValue @Valid @NotNull Retention retention) {
 
     /** The most a replica's log may be kept at: it is read into memory whole before it is written. */
@@ -35,6 +39,9 @@ public record HistoryProperties(
     public HistoryProperties {
         if (maxLogSize != null && maxLogSize.compareTo(LARGEST_LOG) > 0) {
             throw new IllegalArgumentException("paddlejobs.history.max-log-size must be at most " + LARGEST_LOG);
+        }
+        if (maxEarlierLogSize != null && maxEarlierLogSize.compareTo(LARGEST_LOG) > 0) {
+            throw new IllegalArgumentException("paddlejobs.history.max-earlier-log-size must be at most " + LARGEST_LOG);
         }
     }
 

@@ -52,6 +52,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     private final JobBackend backend;
     private final JdbcJobHistory history;
     private final int maxLogBytes;
+    private final int maxEarlierLogBytes;
     private final Duration retryEvery;
     private final DiskFloor floor;
     private final ScheduledThreadPoolExecutor thread = daemon("job-history");
@@ -60,11 +61,17 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
     private final Map<JobKey, JobStatus> written = new HashMap<>();
     private final Set<JobKey> toRetry = new HashSet<>();
 
-    /** @param retryEvery {@link #RETRY_EVERY}, or what a test waits for */
-    HistoryRecorder(JobBackend backend, JdbcJobHistory history, int maxLogBytes, Duration retryEvery, DiskFloor floor) {
+    /**
+     * @param maxLogBytes        how much of each replica's log of the attempt the job finished on is kept
+     * @param maxEarlierLogBytes how much of the end of each replica's log of each earlier attempt is kept
+     * @param retryEvery         {@link #RETRY_EVERY}, or what a test waits for
+     */
+    HistoryRecorder(JobBackend backend, JdbcJobHistory history, int maxLogBytes, int maxEarlierLogBytes,
+                    Duration retryEvery, DiskFloor floor) {
         this.backend = backend;
         this.history = history;
         this.maxLogBytes = maxLogBytes;
+        this.maxEarlierLogBytes = maxEarlierLogBytes;
         this.retryEvery = retryEvery;
         this.floor = floor;
         // At close, the changes told so far are written; retries waiting for the store are not waited for.
@@ -196,6 +203,7 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
             try {
                 if (backend.writeLogs(job.key(), replica.role(), replica.index(), null, false, kept)) {
                     history.keepLog(job.key(), replica.role(), replica.index(), kept.text(), readAt);
+                    keepEarlierLogs(job, replica, readAt);
                 }
             } catch (HistoryUnavailableException e) {
                 throw e; // the store's fault: tried again
@@ -206,6 +214,22 @@ final class HistoryRecorder implements MetricsArchive, AutoCloseable {
                 // is written without this one, rather than read again at each of its changes.
                 log.warn("Could not read the log of {} of job {} to keep it: {}", replica.id(), job.key().name(),
                         e.toString());
+            }
+        }
+    }
+
+    /**
+     * Keeps the end of the replica's log of each attempt before the one the job finished on, where the backend kept
+     * them apart: what a restart was for (the crash's traceback) outlives the backend's copy.
+     */
+    private void keepEarlierLogs(Job job, ReplicaStatus replica, Instant readAt) throws IOException {
+        if (!backend.keepsEarlierAttemptLogs()) {
+            return;
+        }
+        for (int attempt = 0; attempt < job.status().restarts(); attempt++) {
+            LogEnd kept = new LogEnd(maxEarlierLogBytes, "paddlejobs.history.max-earlier-log-size");
+            if (backend.writeEarlierLog(job.key(), replica.role(), replica.index(), attempt, null, kept)) {
+                history.keepEarlierLog(job.key(), replica.role(), replica.index(), attempt, kept.text(), readAt);
             }
         }
     }

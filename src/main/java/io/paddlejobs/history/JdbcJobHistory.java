@@ -42,7 +42,8 @@ import tools.jackson.databind.json.JsonMapper;
 final class JdbcJobHistory implements JobHistory {
 
     /** Each table that holds rows of a job, its own row first: a delete holds it while the rest go. */
-    static final List<String> TABLES = List.of("job_history", "job_transitions", "job_logs", "job_metrics");
+    static final List<String> TABLES = List.of("job_history", "job_transitions", "job_logs", "job_earlier_logs",
+            "job_metrics");
 
     /** The times epoch nanoseconds hold, in a long. */
     private static final Instant LATEST_NANOS = instant(Long.MAX_VALUE);
@@ -153,6 +154,21 @@ final class JdbcJobHistory implements JobHistory {
         });
     }
 
+    /** One replica's log of an earlier attempt of the job (its end), as the backend held it at {@code readAt}. */
+    void keepEarlierLog(JobKey key, Role role, int index, int attempt, String log, Instant readAt) {
+        String replica = replica(role, index);
+        calls.written(() -> {
+            if (!stillItsRow(key, readAt)) {
+                return false;
+            }
+            db.sql("delete from job_earlier_logs where namespace = ? and name = ? and replica = ? and attempt = ?")
+                    .params(key.namespace(), key.name(), replica, attempt).update();
+            return db.sql("insert into job_earlier_logs (namespace, name, replica, attempt, content) values (?, ?, ?, ?, ?)")
+                    .params(key.namespace(), key.name(), replica, attempt, StoreCalls.storable(log, Integer.MAX_VALUE))
+                    .update() > 0;
+        });
+    }
+
     /** @see MetricsArchive#keepMetrics; {@code readAt}: when the collector had them */
     void keepMetrics(JobKey key, MetricsSnapshot metrics, Instant readAt) {
         calls.written(() -> {
@@ -255,6 +271,15 @@ final class JdbcJobHistory implements JobHistory {
     public Optional<String> keptLog(JobKey key, Role role, int index) {
         return StoreCalls.read(() -> db.sql("select content from job_logs where namespace = ? and name = ? and replica = ?")
                 .params(key.namespace(), key.name(), replica(role, index))
+                .query(String.class)
+                .optional());
+    }
+
+    @Override
+    public Optional<String> keptEarlierLog(JobKey key, Role role, int index, int attempt) {
+        return StoreCalls.read(() -> db.sql("select content from job_earlier_logs"
+                        + " where namespace = ? and name = ? and replica = ? and attempt = ?")
+                .params(key.namespace(), key.name(), replica(role, index), attempt)
                 .query(String.class)
                 .optional());
     }

@@ -13,11 +13,18 @@ import java.util.Arrays;
 final class LogEnd extends OutputStream {
 
     private final int maxBytes;
+    private final String setting;
     private ByteArrayOutputStream kept = new ByteArrayOutputStream();
     private long dropped;
 
     LogEnd(int maxBytes) {
+        this(maxBytes, "paddlejobs.history.max-log-size");
+    }
+
+    /** @param setting the setting that bounds it, named in the note that says how much was left out */
+    LogEnd(int maxBytes, String setting) {
         this.maxBytes = maxBytes;
+        this.setting = setting;
     }
 
     @Override
@@ -55,7 +62,7 @@ final class LogEnd extends OutputStream {
         }
         long left = dropped + from;
         return "[paddle-jobs: the first " + left + " bytes of this log were not kept"
-                + " (paddlejobs.history.max-log-size)]\n"
+                + " (" + setting + ")]\n"
                 + new String(Arrays.copyOfRange(all, from, all.length), StandardCharsets.UTF_8);
     }
 }

@@ -105,8 +105,8 @@ public interface JobBackend {
 
     /**
      * Whether this backend keeps the logs of a job's earlier attempts apart from its current one's
-     * ({@link #writeEarlierLog}); where it does not, a restart begins each replica's log anew (Kubernetes:
-     * new pods) or goes on writing after the earlier attempts' output (Slurm).
+     * ({@link #writeEarlierLog}: local and Slurm whole, Kubernetes their ends); where it does not, a restart
+     * begins each replica's log anew (JobSet: new pods).
      */
     default boolean keepsEarlierAttemptLogs() {
         return false;
@@ -143,6 +143,25 @@ public interface JobBackend {
     /** The stack dumps kept of the job, newest first; none where this backend takes none. */
     default List<StackDump> stacks(JobKey key) {
         return List.of();
+    }
+
+    /**
+     * Whether this backend holds a failed attempt for the request's {@code debug_hold} ({@link #exec}); where it does
+     * not, a request with {@code debug_hold} is refused at submit.
+     */
+    default boolean holdsFailedAttempts() {
+        return false;
+    }
+
+    /**
+     * Starts {@code command} in one replica of a held job ({@link JobStatus#HELD}), as that replica ran: its
+     * environment, working directory, user and sandbox. The command is stopped when the hold ends.
+     *
+     * @return empty when the job is not here
+     * @throws JobConflictException when the job is not held (any more)
+     */
+    default Optional<ExecProcess> exec(JobKey key, Role role, int index, List<String> command) {
+        throw JobConflictException.notHeld(key);
     }
 
     /**

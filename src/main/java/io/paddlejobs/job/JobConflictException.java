@@ -14,6 +14,19 @@ public class JobConflictException extends ErrorResponseException {
         setDetail(detail);
     }
 
+    /** A command is run only in a replica of a job whose failed attempt is held ({@code debug_hold}). */
+    public static JobConflictException notHeld(JobKey key) {
+        return new JobConflictException("Job not held", "exec runs a command only in a replica of a held job (phase"
+                + " Running, reason Held: a failed attempt kept for its debug_hold), and job '" + key.name()
+                + "' is not held now. Submit it with debug_hold (such as 10m) to keep its next failed attempt.");
+    }
+
+    /** Stacks are taken of running trainers ({@link JobBackend#takeStacks}), and the job has none now. */
+    public static JobConflictException noTrainerRunning(JobKey key, JobPhase phase) {
+        return new JobConflictException("No trainer running", "Stacks are taken of running trainers, and no trainer "
+                + "of job '" + key.name() + "' runs now (phase " + phase.wireName() + ").");
+    }
+
     public static JobConflictException nameTaken(JobKey key) {
         return new JobConflictException("Job name taken",
                 "A job named '" + key.name() + "' already exists in namespace '" + key.namespace()

@@ -52,6 +52,14 @@ public interface JobHistory {
     Optional<String> keptLog(JobKey key, Role role, int index);
 
     /**
+     * The kept end of one replica's log of an earlier attempt (below the one the job finished on), if it
+     * was kept: where the backend kept it apart when the job finished ({@link JobBackend#keepsEarlierAttemptLogs}).
+     */
+    default Optional<String> keptEarlierLog(JobKey key, Role role, int index, int attempt) {
+        return Optional.empty();
+    }
+
+    /**
      * Removes everything kept of the job; nothing of it is written afterwards, even by a recorder that
      * read the job from the backend before the delete (only a new submit of the name writes again).
      * @return whether anything was kept

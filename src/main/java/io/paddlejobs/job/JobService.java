@@ -1,9 +1,13 @@
 package io.paddlejobs.job;
 
+import io.paddlejobs.job.attempt.DebugHold;
+import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
 import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.planning.RunTimeLimit;
+import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
@@ -277,6 +281,21 @@ public class JobService {
         return backend.stacks(key);
     }
 
+    /**
+     * Runs {@code command} in one replica of a held job ({@link JobBackend#exec}), as that replica ran.
+     *
+     * @throws ReplicaNotFoundException where the job has no such replica
+     * @throws JobConflictException     where the job is not held ({@code Running}, reason {@code Held})
+     */
+    public ExecProcess exec(JobKey key, Role role, int index, List<String> command) {
+        requireReplica(key, role, index);
+        JobStatus status = get(key).status();
+        if (status.phase() != JobPhase.RUNNING || !DebugHold.HELD.equals(status.reason())) {
+            throw JobConflictException.notHeld(key);
+        }
+        return backend.exec(key, role, index, command).orElseThrow(() -> new JobNotFoundException(key));
+    }
+
     /** Checks that the replica exists before anything is written, so that a 404 can still be sent. */
     public void requireReplica(JobKey key, Role role, int index) {
         JobPlan plan = get(key).plan();
@@ -286,15 +305,28 @@ public class JobService {
     }
 
     /**
-     * Writes one replica's log of an earlier attempt of a live job ({@link JobBackend#writeEarlierLog}).
-     * The caller checked that the backend keeps them ({@link #keepsEarlierAttemptLogs}) and that the attempt
-     * is earlier than the job's current one.
+     * Writes one replica's log of an earlier attempt of the job: from its backend ({@link JobBackend#writeEarlierLog}),
+     * or, once the backend forgot the job, the end of it the history kept. The caller checked that one of them keeps
+     * it ({@link #keepsEarlierAttemptLogs}, {@link #keptEarlierLog}) and that the attempt is earlier than the job's
+     * last one.
      */
     public void writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
             throws IOException {
+        if (backend.find(key).isEmpty()) {
+            Optional<String> kept = history.keptEarlierLog(key, role, index, attempt);
+            if (kept.isPresent()) {
+                out.write(LogTails.last(kept.get(), tail).getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+        }
         if (!backend.writeEarlierLog(key, role, index, attempt, tail, out)) {
             throw new JobNotFoundException(key); // deleted meanwhile
         }
+    }
+
+    /** @see JobHistory#keptEarlierLog */
+    public boolean keptEarlierLog(JobKey key, Role role, int index, int attempt) {
+        return history.keptEarlierLog(key, role, index, attempt).isPresent();
     }
 
     /** @see JobBackend#keepsEarlierAttemptLogs */
@@ -323,6 +355,12 @@ public class JobService {
         }
         JobPlan plan = planner.plan(withGeneratedName(request), namespace, backend.site());
         planSize.check(plan);
+        if (plan.spec().lifecycle().debugHold() != null && !backend.holdsFailedAttempts()) {
+            throw new InvalidJobRequestException(List.of(Violation.of("debug_hold",
+                    RunTimeLimit.format(plan.spec().lifecycle().debugHold()), "this service's backend does not hold"
+                            + " failed attempts (the local backend does, and Slurm with paddlejobs.slurm.client=cli): leave"
+                            + " debug_hold out")));
+        }
         backend.requireFits(plan);
         return plan.plusWarnings(backend.warnings(plan));
     }

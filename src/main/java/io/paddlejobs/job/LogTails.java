@@ -1,13 +1,13 @@
 package io.paddlejobs.job;
 
 /** The last lines of a log kept as text, as {@code tail=N} asks for them of a live log. */
-final class LogTails {
+public final class LogTails {
 
     private LogTails() {
     }
 
     /** The last {@code tail} lines of {@code text}; all of it when {@code tail} is null. */
-    static String last(String text, Integer tail) {
+    public static String last(String text, Integer tail) {
         if (tail == null) {
             return text;
         }

@@ -41,9 +41,10 @@ final class JobMetrics {
      * A report of a replica's output (what follows the marker word); anything else is passed over. A report
      * that cannot be read is counted, so that a misspelt one is noticed.
      *
+     * @param attempt the job's attempt whose output the line is (from 0)
      * @return whether it took the replica to a step it had not reported before
      */
-    synchronized boolean read(String replica, String line, Instant time) {
+    synchronized boolean read(String replica, String line, Instant time, int attempt) {
         if (!MetricLine.isReport(line)) {
             return false;
         }
@@ -61,7 +62,7 @@ final class JobMetrics {
             if (target == null) {
                 refused = true; // over the limit of series per job
             } else {
-                target.add(report.get().step(), value.getValue(), time, cursor + 1);
+                target.add(report.get().step(), value.getValue(), time, attempt, cursor + 1);
                 cursor++;
             }
         }
@@ -69,6 +70,11 @@ final class JobMetrics {
             ignoredLines++;
         }
         return newStep;
+    }
+
+    /** As {@link #read(String, String, Instant, int)}, for a job's first attempt. */
+    boolean read(String replica, String line, Instant time) {
+        return read(replica, line, time, 0);
     }
 
     /** A report line that could not be read whole (over the length limit). */

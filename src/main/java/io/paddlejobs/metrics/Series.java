@@ -20,6 +20,7 @@ final class Series {
     private double[] values = new double[8];
     private long[] times = new long[8];
     private long[] sequence = new long[8];
+    private int[] attempts = new int[8];
     private int size;
 
     Series(int capacity) {
@@ -35,7 +36,7 @@ final class Series {
      *
      * @return whether it was added
      */
-    boolean add(long step, double value, Instant time, long seq) {
+    boolean add(long step, double value, Instant time, int attempt, long seq) {
         if (size > 0 && step <= steps[size - 1]) {
             return false;
         }
@@ -48,11 +49,13 @@ final class Series {
             values = Arrays.copyOf(values, grown);
             times = Arrays.copyOf(times, grown);
             sequence = Arrays.copyOf(sequence, grown);
+            attempts = Arrays.copyOf(attempts, grown);
         }
         steps[size] = step;
         values[size] = value;
         times[size] = time.toEpochMilli();
         sequence[size] = seq;
+        attempts[size] = attempt;
         size++;
         return true;
     }
@@ -62,7 +65,7 @@ final class Series {
         int first = firstAfter(since);
         List<MetricPoint> points = new ArrayList<>(size - first);
         for (int i = first; i < size; i++) {
-            points.add(new MetricPoint(steps[i], values[i], Instant.ofEpochMilli(times[i])));
+            points.add(new MetricPoint(steps[i], values[i], Instant.ofEpochMilli(times[i]), attempts[i]));
         }
         return points;
     }
@@ -101,5 +104,6 @@ final class Series {
         values[to] = values[from];
         times[to] = times[from];
         sequence[to] = sequence[from];
+        attempts[to] = attempts[from];
     }
 }

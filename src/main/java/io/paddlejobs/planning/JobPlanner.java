@@ -27,7 +27,8 @@ public final class JobPlanner {
     public JobPlanner withoutLimits() {
         int many = Integer.MAX_VALUE;
         return new JobPlanner(new PlanningPolicy(policy.defaults(),
-                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE), many), policy.gpu(),
+                new PlanningPolicy.Limits(many, many, many, many, new Memory(Long.MAX_VALUE), many,
+                        java.time.Duration.ofSeconds(Long.MAX_VALUE)), policy.gpu(),
                 policy.collective()));
     }
 

@@ -191,10 +191,18 @@ public record JobRequest(String name, Code code, Topology topology, Compute comp
      * @param restartOn    which failures are retried; {@code null}: any, when there are restarts to spend
      * @param stallTimeout how long no trainer may print a line or report a metric before the job is stalled;
      *                     {@code null}: never
+     * @param debugHold    how long a failed attempt is held, its replicas kept to look inside, before the job
+     *                     restarts or fails as it would have; {@code null}: not held
      */
-    public record Lifecycle(Duration maxRunTime, Integer maxRestarts, RestartOn restartOn, Duration stallTimeout) {
+    public record Lifecycle(Duration maxRunTime, Integer maxRestarts, RestartOn restartOn, Duration stallTimeout,
+                            Duration debugHold) {
 
-        static final Lifecycle NONE = new Lifecycle(null, null, null, null);
+        static final Lifecycle NONE = new Lifecycle(null, null, null, null, null);
+
+        /** A lifecycle that holds no failed attempt. */
+        public Lifecycle(Duration maxRunTime, Integer maxRestarts, RestartOn restartOn, Duration stallTimeout) {
+            this(maxRunTime, maxRestarts, restartOn, stallTimeout, null);
+        }
 
         /** How many restarts the job may spend; 0 when none were asked for. */
         public int maxRestartsOrDefault() {

@@ -1,5 +1,7 @@
 package io.paddlejobs.planning;
 
+import java.time.Duration;
+
 /**
  * The operator's part of planning: values used where a request is silent, the ceilings a
  * request may not break, and what a GPU trainer needs at the least.
@@ -42,13 +44,20 @@ public record PlanningPolicy(Defaults defaults, Limits limits, Gpu gpu, Collecti
      * Per-job ceilings. Each names the configuration key that sets it, so that an error can tell
      * the user which knob an operator would have to turn.
      */
-    public record Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory, int maxRestarts) {
+    public record Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory, int maxRestarts,
+                         Duration maxDebugHold) {
 
         /** The operator's default ceiling on {@code max_restarts}. */
         public static final int DEFAULT_MAX_RESTARTS = 10;
+        /** The operator's default ceiling on {@code debug_hold}. */
+        public static final Duration DEFAULT_MAX_DEBUG_HOLD = Duration.ofMinutes(30);
 
         public Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory) {
             this(maxTrainers, maxPservers, maxGpus, maxCpus, maxMemory, DEFAULT_MAX_RESTARTS);
+        }
+
+        public Limits(int maxTrainers, int maxPservers, int maxGpus, int maxCpus, Memory maxMemory, int maxRestarts) {
+            this(maxTrainers, maxPservers, maxGpus, maxCpus, maxMemory, maxRestarts, DEFAULT_MAX_DEBUG_HOLD);
         }
     }
 

@@ -16,6 +16,7 @@ public enum ProblemType {
     UNREADABLE_BODY,
     BODY_TOO_LARGE,
     BODY_TOO_SLOW,
+    BODIES_IN_PROGRESS,
     INVALID_CONTINUE,
     // who may ask
     UNAUTHENTICATED,

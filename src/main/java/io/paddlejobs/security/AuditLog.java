@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import org.springframework.stereotype.Component;
 
 /**
- * One line per submit, cancel and delete, and per package upload and delete, on the logger
+ * One line per submit, cancel, delete and exec, and per package upload and delete, on the logger
  * {@code paddlejobs.audit}, whatever the outcome:
  * {@code action=submit user=alice namespace=team-a job=train outcome=created status=201},
  * {@code action=upload user=alice namespace=team-a package=sha256:... outcome=created status=201}.
@@ -22,6 +22,8 @@ public class AuditLog implements AutoCloseable {
 
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9._:@/-]+");
     private static final String SUBMITTED_JOB = AuditLog.class.getName() + ".submittedJob";
+    /** A command run in a held job's replica: audited as itself, allowed as a cancel is. */
+    public static final String EXEC = "exec";
 
     private final NamespaceAccess access;
     private final AuditWriter writer = new AuditWriter();
@@ -37,6 +39,15 @@ public class AuditLog implements AutoCloseable {
     public <T> T record(Action action, String requestedNamespace, String job, Supplier<T> call,
                         Function<T, AuditOutcome> outcome) {
         return recorded(action.verb(), "job", requestedNamespace, job, call, outcome, result -> job);
+    }
+
+    /**
+     * Like {@link #record}, under a verb no authorizer decides on ({@code exec}, allowed as a cancel is): the line
+     * says what was done.
+     */
+    public <T> T recordAs(String verb, String requestedNamespace, String job, Supplier<T> call,
+                          Function<T, AuditOutcome> outcome) {
+        return recorded(verb, "job", requestedNamespace, job, call, outcome, result -> job);
     }
 
     /**
@@ -72,7 +83,7 @@ public class AuditLog implements AutoCloseable {
      * action is audited all the same.
      */
     void unauthenticated(HttpServletRequest request) {
-        actionOf(request).ifPresent(action -> write(action, null, request.getParameter("namespace"),
+        actionOf(request).ifPresent(verb -> write(verb, null, request.getParameter("namespace"), "job",
                 jobOf(request), AuditOutcome.UNAUTHENTICATED, 401));
         packageActionOf(request).ifPresent(verb -> write(verb, null, request.getParameter("namespace"), "package",
                 jobOf(request), AuditOutcome.UNAUTHENTICATED, 401));
@@ -90,8 +101,8 @@ public class AuditLog implements AutoCloseable {
         int status = AuditOutcome.statusOf(error);
         String user = access.userName();
         String namespace = access.namespaceMeant(requestedNamespace);
-        actionOf(request).ifPresent(action -> write(action, user, namespace,
-                action == Action.SUBMIT ? (String) request.getAttribute(SUBMITTED_JOB) : jobOf(request),
+        actionOf(request).ifPresent(verb -> write(verb, user, namespace, "job",
+                verb.equals(Action.SUBMIT.verb()) ? (String) request.getAttribute(SUBMITTED_JOB) : jobOf(request),
                 AuditOutcome.ofError(status), status));
         packageActionOf(request).ifPresent(verb -> write(verb, user, namespace, "package", jobOf(request),
                 AuditOutcome.ofError(status), status));
@@ -110,10 +121,6 @@ public class AuditLog implements AutoCloseable {
         writer.close();
     }
 
-    private void write(Action action, String user, String namespace, String job, AuditOutcome outcome, int status) {
-        write(action.verb(), user, namespace, "job", job, outcome, status);
-    }
-
     private void write(String verb, String user, String namespace, String subjectKey, String subject,
                        AuditOutcome outcome, int status) {
         writer.write("action=%s user=%s namespace=%s %s=%s outcome=%s status=%d".formatted(
@@ -126,12 +133,14 @@ public class AuditLog implements AutoCloseable {
         return dryRun != null && Set.of("true", "on", "yes", "1").contains(dryRun.trim().toLowerCase(Locale.ROOT));
     }
 
-    private static Optional<Action> actionOf(HttpServletRequest request) {
+    /** The verb of the audited job action the request is, if it is one. */
+    private static Optional<String> actionOf(HttpServletRequest request) {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         return switch (request.getMethod()) {
-            case "POST" -> path.equals("/jobs") || path.equals("/jobs/") ? Optional.of(Action.SUBMIT)
-                    : path.matches("/jobs/[^/]+/cancel") ? Optional.of(Action.CANCEL) : Optional.empty();
-            case "DELETE" -> path.matches("/jobs/[^/]+") ? Optional.of(Action.DELETE) : Optional.empty();
+            case "POST" -> path.equals("/jobs") || path.equals("/jobs/") ? Optional.of(Action.SUBMIT.verb())
+                    : path.matches("/jobs/[^/]+/cancel") ? Optional.of(Action.CANCEL.verb())
+                    : path.matches("/jobs/[^/]+/exec") ? Optional.of(EXEC) : Optional.empty();
+            case "DELETE" -> path.matches("/jobs/[^/]+") ? Optional.of(Action.DELETE.verb()) : Optional.empty();
             default -> Optional.empty();
         };
     }

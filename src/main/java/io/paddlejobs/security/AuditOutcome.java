@@ -10,6 +10,8 @@ public enum AuditOutcome {
     EXISTING("existing", 200),
     CANCELLED("cancelled", 200),
     DELETED("deleted", 204),
+    /** A command started in a held job's replica (exec): its output and exit code go to the caller, not the line. */
+    STARTED("started", 200),
     UNAUTHENTICATED("unauthenticated", 401),
     DENIED("denied", 403),
     NOT_FOUND("not-found", 404),

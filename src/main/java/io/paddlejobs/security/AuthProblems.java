@@ -69,6 +69,7 @@ final class AuthProblems {
             response.setHeader(HttpHeaders.WWW_AUTHENTICATE, challenge);
         }
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        json.writeValue(response.getOutputStream(), problem);
+        // Written, not closed: a refused request's body is unread, and its answer is to close the connection
+        response.getOutputStream().write(json.writeValueAsBytes(problem));
     }
 }

@@ -128,6 +128,6 @@ final class RequestOriginFilter extends OncePerRequestFilter {
         problem.setTitle(title);
         response.setStatus(HttpStatus.FORBIDDEN.value());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-        json.writeValue(response.getOutputStream(), problem);
+        response.getOutputStream().write(json.writeValueAsBytes(problem)); // not closed: see AuthProblems
     }
 }

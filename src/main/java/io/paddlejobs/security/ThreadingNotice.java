@@ -8,8 +8,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Says at start-up when the JDK has no virtual threads: Tomcat then serves requests on a fixed
- * pool of platform threads, and a few hundred clients that send slowly can hold all of them
- * (bodies are cut off after {@code paddlejobs.web.request-body-timeout}, but a client can come back).
+ * pool of platform threads, and clients that send their bodies slowly hold them. One caller (a user,
+ * else an address) holds at most {@code paddlejobs.web.max-bodies-per-caller} with bodies in progress
+ * and as many again with refused bodies read after their answer, but enough callers together still hold
+ * the whole pool.
  */
 @Component
 class ThreadingNotice implements ApplicationListener<ApplicationReadyEvent> {
@@ -21,9 +23,10 @@ class ThreadingNotice implements ApplicationListener<ApplicationReadyEvent> {
     public void onApplicationEvent(ApplicationReadyEvent event) {
         int feature = Runtime.version().feature();
         if (feature < FIRST_WITH_VIRTUAL_THREADS) {
-            log.warn("Running on JDK {}: requests are served by a fixed pool of threads, which slow clients can hold; "
-                    + "run on JDK 21 or later, where spring.threads.virtual.enabled (on by default) serves each on its own "
-                    + "virtual thread", feature);
+            log.warn("Running on JDK {}: requests are served by a fixed pool of threads; one caller sending bodies "
+                    + "slowly holds at most paddlejobs.web.max-bodies-per-caller of them, but several such callers together "
+                    + "can hold them all; run on JDK 21 or later, where spring.threads.virtual.enabled (on by default) "
+                    + "serves each request on its own virtual thread", feature);
         }
     }
 }

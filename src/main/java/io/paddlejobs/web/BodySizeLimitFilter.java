@@ -1,5 +1,6 @@
 package io.paddlejobs.web;
 
+import io.paddlejobs.api.BodiesInProgressException;
 import io.paddlejobs.api.BodyTooLargeException;
 import io.paddlejobs.api.BodyTooSlowException;
 import jakarta.servlet.FilterChain;
@@ -11,9 +12,14 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Duration;
-import org.springframework.http.HttpStatus;
+import java.util.Optional;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.filter.OncePerRequestFilter;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -24,7 +30,9 @@ import tools.jackson.databind.json.JsonMapper;
  * timeout is per read, so a client sending a byte every few seconds could hold a thread for ever.
  * The clock starts when the body is first read, not when the request came in (a loaded service may
  * take seconds to get there, which is not the client's doing), and a read that completes the body
- * is never refused: only waiting on a client that has not sent its body yet counts.
+ * is never refused: only waiting on a client that has not sent its body yet counts. One caller may be sending
+ * at most {@code paddlejobs.web.max-bodies-per-caller} bodies at once ({@link BodiesInProgress}); one more is
+ * answered 429 before it is read, and its connection closed ({@link UnreadBodies}).
  */
 @Component
 public class BodySizeLimitFilter extends OncePerRequestFilter {
@@ -33,10 +41,12 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
 
     private final JsonMapper json;
     private final Duration deadline;
+    private final BodiesInProgress inProgress;
 
     BodySizeLimitFilter(JsonMapper json, WebProperties web) {
         this.json = json;
         this.deadline = web.requestBodyTimeout();
+        this.inProgress = new BodiesInProgress(web.maxBodiesPerCaller());
     }
 
     /**
@@ -52,28 +62,62 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > LIMIT) {
-            response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
-            response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-            json.writeValue(response.getOutputStream(), new BodyTooLargeException(LIMIT).getBody());
+            refuse(response, new BodyTooLargeException(LIMIT));
             return;
         }
-        chain.doFilter(new Capped(request, deadline), response);
+        if (!hasBody(request)) {
+            chain.doFilter(request, response);
+            return;
+        }
+        String caller = caller(request);
+        Optional<BodiesInProgress.Place> place = inProgress.enter(caller);
+        if (place.isEmpty()) {
+            request.setAttribute(UnreadBodies.BodiesInProgressMark.ATTRIBUTE, true);
+            refuse(response, new BodiesInProgressException(caller, inProgress.limit()));
+            return;
+        }
+        try {
+            chain.doFilter(new Capped(request, deadline, place.get()), response);
+        } finally {
+            place.get().leave();
+        }
+    }
+
+    private void refuse(HttpServletResponse response, ErrorResponseException problem) throws IOException {
+        response.setStatus(problem.getStatusCode().value());
+        problem.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+        // Written, not closed: the answer stays open for UnreadBodies to close its connection
+        response.getOutputStream().write(json.writeValueAsBytes(problem.getBody()));
+    }
+
+    static boolean hasBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+    }
+
+    /** Who sends: the signed-in user, else the client's address (mode none, or a request refused later for want of a token). */
+    private static String caller(HttpServletRequest request) {
+        Authentication signedIn = SecurityContextHolder.getContext().getAuthentication();
+        return signedIn != null && signedIn.isAuthenticated() && !(signedIn instanceof AnonymousAuthenticationToken)
+                ? "User '" + signedIn.getName() + "'" : "Address " + request.getRemoteAddr();
     }
 
     private static final class Capped extends HttpServletRequestWrapper {
         private ServletInputStream stream;
         private final Duration deadline;
+        private final BodiesInProgress.Place place;
 
-        Capped(HttpServletRequest request, Duration deadline) {
+        Capped(HttpServletRequest request, Duration deadline, BodiesInProgress.Place place) {
             super(request);
             this.deadline = deadline;
+            this.place = place;
         }
 
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
                 stream = new CappedStream(super.getInputStream(), System.nanoTime() + deadline.toNanos(),
-                        deadline.toSeconds());
+                        deadline.toSeconds(), place);
             }
             return stream;
         }
@@ -83,12 +127,14 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
         private final ServletInputStream in;
         private final long deadlineNanos;
         private final long seconds;
+        private final BodiesInProgress.Place place;
         private long read;
 
-        CappedStream(ServletInputStream in, long deadlineNanos, long seconds) {
+        CappedStream(ServletInputStream in, long deadlineNanos, long seconds, BodiesInProgress.Place place) {
             this.in = in;
             this.deadlineNanos = deadlineNanos;
             this.seconds = seconds;
+            this.place = place;
         }
 
         @Override
@@ -97,6 +143,7 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
             if (b >= 0) {
                 count(1);
             }
+            arrivedIfFinished(b);
             return b;
         }
 
@@ -106,7 +153,15 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
             if (n > 0) {
                 count(n);
             }
+            arrivedIfFinished(n);
             return n;
+        }
+
+        /** The body has arrived: its caller may send another while this request goes on (a streamed answer). */
+        private void arrivedIfFinished(int read) {
+            if (read < 0 || in.isFinished()) {
+                place.leave();
+            }
         }
 
         private void count(int n) {

@@ -1,6 +1,7 @@
 package io.paddlejobs.web;
 
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -12,8 +13,13 @@ import org.springframework.validation.annotation.Validated;
  * @param requestBodyTimeout how long a request body (code package uploads aside) may take to arrive in all
  *                           before the request is answered 408; Tomcat's timeout is per read, so a client
  *                           sending a byte every few seconds could otherwise hold a thread for ever
+ * @param maxBodiesPerCaller the most request bodies one caller (a user, or an address where nobody signs in) may be
+ *                           sending at once; one more is answered 429 at once. On a JDK without virtual threads each
+ *                           holds one of Tomcat's fixed pool of threads while it arrives, so this keeps one caller
+ *                           sending slowly from holding them all
  */
 @Validated
 @ConfigurationProperties("paddlejobs.web")
-public record WebProperties(@DefaultValue("10s") @NotNull Duration requestBodyTimeout) {
+public record WebProperties(@DefaultValue("10s") @NotNull Duration requestBodyTimeout,
+                            @DefaultValue("16") @Positive int maxBodiesPerCaller) {
 }

@@ -84,6 +84,37 @@ class JobHistoryApiTest extends ApiTest {
                 .path("metrics").size()).isZero();
     }
 
+    /**
+     * A trainer that crashes on attempt 0 after much output and succeeds on attempt 1: once the backend forgot the
+     * job, the history serves the end of attempt 0's log, traceback included, within its bound, and attempt 1's whole.
+     */
+    @Test
+    void everyAttemptsLogIsServedFromTheHistoryTheEarlierOnesEnd() {
+        client.submit(json("{'name': 'crashed-history', 'pservers': 1, 'trainers': 1, 'max_restarts': 1,"
+                + " 'entry_point': 'if [ $PADDLE_TRAINING_ROLE = TRAINER ] && [ $PADDLE_JOB_RESTART_COUNT = 0 ]; then"
+                + " seq 1 20000; echo \\\"Traceback (most recent call last):\\\"; echo RuntimeError: NCCL error >&2; exit 1; fi;"
+                + " echo attempt $PADDLE_JOB_RESTART_COUNT ran'}"));
+        client.awaitPhase("crashed-history", "Succeeded", WITHIN);
+        JobKey key = new JobKey("default", "crashed-history");
+        await().atMost(WITHIN).until(() -> history.keptLog(key, Role.TRAINER, 0).isPresent()
+                && history.keptEarlierLog(key, Role.TRAINER, 0, 0).isPresent());
+        assertThat(client.logs("crashed-history", "role=trainer&index=0&attempt=0")).startsWith("1\n2\n");
+
+        assertThat(backend.delete(key)).isTrue();
+
+        assertThat(client.status("crashed-history").path("archived").asBoolean()).isTrue();
+        String earlier = client.logs("crashed-history", "role=trainer&index=0&attempt=0");
+        assertThat(earlier).startsWith("[paddle-jobs: the first ").contains("(paddlejobs.history.max-earlier-log-size)]")
+                .endsWith("20000\nTraceback (most recent call last):\nRuntimeError: NCCL error\n");
+        assertThat(earlier.length()).isLessThanOrEqualTo(64 * 1024 + 200);
+        assertThat(client.logs("crashed-history", "role=trainer&index=0&attempt=0&tail=1")).isEqualTo("RuntimeError: NCCL error\n");
+        assertThat(client.logs("crashed-history", "role=trainer&index=0&attempt=1")).isEqualTo("attempt 1 ran\n");
+        assertThat(client.logs("crashed-history", "role=trainer&index=0")).isEqualTo("attempt 1 ran\n");
+        HttpResponse<String> past = client.get("/jobs/crashed-history/logs?role=trainer&index=0&attempt=2");
+        assertThat(past.statusCode()).isEqualTo(400);
+        assertThat(past.body()).contains("attempt", "must be at most 1, the job's last attempt");
+    }
+
     @Test
     void anotherNamespaceDoesNotSeeTheHistoryOfThisOne() {
         client.submit(LocalJobsApiTest.body("private-history", "true"), "team-a");

@@ -71,6 +71,8 @@ class JobRequestValidationTest extends ApiTest {
                 arguments("{'entry_point':'true','max_restarts':3,'restart_on':{'any':true}}", "restart_on", "infrastructure"),
                 arguments("{'entry_point':'true','stall_timeout':'0m'}", "stall_timeout", "longer than 0"),
                 arguments("{'entry_point':'true','stall_timeout':'half an hour'}", "stall_timeout", "such as 30m"),
+                arguments("{'entry_point':'true','debug_hold':'0s'}", "debug_hold", "longer than 0"),
+                arguments("{'entry_point':'true','debug_hold':'1h'}", "debug_hold", "paddlejobs.limits.max-debug-hold"),
                 arguments("{'entry_point':'true','env':{'PADDLE_JOB_CHECKPOINT_DIR':'/tmp'}}", "env", "PADDLE_JOB_CHECKPOINT_DIR: is injected"),
                 arguments("{'entry_point':'true','env':{'PADDLE_JOB_RESTART_COUNT':'0'}}", "env", "PADDLE_JOB_RESTART_COUNT: is injected"),
                 arguments("{'entry_point':'true','ports_num':0}", "ports_num", "greater than or equal to 1"),

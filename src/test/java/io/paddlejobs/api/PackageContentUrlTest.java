@@ -48,15 +48,7 @@ class PackageContentUrlTest {
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        String tokens = Tokens.file(tmp, """
-                tokens:
-                  - user: alice
-                    sha256: %s
-                    namespaces: [team-a]
-                  - user: bob
-                    sha256: %s
-                    namespaces: [team-b]
-                """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB)));
+        String tokens = Tokens.aliceAndBob(tmp, ALICE, BOB);
         registry.add("paddlejobs.local.data-root", () -> tmp.resolve("data").toString());
         registry.add("paddlejobs.security.mode", () -> "token");
         registry.add("paddlejobs.security.token-file", () -> tokens);

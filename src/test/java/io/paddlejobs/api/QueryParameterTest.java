@@ -91,6 +91,8 @@ class QueryParameterTest extends ApiTest {
                     } else if (pattern.equals("/sweeps") && method.name().equals("POST")) {
                         request.contentType(MediaType.APPLICATION_JSON).content(json("{'name':'s','template':{'entry_point':'true'},"
                                 + "'parameters':[{'name':'n','env':'N','values':[1]}]}"));
+                    } else if (pattern.equals("/jobs/{name}/exec") && method.name().equals("POST")) {
+                        request.contentType(MediaType.APPLICATION_JSON).content(json("{'command':['true']}"));
                     } else if (pattern.equals("/jobs/import") && method.name().equals("POST")) {
                         request.contentType("application/yaml").content("apiVersion: kubeflow.org/v1\nkind: PaddleJob\n");
                     }

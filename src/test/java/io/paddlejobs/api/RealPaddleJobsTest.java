@@ -3,6 +3,8 @@ package io.paddlejobs.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paddlejobs.testing.GlooHang;
+import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,6 +63,7 @@ class RealPaddleJobsTest {
         registry.add("paddlejobs.local.first-port", () -> first);
         registry.add("paddlejobs.local.last-port", () -> first + PORT_RANGE - 1);
         registry.add("paddlejobs.restarts.backoff", () -> "1s");
+        registry.add("paddlejobs.stacks.py-spy", PySpyInstalled::setting);
         // An imported Kubeflow PaddleJob names Paddle's image; here the Paddle 3 venv stands in for it.
         registry.add("paddlejobs.local.images", () -> KUBEFLOW_IMAGE + "*=" + PaddleVenvs.expected("3.3.1").resolve("bin"));
     }
@@ -163,6 +166,30 @@ class RealPaddleJobsTest {
         assertThat(checksums.get(1)).as("gradients were all-reduced: the ranks' parameters are identical")
                 .isEqualTo(checksums.get(0));
         report("paddle-collective", submitted, firstLoss);
+    }
+
+    /**
+     * The hang of docs/failures-and-hangs.md with real Paddle ({@link GlooHang}): rank 1 all-reduces over gloo while
+     * rank 0 skips the all_reduce and waits elsewhere. The stacks show rank 1 inside Paddle's all_reduce, called from
+     * the program's function, and rank 0 in the function it waits in instead. Taken again until rank 1 is in the call:
+     * it prints its line a moment before it makes it.
+     */
+    @Test
+    void aGlooAllReduceThatRankZeroSkipsHangsAndTheStacksShowRankOneInTheCollectiveAndRankZeroElsewhere()
+            throws Exception {
+        PySpyInstalled.orSkip();
+        client.submit(json.writeValueAsString(java.util.Map.of("name", "gloo-hang", "mode", "collective", "trainers", 2,
+                "num_cpus", 2, "memory", "2Gi", "entry_point", GlooHang.entryPoint(PaddleVenvs.python("3.3.1")))));
+        await().atMost(JOB_DEADLINE).pollInterval(Duration.ofMillis(500)).until(() -> GlooHang
+                .bothRanksReachedTheirCall(log("gloo-hang", "trainer", 0), log("gloo-hang", "trainer", 1)));
+
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+            HttpResponse<String> taken = client.post("/jobs/gloo-hang/stacks", "");
+            assertThat(taken.statusCode()).as(taken.body()).isEqualTo(200);
+            GlooHang.assertRankOneInTheCollective(json.readTree(taken.body()));
+        });
+        client.post("/jobs/gloo-hang/cancel", "");
+        assertThat(awaitFinished("gloo-hang").get("phase").asString()).isEqualTo("Cancelled");
     }
 
     @Test

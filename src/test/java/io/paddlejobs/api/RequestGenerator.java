@@ -26,7 +26,7 @@ final class RequestGenerator {
      * that a new one is chosen for one list or the other ({@code RequestWireFormTest}).
      */
     static final List<String> NOT_SENT = List.of("mode", "max_run_time", "package", "max_restarts", "restart_on",
-            "stall_timeout", "notify", "pserver_image", "pserver_env", "trainer_env", "env_from_secrets", "shm_size",
+            "stall_timeout", "debug_hold", "notify", "pserver_image", "pserver_env", "trainer_env", "env_from_secrets", "shm_size",
             "node_selector", "tolerations", "node_affinity", "volumes");
     private static final List<String> COUNTS = List.of("trainers", "trainer_gpu", "trainer_cpu", "pservers", "port");
     private static final List<String> MEMORY = List.of("512Mi", "1Gi", "2Gi", "4G", "1500M", "1e9", "1.5Gi", "64Gi");

@@ -33,7 +33,7 @@ class RequestWireFormTest {
              "labels": {"team": "nlp"}, "mode": "collective", "max_run_time": "90m",
              "package": "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
              "max_restarts": 3, "restart_on": ["infrastructure", 137, "stall"], "stall_timeout": "30m",
-             "queue": "gpu-team", "priority": "high", "account": "ml", "partition": "gpu", "qos": "normal",
+             "debug_hold": "10m", "queue": "gpu-team", "priority": "high", "account": "ml", "partition": "gpu", "qos": "normal",
              "notify": [{"url": "http://127.0.0.1:9/hook", "events": ["started", "failed"]}],
              "pserver_image": "pimg:2", "shm_size": "2Gi", "pserver_env": {"ROLE_NOTE": "ps"},
              "trainer_env": {"ROLE_NOTE": "trainer"}, "env_from_secrets": {"HDFS_PASS": {"secret": "hdfs", "key": "pass"}},

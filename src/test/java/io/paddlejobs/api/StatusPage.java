@@ -98,6 +98,31 @@ final class StatusPage {
         return text(By.cssSelector("#log-" + replicaId + " pre"));
     }
 
+    /** Where the chart of {@code metric} marks each later attempt's start: "attempt N at step S", in order. */
+    List<String> attemptMarksOf(String metric) {
+        return chart(metric).findElements(By.cssSelector("text.chart-attempt-label")).stream()
+                .map(mark -> mark.getDomProperty("textContent") + " at step " + mark.getDomAttribute("data-step")).toList();
+    }
+
+    /** The numbers on the value axis of the chart of {@code metric}, bottom to top. */
+    List<String> valueTicksOf(String metric) {
+        return chart(metric).findElements(By.cssSelector("text.chart-tick[text-anchor='end']")).stream()
+                .map(tick -> tick.getDomProperty("textContent")).toList();
+    }
+
+    /** What the chart of {@code metric} says in words: each trainer's last value, where later attempts began. */
+    String chartSummaryOf(String metric) {
+        return chart(metric).findElement(By.cssSelector("p.visually-hidden")).getDomProperty("textContent");
+    }
+
+    void showOnLogScale(String metric) {
+        chart(metric).findElement(By.cssSelector("label.chart-scale")).click();
+    }
+
+    private WebElement chart(String metric) {
+        return browser.findElement(By.cssSelector("figure.chart[data-metric='" + metric + "']"));
+    }
+
     /** One fact of the plan, by its name: {@code Trainer entry point}, {@code Pserver ports}, ... */
     String planFact(String name) {
         return text(By.xpath("//dl[@id='spec']/dt[.='" + name + "']/following-sibling::dd[1]"));

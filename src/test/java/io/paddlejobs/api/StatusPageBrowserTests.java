@@ -202,13 +202,17 @@ class StatusPageBrowserTests {
     }
 
     @Test
-    void aRestartedJobNumbersItsAttemptsFromZeroCountsReplicaRestartsAndShowsThePickedAttemptsLog() {
+    void aRestartedJobNumbersItsAttemptsFromZeroCountsReplicaRestartsAndShowsThePickedAttemptsLog() throws IOException {
+        // Attempt 0 reports a loss from 70 to 5 in steps 1 to 3 and fails once the page charted them (the test says
+        // go); attempt 1 goes on from step 4 down to 0.3.
         String statusUrl = jobs.submit("""
                 {"name": "restarted", "trainers": 1, "pservers": 1, "pserver_entry_point": "sleep 60", "max_restarts": 1,
-                 "entry_point": "echo this is attempt $PADDLE_JOB_RESTART_COUNT; [ $PADDLE_JOB_RESTART_COUNT = 1 ] || exit 3"}
+                 "entry_point": "echo this is attempt $PADDLE_JOB_RESTART_COUNT; f='PADDLEJOBS_METRICS {\\"step\\": %s, \\"loss\\": %s}\\\\n'; if [ $PADDLE_JOB_RESTART_COUNT = 1 ]; then printf \\"$f\\" 4 1 5 0.5 6 0.3; else printf \\"$f\\" 1 70 2 20 3 5; while [ ! -e go ]; do sleep 0.1; done; exit 3; fi"}
                 """);
 
         page.open(statusUrl);
+        page.await(d -> page.chartSummaryOf("loss").contains("trainer-0 5 at step 3"));
+        go("restarted");
         page.await(d -> page.phase().equals("Succeeded"));
 
         assertThat(browser.driver().findElement(By.id("attempts")).getText())
@@ -220,6 +224,15 @@ class StatusPageBrowserTests {
 
         page.await(d -> page.logTailOf("trainer-0").contains("this is attempt 0"));
         assertThat(page.fullLogHrefOf("trainer-0")).contains("attempt=0");
+        // The loss chart marks where attempt 1 began: once the service has read attempt 1's points (it may after the
+        // job ended, when the page no longer listens), the page shows them.
+        await().atMost(StatusPage.DEADLINE).until(() -> jobs.getJson("/jobs/restarted/metrics?namespace=default")
+                .at("/metrics/loss/trainer-0").size() == 6);
+        page.open(statusUrl);
+        page.await(d -> page.attemptMarksOf("loss").equals(List.of("attempt 1 at step 4")));
+        assertThat(page.valueTicksOf("loss")).startsWith("0").endsWith("80");
+        page.showOnLogScale("loss");
+        assertThat(page.valueTicksOf("loss")).containsExactly("0.1", "1", "10", "100");
     }
 
     @Test
@@ -361,5 +374,12 @@ class StatusPageBrowserTests {
         return (Long) browser.driver().executeScript("""
                 return performance.getEntriesByType('resource')
                     .filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname.endsWith('/status')).length""");
+    }
+
+    /** The job's trainer 0 waits for a file {@code go} in its working directory. */
+    private static void go(String job) throws IOException {
+        Path work = tmp.resolve("data/jobs/default").resolve(job).resolve("work/trainer-0");
+        await().atMost(StatusPage.DEADLINE).until(() -> Files.isDirectory(work));
+        Files.createFile(work.resolve("go"));
     }
 }

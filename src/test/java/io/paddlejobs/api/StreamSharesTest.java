@@ -183,14 +183,6 @@ class StreamSharesTest {
     }
 
     static String tokenFile() {
-        return Tokens.file(tmp, """
-                    tokens:
-                      - user: alice
-                        sha256: %s
-                        namespaces: [team-a]
-                      - user: bob
-                        sha256: %s
-                        namespaces: [team-b]
-                    """.formatted(Tokens.sha256(ALICE), Tokens.sha256(BOB)));
+        return Tokens.aliceAndBob(tmp, ALICE, BOB);
     }
 }

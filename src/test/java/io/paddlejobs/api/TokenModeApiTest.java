@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -130,6 +131,7 @@ class TokenModeApiTest {
                 Arguments.of("GET", "/jobs/%1$s/deliveries?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/cancel?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/stacks?namespace=%2$s", null),
+                Arguments.of("POST", "/jobs/%1$s/exec?role=trainer&index=0&namespace=%2$s", "{\"command\": [\"true\"]}"),
                 Arguments.of("GET", "/jobs/%1$s/stacks?namespace=%2$s", null),
                 Arguments.of("POST", "/jobs/%1$s/rerun?namespace=%2$s", "{}"),
                 Arguments.of("POST", "/jobs/%1$s/rerun?dry_run=true&namespace=%2$s", "{}"),
@@ -356,8 +358,10 @@ class TokenModeApiTest {
     }
 
     @Test
-    void submitsCancelsAndDeletesAreAuditedWithWhoWhereWhatAndOutcome(CapturedOutput output) {
+    void submitsCancelsDeletesAndExecsAreAuditedWithWhoWhereWhatAndOutcome(CapturedOutput output) {
         alice.post("/jobs", "{\"name\": \"audited\", \"entry_point\": \"sleep 30\"}");
+        alice.post("/jobs/audited/exec", "{\"command\": [\"true\"]}"); // not held: refused, and audited
+        alice.post("/jobs/bobs-job/exec?namespace=team-b", "{\"command\": [\"true\"]}");
         alice.post("/jobs/audited/cancel", "");
         alice.delete("/jobs/audited");
         alice.post("/jobs/bobs-job/cancel?namespace=team-b", "");
@@ -368,6 +372,10 @@ class TokenModeApiTest {
                 .filter(line -> line.contains("paddlejobs.audit") && line.contains("user=alice")))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=submit user=alice namespace=team-a job=audited outcome=created status=201"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=exec user=alice namespace=team-a job=audited outcome=conflict status=409"))
+                .anySatisfy(line -> assertThat(line).endsWith(
+                        "action=exec user=alice namespace=team-b job=bobs-job outcome=denied status=403"))
                 .anySatisfy(line -> assertThat(line).endsWith(
                         "action=cancel user=alice namespace=team-a job=audited outcome=cancelled status=200"))
                 .anySatisfy(line -> assertThat(line).endsWith(
@@ -419,6 +427,24 @@ class TokenModeApiTest {
                         "action=upload user=- namespace=team-a package=- outcome=unauthenticated status=401"))
                 .anySatisfy(line -> assertThat(line).endsWith("action=delete-package user=- namespace=team-a package=sha256:"
                         + "0".repeat(64) + " outcome=unauthenticated status=401")));
+    }
+
+    /**
+     * The 401 comes before the body is read; the service reads the rest after the answer (or would close the
+     * connection), so the client is not reset mid-upload and its next request, on a connection of its pool, is answered.
+     */
+    @Test
+    void aWrongTokenUploadingAPackageReadsThe401AndItsNextRequestIsAnswered() {
+        ServiceClient wrongToken = anonymous.withToken("wrong");
+        byte[] larger = new byte[1536 * 1024]; // more than the sockets buffer: the client is still sending when refused
+        Arrays.fill(larger, (byte) 'x');
+
+        HttpResponse<String> refused = wrongToken.upload(larger, "team-a");
+        HttpResponse<String> next = wrongToken.delete("/packages/sha256:" + "0".repeat(64) + "?namespace=team-a");
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(401);
+        assertThat(refused.body()).contains("The bearer token is not valid");
+        assertThat(next.statusCode()).as(next.body()).isEqualTo(401);
     }
 
     @Test

@@ -41,6 +41,19 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
         try (InputStream stages = ClusterFiles.class.getResourceAsStream("kwok-stages.yaml")) {
             Files.write(files.stages(), stages.readAllBytes());
         }
+        Files.writeString(files.podLogFile(), "");
+        Files.writeString(files.podLogRules(), """
+                apiVersion: kwok.x-k8s.io/v1alpha1
+                kind: ClusterLogs
+                metadata:
+                  name: pod-logs
+                spec:
+                  selector:
+                    matchNamespaces: [%s]
+                  logs:
+                  - containers: []
+                    logsFile: %s
+                """.formatted(ControlPlane.POD_LOGS_NAMESPACE, files.podLogFile()));
         return files;
     }
 
@@ -80,6 +93,14 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
 
     Path stages() {
         return dir.resolve("kwok-stages.yaml");
+    }
+
+    Path podLogFile() {
+        return dir.resolve("pod-logs.log");
+    }
+
+    Path podLogRules() {
+        return dir.resolve("kwok-pod-logs.yaml");
     }
 
     Path etcdData() {

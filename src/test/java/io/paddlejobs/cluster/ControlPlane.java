@@ -35,6 +35,9 @@ public final class ControlPlane {
             "serviceaccount-token-controller", "serviceaccount-controller", "namespace-controller",
             "persistentvolume-binder-controller", "root-ca-certificate-publisher-controller");
 
+    /** The namespace whose pods have a log ({@link #podLogFile}); kwok's other pods print none. */
+    public static final String POD_LOGS_NAMESPACE = "pod-logs";
+
     private static final Duration START_DEADLINE = Duration.ofMinutes(2);
 
     private final Path bin;
@@ -42,6 +45,8 @@ public final class ControlPlane {
     private final int etcdPort = freePort();
     private final int etcdPeerPort = freePort();
     private final int apiPort = freePort();
+    /** Where kwok serves what a kubelet serves the API server (pod logs), for every fake node. */
+    private final int kubeletPort = freePort();
     private final List<LocalProcess> processes = new ArrayList<>();
     private LocalProcess apiServer;
     private KubernetesClient admin;
@@ -87,7 +92,11 @@ public final class ControlPlane {
         run("kwok", List.of(bin.resolve("kwok").toString(),
                 "--kubeconfig=" + files.kubeconfig("kwok", masterUrl(), files.kwokToken()),
                 "--manage-nodes-with-label-selector=" + FakeNodes.MANAGED_LABEL + "=true",
-                "--config=" + files.stages(), "--cidr=10.244.0.0/16", "--node-ip=127.0.0.1"));
+                "--config=" + files.stages(), "--config=" + files.podLogRules(), "--cidr=10.244.0.0/16",
+                "--node-ip=127.0.0.1", "--node-port=" + kubeletPort, "--server-address=127.0.0.1:" + kubeletPort,
+                // The API server's own serving certificate: it checks no kubelet's certificate without
+                // --kubelet-certificate-authority.
+                "--tls-cert-file=" + files.caFile(), "--tls-private-key-file=" + files.certDir().resolve("apiserver.key")));
         // The service-account controller making "default" in every namespace shows the controller manager works.
         awaitReady(() -> admin.serviceAccounts().inNamespace("default").withName("default").get() != null);
     }
@@ -113,7 +122,9 @@ public final class ControlPlane {
                 // became beta and on; judge our objects by the rule most clusters still apply.
                 "--feature-gates=RelaxedServiceNameValidation=false",
                 // The apiserver would publish 127.0.0.1 as the kubernetes Service's endpoint, which validation refuses.
-                "--endpoint-reconciler-type=none", "--profiling=false", "--v=1");
+                "--endpoint-reconciler-type=none", "--profiling=false",
+                // A fake node's hostname resolves nowhere; kwok serves its kubelet's port on its InternalIP.
+                "--kubelet-preferred-address-types=InternalIP", "--v=1");
     }
 
     private void awaitApiServer() {
@@ -141,6 +152,15 @@ public final class ControlPlane {
 
     public KubernetesClient admin() {
         return admin;
+    }
+
+    /**
+     * The log every pod of {@link #POD_LOGS_NAMESPACE} has, as kwok serves it through the API server
+     * ({@code GET .../pods/NAME/log}), read at each request: in the CRI's format, one line per
+     * {@code 2026-01-01T00:00:00Z stdout F <text>}. A test writes it before it reads a pod's log.
+     */
+    public Path podLogFile() {
+        return files.podLogFile();
     }
 
     /** Its credentials and files: controllers started beside it (Kueue, JobSet) use them too. */

@@ -23,7 +23,11 @@ public final class RestrictedNamespaces {
 
     /** A new namespace named after {@code prefix}, ready for jobs: its default service account and data claim exist. */
     public static String create(KubernetesClient admin, String prefix, String dataClaim) {
-        String ns = prefix + "-" + COUNT.incrementAndGet();
+        return named(admin, prefix + "-" + COUNT.incrementAndGet(), dataClaim);
+    }
+
+    /** The namespace {@code ns}, ready for jobs, as {@link #create} makes it. */
+    public static String named(KubernetesClient admin, String ns, String dataClaim) {
         admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
                 .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
                 .addToLabels("pod-security.kubernetes.io/enforce-version", "latest")

@@ -42,7 +42,7 @@ class DeleteWhileRecordingTest extends Recording {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     private static final String NAMESPACE = "team-b";
     private static final MetricsSnapshot METRICS = new MetricsSnapshot(1, 1, Map.of("loss", Map.of("trainer-0",
-            List.of(new MetricPoint(1, 0.1, Instant.parse("2026-12-06T00:00:00Z"))))),
+            List.of(new MetricPoint(1, 0.1, Instant.parse("2026-12-06T00:00:00Z"), 0)))),
             new Progress(1, 1L, 1.0, null, null, "trainer-0"));
 
     JobService jobs;

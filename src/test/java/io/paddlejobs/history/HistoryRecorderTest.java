@@ -45,7 +45,7 @@ class HistoryRecorderTest extends Recording {
         backend.submit(HistoryStores.plan(refused.namespace(), refused.name()));
         // Queued on the recorder's one thread after the refused job's write: once these are kept, that was tried.
         recorder.keepMetrics(steady, new MetricsSnapshot(1, 1, Map.of("loss", Map.of("trainer-0",
-                List.of(new MetricPoint(1, 0.5, Instant.now())))), new Progress(1, 1L, 1.0, null, null, "trainer-0")));
+                List.of(new MetricPoint(1, 0.5, Instant.now(), 0)))), new Progress(1, 1L, 1.0, null, null, "trainer-0")));
         await().atMost(DEADLINE).until(() -> history.keptMetrics(steady).isPresent());
 
         assertThat(recorder.waitingForTheStore()).as("jobs waiting for the store to come back").isZero();

@@ -71,7 +71,7 @@ class JdbcJobHistoryTest {
 
     @Test
     void migrationsFromAnEmptyDatabaseCreateTheTablesOnceAndAgainApplyNothing() {
-        assertThat(HistoryStores.migrate(database)).isEqualTo(4);
+        assertThat(HistoryStores.migrate(database)).isEqualTo(5);
         assertThat(HistoryStores.migrate(database)).isZero();
         assertThat(JdbcClient.create(database).sql("select count(*) from job_history").query(Integer.class).single())
                 .isZero();
@@ -102,12 +102,16 @@ class JdbcJobHistoryTest {
         JobPlan plan = HistoryStores.plan("default", "logged");
         history.record(HistoryStores.job(plan, JobPhase.FAILED, "TrainerFailed", NOW, NOW));
         history.keepLog(new JobKey("default", "logged"), Role.TRAINER, 0, "loss 0.5\nboom\n");
+        history.keepEarlierLog(new JobKey("default", "logged"), Role.TRAINER, 0, 0, "Traceback\n", NOW);
 
         assertThat(history.keptLog(new JobKey("default", "logged"), Role.TRAINER, 0)).hasValue("loss 0.5\nboom\n");
         assertThat(history.keptLog(new JobKey("default", "logged"), Role.PSERVER, 0)).isEmpty();
+        assertThat(history.keptEarlierLog(new JobKey("default", "logged"), Role.TRAINER, 0, 0)).hasValue("Traceback\n");
+        assertThat(history.keptEarlierLog(new JobKey("default", "logged"), Role.TRAINER, 0, 1)).isEmpty();
         assertThat(history.delete(new JobKey("default", "logged"))).isTrue();
         assertThat(history.find(new JobKey("default", "logged"))).isEmpty();
         assertThat(history.keptLog(new JobKey("default", "logged"), Role.TRAINER, 0)).isEmpty();
+        assertThat(history.keptEarlierLog(new JobKey("default", "logged"), Role.TRAINER, 0, 0)).isEmpty();
         assertThat(history.delete(new JobKey("default", "logged"))).isFalse();
     }
 
@@ -296,7 +300,7 @@ class JdbcJobHistoryTest {
         db.sql("insert into job_log_tails (namespace, name, replica, lines) values ('default', 'older', 'trainer-0', ?)")
                 .param("loss 0.1\n").update();
 
-        assertThat(HistoryStores.migrate(database)).isEqualTo(3);
+        assertThat(HistoryStores.migrate(database)).isEqualTo(4);
 
         assertThat(listed("default")).extracting(job -> job.plan().name()).containsExactly("newer", "older");
         assertThat(history.keptLog(new JobKey("default", "older"), Role.TRAINER, 0)).hasValue("loss 0.1\n");
@@ -342,7 +346,7 @@ class JdbcJobHistoryTest {
         JobKey key = new JobKey("default", "measured");
         history.record(HistoryStores.job(plan, JobPhase.SUCCEEDED, "Completed", NOW, NOW));
         MetricsSnapshot metrics = new MetricsSnapshot(2, 1, Map.of("loss", Map.of("trainer-0", List.of(
-                new MetricPoint(1, 0.5, NOW), new MetricPoint(2, 0.25, NOW.plusSeconds(1))))),
+                new MetricPoint(1, 0.5, NOW, 0), new MetricPoint(2, 0.25, NOW.plusSeconds(1), 0)))),
                 new Progress(2, 2L, 1.0, null, null, "trainer-0"));
         history.keepMetrics(key, metrics, NOW);
         history.keepLog(key, Role.TRAINER, 0, "loss 0.25\n");

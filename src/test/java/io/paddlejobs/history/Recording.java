@@ -43,7 +43,7 @@ abstract class Recording {
         HistoryStores.migrate(database);
         history = HistoryStores.history(database, Clock.systemUTC());
         backend = new HeldJobBackend();
-        recorder = new HistoryRecorder(backend, history, 1 << 20, Duration.ofHours(1), floor());
+        recorder = new HistoryRecorder(backend, history, 1 << 20, 1 << 16, Duration.ofHours(1), floor());
     }
 
     /** Stops the recorder once it has written everything it was told. */

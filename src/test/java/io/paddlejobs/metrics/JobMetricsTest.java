@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 class JobMetricsTest {
 
@@ -23,9 +24,21 @@ class JobMetricsTest {
         var snapshot = metrics.since(0);
         assertThat(snapshot.metrics().keySet()).containsExactly("acc", "loss");
         assertThat(snapshot.metrics().get("loss").keySet()).containsExactly("trainer-2", "trainer-10");
-        assertThat(snapshot.metrics().get("loss").get("trainer-2")).containsExactly(new MetricPoint(1, 0.8, T));
+        assertThat(snapshot.metrics().get("loss").get("trainer-2")).containsExactly(new MetricPoint(1, 0.8, T, 0));
         assertThat(snapshot.cursor()).isEqualTo(3);
         assertThat(snapshot.ignoredLines()).isZero();
+    }
+
+    @Test
+    void eachPointCarriesTheAttemptWhoseOutputReportedItAndOneKeptBeforeAttemptsWereRecordedReadsZero() {
+        JobMetrics metrics = new JobMetrics(limits(64), T);
+        metrics.read("trainer-0", "PADDLEJOBS_METRICS {\"step\": 1, \"loss\": 70}", T, 0);
+        metrics.read("trainer-0", "PADDLEJOBS_METRICS {\"step\": 2, \"loss\": 0.3}", T, 1);
+
+        assertThat(metrics.since(0).metrics().get("loss").get("trainer-0")).extracting(MetricPoint::attempt)
+                .containsExactly(0, 1);
+        assertThat(JsonMapper.builder().build().readValue("{\"step\": 1, \"value\": 0.5, \"time\": \"2026-12-01T09:00:00Z\"}",
+                MetricPoint.class)).isEqualTo(new MetricPoint(1, 0.5, T, 0));
     }
 
     @Test

@@ -13,7 +13,7 @@ class SeriesTest {
     void fullSeriesThinsOlderPointsKeepingTheFirstAndTheLast() {
         Series series = new Series(10);
         for (long step = 0; step < 1000; step++) {
-            series.add(step, step * 0.5, T, step + 1);
+            series.add(step, step * 0.5, T, 0, step + 1);
         }
 
         var points = series.since(0);
@@ -27,9 +27,9 @@ class SeriesTest {
     @Test
     void sinceGivesOnlyThePointsAddedAfterTheSequenceNumber() {
         Series series = new Series(100);
-        series.add(1, 1.0, T, 5);
-        series.add(2, 2.0, T, 9);
-        series.add(3, 3.0, T, 12);
+        series.add(1, 1.0, T, 0, 5);
+        series.add(2, 2.0, T, 0, 9);
+        series.add(3, 3.0, T, 0, 12);
 
         assertThat(series.since(9)).extracting(MetricPoint::step).containsExactly(3L);
         assertThat(series.since(4)).extracting(MetricPoint::step).containsExactly(1L, 2L, 3L);
@@ -39,11 +39,11 @@ class SeriesTest {
     @Test
     void stepNotAboveTheLastIsARepeatAndNotAdded() {
         Series series = new Series(100);
-        assertThat(series.add(1, 1.0, T, 1)).isTrue();
-        assertThat(series.add(2, 2.0, T, 2)).isTrue();
+        assertThat(series.add(1, 1.0, T, 0, 1)).isTrue();
+        assertThat(series.add(2, 2.0, T, 0, 2)).isTrue();
 
-        assertThat(series.add(2, 9.0, T, 3)).isFalse();
-        assertThat(series.add(1, 9.0, T, 4)).isFalse();
+        assertThat(series.add(2, 9.0, T, 0, 3)).isFalse();
+        assertThat(series.add(1, 9.0, T, 0, 4)).isFalse();
         assertThat(series.since(0)).extracting(MetricPoint::value).containsExactly(1.0, 2.0);
     }
 }

@@ -30,7 +30,7 @@ public final class JobRequests {
                 .spec("image=img:1 num_gpus=4 num_cpus=8 memory=16Gi trainers=4 trainer_cpu=2 trainer_gpu=1 trainer_mem=4G"
                         + " pservers=2 pserver_cpu=3 pserver_mem=512Mi port=9000 ports_num=2 ports_num_for_sparse=3"
                         + " use_gpu=true mode=collective max_run_time=90m max_restarts=3 restart_on=infrastructure,137,stall"
-                        + " stall_timeout=30m queue=gpu-team priority=high account=ml partition=gpu qos=normal"
+                        + " stall_timeout=30m debug_hold=10m queue=gpu-team priority=high account=ml partition=gpu qos=normal"
                         + " package=sha256:" + "0123456789abcdef".repeat(4))
                 .env(Map.of("A", "1", "B", "$x")).labels(Map.of("team", "nlp"))
                 .spec("pserver_image=pimg:2 shm_size=2Gi")
@@ -88,6 +88,7 @@ public final class JobRequests {
             FIELDS.put("max_restarts", (b, v) -> b.maxRestarts(Integer.valueOf(v)));
             FIELDS.put("restart_on", (b, v) -> b.restartOn(RestartOn.parse(java.util.List.of(v.split(",")))));
             FIELDS.put("stall_timeout", (b, v) -> b.stallTimeout(RunTimeLimit.parse(v)));
+            FIELDS.put("debug_hold", (b, v) -> b.debugHold(RunTimeLimit.parse(v)));
             FIELDS.put("queue", Builder::queue);
             FIELDS.put("priority", Builder::priority);
             FIELDS.put("account", Builder::account);
@@ -123,6 +124,7 @@ public final class JobRequests {
         private Integer maxRestarts;
         private RestartOn restartOn;
         private Duration stallTimeout;
+        private Duration debugHold;
         private String queue;
         private String priority;
         private String account;
@@ -190,6 +192,7 @@ public final class JobRequests {
             b.maxRestarts = lifecycle.maxRestarts();
             b.restartOn = lifecycle.restartOn();
             b.stallTimeout = lifecycle.stallTimeout();
+            b.debugHold = lifecycle.debugHold();
             return b;
         }
 
@@ -218,7 +221,7 @@ public final class JobRequests {
                             pserverMem, useGpu, shmSize),
                     new JobRequest.Placement(labels, queue, priority, account, partition, qos, nodeSelector, tolerations,
                             nodeAffinity, volumes),
-                    new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout),
+                    new JobRequest.Lifecycle(maxRunTime, maxRestarts, restartOn, stallTimeout, debugHold),
                     new JobRequest.Notifications(notify));
         }
 
@@ -250,6 +253,7 @@ public final class JobRequests {
         public Builder maxRestarts(Integer value) { maxRestarts = value; return this; }
         public Builder restartOn(RestartOn value) { restartOn = value; return this; }
         public Builder stallTimeout(Duration value) { stallTimeout = value; return this; }
+        public Builder debugHold(Duration value) { debugHold = value; return this; }
         public Builder queue(String value) { queue = value; return this; }
         public Builder priority(String value) { priority = value; return this; }
         public Builder account(String value) { account = value; return this; }

@@ -17,6 +17,7 @@ class RestartRulesTest {
             restart_on=any                                   | restart_on,max_restarts     | max_restarts is 0
             max_restarts=0 restart_on=infrastructure         | restart_on,max_restarts     | max_restarts is 0
             max_restarts=2 restart_on=stall                  | restart_on,stall_timeout    | set stall_timeout
+            debug_hold=31m                                   | debug_hold                  | paddlejobs.limits.max-debug-hold
             """)
     void restartSettingsThatCannotWorkAreViolationsNamingEveryFieldInvolved(String spec, String fields, String words) {
         assertThat(violations(spec)).anySatisfy(v -> {
@@ -31,6 +32,7 @@ class RestartRulesTest {
             max_restarts=3 restart_on=infrastructure,1,137
             max_restarts=1 restart_on=stall stall_timeout=30m
             stall_timeout=5m
+            debug_hold=30m max_restarts=1
             """)
     void restartSettingsWithinTheRulesPlan(String spec) {
         assertThat(violations(spec)).isEmpty();

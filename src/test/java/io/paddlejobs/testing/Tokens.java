@@ -31,6 +31,19 @@ public final class Tokens {
         }
     }
 
+    /** A token file of two tenants: alice may use namespace {@code team-a}, bob {@code team-b}. */
+    public static String aliceAndBob(Path dir, String aliceToken, String bobToken) {
+        return file(dir, """
+                tokens:
+                  - user: alice
+                    sha256: %s
+                    namespaces: [team-a]
+                  - user: bob
+                    sha256: %s
+                    namespaces: [team-b]
+                """.formatted(sha256(aliceToken), sha256(bobToken)));
+    }
+
     public static String sha256(String token) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")

@@ -100,7 +100,7 @@ class ContractRules implements OpenApiCustomizer {
     private static Schema<?> spec(Map<String, Schema> schemas) {
         Schema<?> spec = copy(schemas.get("JobRequest"));
         spec.description("The request as resolved: given fields as given, durations as ISO-8601");
-        for (String duration : new String[] {"max_run_time", "stall_timeout"}) {
+        for (String duration : new String[] {"max_run_time", "stall_timeout", "debug_hold"}) {
             if (spec.getProperties().containsKey(duration)) {
                 spec.getProperties().put(duration, new StringSchema().format("duration")
                         .description(((Schema<?>) spec.getProperties().get(duration)).getDescription()));

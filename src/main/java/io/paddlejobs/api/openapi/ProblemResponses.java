@@ -37,10 +37,10 @@ class ProblemResponses implements OpenApiCustomizer {
         NOT_FOUND(404, "NotFound", "No such job (or replica, or sweep) in this namespace"),
         NOT_ACCEPTABLE(406, "NotAcceptable", "The Accept header allows none of the media types the operation answers with"),
         REQUEST_TIMEOUT(408, "RequestTimeout", "The body arrived too slowly"),
-        CONFLICT(409, "Conflict", "The name is taken by a job (or sweep) with another spec, or by an object the service did not create; or the job is in no state for the action (stacks of a job that does not run)"),
+        CONFLICT(409, "Conflict", "The name is taken by a job (or sweep) with another spec, or by an object the service did not create; or the job is in no state for the action (stacks of a job that does not run, exec in a job that is not held)"),
         CONTENT_TOO_LARGE(413, "ContentTooLarge", "The body is over the size limit"),
         UNSUPPORTED_MEDIA_TYPE(415, "UnsupportedMediaType", "The body is not of the media type the operation reads"),
-        TOO_MANY_REQUESTS(429, "TooManyRequests", "Over one of the namespace's or the user's limits; Retry-After says when to try again"),
+        TOO_MANY_REQUESTS(429, "TooManyRequests", "Over one of the namespace's or the user's limits, or the caller is sending as many request bodies at once as the service reads from one; Retry-After says when to try again"),
         INTERNAL_ERROR(500, "InternalError", "The service failed to handle the request; the error is logged"),
         NOT_IMPLEMENTED(501, "NotImplemented", "This service's backend cannot do this (the detail says why)"),
         BAD_GATEWAY(502, "BadGateway", "The cluster refused the change for a reason the service cannot name"),
@@ -64,11 +64,13 @@ class ProblemResponses implements OpenApiCustomizer {
                 case UNAUTHORIZED -> operation.getSecurity() != null && !operation.getSecurity().isEmpty();
                 // A comparison names its jobs (or sweep) in its query.
                 case NOT_FOUND -> path.contains("{") || "compareRuns".equals(operation.getOperationId());
-                case CONFLICT -> Set.of("submit", "rerun", "importPaddleJob", "createSweep", "takeStacks")
+                case CONFLICT -> Set.of("submit", "rerun", "importPaddleJob", "createSweep", "takeStacks", "exec")
                         .contains(operation.getOperationId());
                 case NOT_IMPLEMENTED -> "takeStacks".equals(operation.getOperationId());
-                // A submit (or run again) over the rate or quota, a log read over the user's open logs, an upload over its slots.
-                case TOO_MANY_REQUESTS -> Set.of("submit", "rerun", "logs", "upload").contains(operation.getOperationId());
+                // A submit (or run again) over the rate or quota, a log read over the user's open logs, an upload over its
+                // slots, any body beyond those its caller is sending at once (paddlejobs.web.max-bodies-per-caller).
+                case TOO_MANY_REQUESTS -> operation.getRequestBody() != null
+                        || Set.of("submit", "rerun", "logs", "exec", "upload").contains(operation.getOperationId());
                 case CONTENT_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, REQUEST_TIMEOUT -> operation.getRequestBody() != null;
                 case BAD_GATEWAY -> changes && path.startsWith("/jobs");
             };

@@ -46,7 +46,8 @@ class JobLogsController {
 
     @Operation(summary = "One replica's log", description = "tail: last lines only; follow: stream until the replica "
             + "ends; attempt: an earlier attempt's log (from 0, as PADDLE_JOB_RESTART_COUNT counts; the current one by "
-            + "default), where the backend keeps them (local)")
+            + "default), where the backend keeps them (local, Slurm: whole; Kubernetes: their ends), and, once the "
+            + "backend forgot the job, the end of it the history kept (paddlejobs.history.max-earlier-log-size)")
     @ApiResponse(responseCode = "200", description = "The log, as the replica wrote it",
             content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
     @GetMapping(path = "/{name}/logs", produces = MediaType.TEXT_PLAIN_VALUE)
@@ -63,7 +64,7 @@ class JobLogsController {
         JobKey key = new JobKey(namespace, name);
         Role replicaRole = Role.fromLabel(role == null ? "trainer" : role);
         jobs.requireReplica(key, replicaRole, index);
-        StreamingResponseBody body = isEarlier(key, attempt)
+        StreamingResponseBody body = isEarlier(key, replicaRole, index, attempt)
                 ? out -> jobs.writeEarlierLog(key, replicaRole, index, attempt, tail, out)
                 : out -> jobs.writeLogs(key, replicaRole, index, tail, follow, out);
         return logStreams.stream(access.userName(), body);
@@ -71,9 +72,10 @@ class JobLogsController {
 
     /**
      * Whether {@code attempt} names an earlier attempt than the job's current one (the one served by
-     * default); refused, naming it, when it is past the current one or the backend keeps no earlier logs.
+     * default); refused, naming it, when it is past the current one, or when neither the backend (a live
+     * job) nor the history (an archived one) kept that attempt's log.
      */
-    private boolean isEarlier(JobKey key, Integer attempt) {
+    private boolean isEarlier(JobKey key, Role role, int index, Integer attempt) {
         if (attempt == null) {
             return false;
         }
@@ -81,15 +83,19 @@ class JobLogsController {
         int current = job.status().restarts();
         if (attempt > current) {
             throw new InvalidParameterException("attempt", "must be at most " + current
-                    + ", the job's current attempt (attempts count from 0)", attempt.toString());
+                    + ", the job's " + (job.status().phase().isFinished() ? "last" : "current")
+                    + " attempt (attempts count from 0)", attempt.toString());
         }
         if (attempt == current) {
             return false;
         }
         boolean archived = job.status().archived();
-        if (archived || !jobs.keepsEarlierAttemptLogs()) {
-            throw new InvalidParameterException("attempt", "only the current attempt's log is kept "
-                    + (archived ? "in the history" : "on this backend") + "; it holds " + current
+        boolean kept = archived ? jobs.keptEarlierLog(key, role, index, attempt) : jobs.keepsEarlierAttemptLogs();
+        if (!kept) {
+            throw new InvalidParameterException("attempt", archived
+                    ? "the history kept no log of attempt " + attempt + " of this replica (it keeps the ends of earlier"
+                    + " attempts' logs where the backend kept them apart)"
+                    : "only the current attempt's log is kept on this backend; it holds " + current
                     + " earlier attempt(s)' output before or beside it", attempt.toString());
         }
         return true;

@@ -44,15 +44,26 @@ class LogStreams implements DisposableBean {
     }
 
     ResponseEntity<ResponseBodyEmitter> stream(String user, StreamingResponseBody body) {
+        return stream(user, body, TEXT, () -> { });
+    }
+
+    /**
+     * @param type    what the body is
+     * @param onError told when the body could not be written whole (the client went away): what it reads from is
+     *                to be stopped
+     */
+    ResponseEntity<ResponseBodyEmitter> stream(String user, StreamingResponseBody body, MediaType type,
+                                               Runnable onError) {
         Runnable release = slots.take(user, "ask again in a moment");
         ResponseBodyEmitter emitter = new ResponseBodyEmitter(NO_TIMEOUT);
         try {
             threads.execute(() -> {
-                try (EmitterStream out = new EmitterStream(emitter)) {
+                try (EmitterStream out = new EmitterStream(emitter, type)) {
                     body.writeTo(out);
                     out.flush();
                     emitter.complete();
                 } catch (IOException | RuntimeException e) {
+                    onError.run();
                     emitter.completeWithError(e);
                 } finally {
                     release.run();
@@ -62,7 +73,7 @@ class LogStreams implements DisposableBean {
             release.run();
             throw rejected;
         }
-        return ResponseEntity.ok().contentType(TEXT).body(emitter);
+        return ResponseEntity.ok().contentType(type).body(emitter);
     }
 
     /** Virtual threads where the JDK has them (21+), else a thread per stream; the semaphore bounds both. */
@@ -90,10 +101,12 @@ class LogStreams implements DisposableBean {
     private static final class EmitterStream extends OutputStream {
 
         private final ResponseBodyEmitter emitter;
+        private final MediaType type;
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
-        EmitterStream(ResponseBodyEmitter emitter) {
+        EmitterStream(ResponseBodyEmitter emitter, MediaType type) {
             this.emitter = emitter;
+            this.type = type;
         }
 
         @Override
@@ -117,7 +130,7 @@ class LogStreams implements DisposableBean {
         @Override
         public void flush() throws IOException {
             if (pending.size() > 0) {
-                emitter.send(pending.toByteArray(), TEXT);
+                emitter.send(pending.toByteArray(), type);
                 pending.reset();
             }
         }

@@ -10,6 +10,7 @@ import io.paddlejobs.backend.kubernetes.cluster.NamespaceNotServedException;
 import io.paddlejobs.backend.kubernetes.cluster.PlanRecovery;
 import io.paddlejobs.backend.kubernetes.cluster.QuotaLedger;
 import io.paddlejobs.backend.kubernetes.cluster.Workloads;
+import io.paddlejobs.backend.kubernetes.lifecycle.EarlierLogReads;
 import io.paddlejobs.backend.kubernetes.lifecycle.KubernetesStalls;
 import io.paddlejobs.backend.kubernetes.lifecycle.Restarts;
 import io.paddlejobs.backend.kubernetes.manifest.JobSetManifest;
@@ -24,16 +25,19 @@ import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.LogTails;
 import io.paddlejobs.job.RestartDecision;
 import io.paddlejobs.job.SharedUsage;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.RestartBackoff;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.planning.Site;
 import io.paddlejobs.planning.Violation;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,6 +66,7 @@ public final class KubernetesJobBackend implements JobBackend {
     private final SharedUsage sharedUsage;
     private final PlanRecovery plans;
     private final LogStreams logs;
+    private final EarlierLogReads earlierLogs;
     private final ClusterEvents events;
     private final DataClaims claims;
     private final ShippedCode.Source code;
@@ -92,6 +97,7 @@ public final class KubernetesJobBackend implements JobBackend {
         this.workloads = workloads;
         this.plans = plans;
         this.logs = logs;
+        this.earlierLogs = new EarlierLogReads(workloads.client(), clock);
         this.events = events;
         this.claims = claims;
         this.code = code;
@@ -276,12 +282,39 @@ public final class KubernetesJobBackend implements JobBackend {
     @Override
     public boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
-        Optional<ObservedJob> observed = cache.find(key);
-        Optional<Job> job = observed.flatMap(this::toJob);
-        if (job.isEmpty() || index < 0 || index >= job.get().plan().role(role).count()) {
+        Optional<ObservedJob> observed = replicaOf(key, role, index);
+        if (observed.isEmpty()) {
             return false;
         }
         logs.write(observed.get(), role, index, tail, follow, out);
+        return true;
+    }
+
+    /** The job as the cache holds it, where it has this replica. */
+    private Optional<ObservedJob> replicaOf(JobKey key, Role role, int index) {
+        Optional<ObservedJob> observed = cache.find(key);
+        Optional<Job> job = observed.flatMap(this::toJob);
+        return job.isPresent() && index >= 0 && index < job.get().plan().role(role).count() ? observed : Optional.empty();
+    }
+
+    /** What a restart read of each replica's log before it deleted the attempt's pods ({@link EarlierLogs}); not under JobSet. */
+    @Override
+    public boolean keepsEarlierAttemptLogs() {
+        return !jobSets;
+    }
+
+    @Override
+    public boolean writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
+            throws IOException {
+        Optional<ObservedJob> observed = replicaOf(key, role, index);
+        if (observed.isEmpty()) {
+            return false;
+        }
+        String replica = Replica.idOf(role, index);
+        Optional<String> kept = earlierLogs.of(key, observed.get().trainerJob().getMetadata().getName(), attempt, replica);
+        if (kept.isPresent()) {
+            out.write(LogTails.last(kept.get(), tail).getBytes(StandardCharsets.UTF_8));
+        }
         return true;
     }
 

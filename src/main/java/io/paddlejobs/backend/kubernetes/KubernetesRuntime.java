@@ -57,13 +57,14 @@ public record KubernetesRuntime(KubernetesClient client, ClusterCache cache, Lif
         CheckedClaims claims = new CheckedClaims(namespace -> DataClaim.check(client, settings, namespace), clock);
         TrainerLines lines = new TrainerLines(clock);
         KubernetesStalls stalls = new KubernetesStalls(lines);
+        LogStreams logs = new LogStreams(client, lines);
         LifecycleReconciler reconciler = new LifecycleReconciler(cache, workloads, plans, events, settings,
-                new Restarts(client, cache, settings, claims, code), backoff, stalls, clock);
+                new Restarts(client, cache, settings, claims, code, logs), backoff, stalls, clock);
         cache.addListener(reconciler);
         // A job another replica created reaches the cache within about one request's time.
         Duration cacheWait = Duration.ofMillis(client.getConfiguration().getRequestTimeout());
         KubernetesJobBackend jobs = new KubernetesJobBackend(settings, cacheWait, cache, new JobCreator(client, settings),
-                workloads, plans, new LogStreams(client, lines), events, claims, code, backoff, stalls, clock, jobSets);
+                workloads, plans, logs, events, claims, code, backoff, stalls, clock, jobSets);
         cache.start();
         return new KubernetesRuntime(client, cache, reconciler, jobs);
     }

@@ -10,7 +10,9 @@ import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.ReplicaState;
 import io.paddlejobs.job.ReplicaStatus;
 import io.paddlejobs.job.RestartDecision;
+import io.paddlejobs.job.JobConflictException;
 import io.paddlejobs.job.attempt.AttemptLedger;
+import io.paddlejobs.job.attempt.DebugHold;
 import io.paddlejobs.job.attempt.Ending;
 import io.paddlejobs.job.attempt.StallJudge;
 import io.paddlejobs.job.attempt.StallWatch;
@@ -21,6 +23,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +35,9 @@ import java.util.function.Consumer;
  * {@code Succeeded}; any replica fails -> {@code Failed}, naming it, unless the job has restarts to
  * spend on that failure ({@link RestartDecision}): then every replica is stopped and the job, still
  * {@code Running} with reason {@code Restarting}, waits until its next attempt; cancel -> {@code Cancelled};
- * every trainer silent for {@code stall_timeout} -> {@code Stalled} ({@link #stallSeen}).
+ * every trainer silent for {@code stall_timeout} -> {@code Stalled} ({@link #stallSeen}). With {@code debug_hold},
+ * a failed attempt is first held ({@link DebugHold}): still {@code Running}, reason {@code Held}, its replicas that
+ * run kept and commands run in them on request ({@link #execStarted}), until the hold is over ({@link #holdOver}).
  * Replicas report in with the attempt they belong to, so that a late exit of an earlier attempt's
  * replica is never taken for the current one's.
  * All changes go through this object's lock; readers get an immutable snapshot. The listeners are
@@ -83,6 +88,11 @@ public final class LocalJob {
     private AttemptLedger ledger = AttemptLedger.NONE;
     /** When the next attempt starts, while the job waits for it; else {@code null}. */
     private Instant restartAt;
+    /** The failed attempt held for {@code debug_hold}, while it is; else {@code null}. */
+    private DebugHold hold;
+    /** Commands run in its replicas while it is held, by the name its record keeps them under: stopped as the hold ends. */
+    private final Map<String, ReplicaProcess> execs = new LinkedHashMap<>();
+    private int execsStarted;
 
     LocalJob(JobPlan plan, Instant createdAt, Clock clock, Listeners listeners) {
         this.plan = plan;
@@ -111,6 +121,7 @@ public final class LocalJob {
             job.replicas.restore(status.replicas(), record.processes());
             job.ledger = AttemptLedger.of(status);
             job.restartAt = record.restartAt();
+            job.hold = record.hold();
             job.publish();
         }
         return job;
@@ -140,6 +151,11 @@ public final class LocalJob {
     /** When the next attempt starts, while the job waits to be started again; else {@code null}. */
     synchronized Instant restartAt() {
         return restartAt;
+    }
+
+    /** Whether a failed attempt of it is held now ({@code debug_hold}). */
+    synchronized boolean held() {
+        return hold != null;
     }
 
     /** Whether it waits for a slot: queued, or read back from its record while it waited to be started again. */
@@ -316,9 +332,13 @@ public final class LocalJob {
      * What a replica's exit leads to: the processes to stop (the rest of the job, when this ended its
      * attempt), which the caller stops outside this lock, and when the next attempt starts, if there is one.
      */
-    record Outcome(List<ReplicaProcess> toStop, Instant restartAt) {
+    record Outcome(List<ReplicaProcess> toStop, Instant restartAt, Instant heldUntil) {
 
-        static final Outcome NOTHING = new Outcome(List.of(), null);
+        static final Outcome NOTHING = new Outcome(List.of(), null, null);
+
+        Outcome(List<ReplicaProcess> toStop, Instant restartAt) {
+            this(toStop, restartAt, null);
+        }
     }
 
     /** A replica's process of {@code attempt} ended with {@code exitCode}. */
@@ -329,13 +349,15 @@ public final class LocalJob {
         }
         LocalReplicas.Entry r = replicas.get(id);
         boolean counts = r.exited(exitCode, lastWords, clock.instant());
-        if (!counts || phase.isFinished()) {
-            publish(); // we stopped it, so its exit is no failure; or the job has ended already
+        if (!counts || phase.isFinished() || hold != null) {
+            // We stopped it, so its exit is no failure; or the job has ended already; or its attempt has failed
+            // and is held, and the hold's end decides what follows, as that failure would have at once.
+            publish();
             return Outcome.NOTHING;
         }
         if (exitCode != 0) {
             return attemptFailed(Ending.exited(r.replica.role(), r.replica.index(), exitCode, r.failureReason(),
-                    r.failureMessage(attempt)), backoff);
+                    r.failureMessage(attempt)), backoff, r.replica.id() + " " + r.reason);
         }
         if (replicas.everyTrainerSucceeded()) {
             return new Outcome(finish(JobPhase.SUCCEEDED, JobStatus.COMPLETED, JobStatus.COMPLETED_MESSAGE), null);
@@ -352,7 +374,74 @@ public final class LocalJob {
         if (phase.isFinished() || restartAt != null) {
             return Outcome.NOTHING;
         }
-        return attemptFailed(Ending.fromOutside(reasonIfFailed, messageIfFailed), backoff);
+        if (hold != null) {
+            return endHold(backoff); // held when the service stopped: its processes are gone, the hold with them
+        }
+        return attemptFailed(Ending.fromOutside(reasonIfFailed, messageIfFailed), backoff, null);
+    }
+
+    /**
+     * Ends its hold now, as its attempt would have ended at once: the job fails, or waits for its next attempt
+     * (which a later start of the service begins, its record saying when). For a service that stops or restarts.
+     */
+    synchronized Outcome endHold(RestartBackoff backoff) {
+        if (hold == null || phase.isFinished()) {
+            return Outcome.NOTHING;
+        }
+        Ending held = hold.ending();
+        hold = null;
+        return attemptFailed(held, backoff, null);
+    }
+
+    /**
+     * The hold's time is over: what failed the attempt now restarts or fails the job, as it would have at once.
+     * Nothing when the job is not held (it ended meanwhile: a cancel ends a hold) or its hold is not over yet.
+     */
+    synchronized Outcome holdOver(RestartBackoff backoff) {
+        if (hold == null || !hold.over(clock.instant())) {
+            return Outcome.NOTHING;
+        }
+        return endHold(backoff);
+    }
+
+    /**
+     * How replica {@code replicaId} was started, to run a command as it ran: only while the job is held.
+     *
+     * @throws JobConflictException when the job is not held, or that replica never started in this attempt
+     */
+    synchronized ReplicaProcess.Launch heldLaunch(String replicaId) {
+        LocalReplicas.Entry entry = replicas.get(replicaId);
+        if (hold == null || phase.isFinished()) {
+            throw JobConflictException.notHeld(key);
+        }
+        if (entry.launch == null) {
+            throw new JobConflictException("Replica never started", "exec runs a command as a replica ran, and "
+                    + replicaId + " of job '" + key.name() + "' was not started in its held attempt.");
+        }
+        return entry.launch;
+    }
+
+    /**
+     * A command was spawned in a replica of this held job, behind its gate: kept (in the record too, so that a
+     * later start of the service stops it) until it ends or the hold does. False when the hold ended meanwhile:
+     * the caller must stop it, unopened.
+     */
+    synchronized boolean execStarted(ReplicaProcess exec) {
+        if (hold == null || phase.isFinished()) {
+            return false;
+        }
+        alive.add(exec);
+        execs.put("exec-" + ++execsStarted, exec);
+        publish();
+        return true;
+    }
+
+    /** A command run in a replica is gone, with whatever it started. */
+    synchronized void execEnded(ReplicaProcess exec) {
+        if (execs.values().remove(exec)) {
+            publish();
+        }
+        processGone(exec);
     }
 
     /**
@@ -372,8 +461,11 @@ public final class LocalJob {
             }
             return Outcome.NOTHING;
         }
+        if (hold != null) {
+            return Outcome.NOTHING; // its attempt has failed and is held: silence is expected
+        }
         if (StallJudge.failsTheAttempt(plan.spec())) {
-            return attemptFailed(Ending.stalled(silence.get()), backoff);
+            return attemptFailed(Ending.stalled(silence.get()), backoff, silence.get());
         }
         if (!StallWatch.STALLED.equals(reason) || !silence.get().equals(message)) {
             reason = StallWatch.STALLED;
@@ -383,9 +475,24 @@ public final class LocalJob {
         return Outcome.NOTHING;
     }
 
-    /** The attempt failed as {@code ending} says: the job fails, or its next attempt waits out a backoff. */
-    private Outcome attemptFailed(Ending ending, RestartBackoff backoff) {
+    /**
+     * The attempt failed as {@code ending} says: the job fails, or its next attempt waits out a backoff; or first,
+     * where the request has a {@code debug_hold}, the attempt is held as it is.
+     *
+     * @param failureIfHeld what failed, in words for a hold's message; {@code null}: never held (a failure the
+     *                      service saw after the fact, or the end of a hold)
+     */
+    private Outcome attemptFailed(Ending ending, RestartBackoff backoff, String failureIfHeld) {
         RestartDecision decision = ledger.after(plan.spec(), ending, backoff).orElseThrow();
+        Optional<DebugHold> held = failureIfHeld == null ? Optional.empty()
+                : DebugHold.of(plan.spec(), ending, clock.instant());
+        if (held.isPresent()) {
+            hold = held.get();
+            reason = DebugHold.HELD;
+            message = hold.message(failureIfHeld, key.name(), decision);
+            publish();
+            return new Outcome(List.of(), null, hold.until());
+        }
         if (!(decision instanceof RestartDecision.Restart restart)) {
             return new Outcome(finish(JobPhase.FAILED, ending.reason(), ((RestartDecision.Fail) decision).message()), null);
         }
@@ -395,8 +502,17 @@ public final class LocalJob {
         reason = RestartDecision.RESTARTING;
         message = restart.message();
         List<ReplicaProcess> toStop = replicas.stopActive();
+        toStop.addAll(stopExecs());
         publish();
         return new Outcome(toStop, restartAt);
+    }
+
+    /** The commands run in its replicas during a hold, which ends: they are to be stopped. */
+    private List<ReplicaProcess> stopExecs() {
+        hold = null;
+        List<ReplicaProcess> toStop = List.copyOf(execs.values());
+        execs.clear();
+        return toStop;
     }
 
     /** Fails a job that could not start (no ports, a process that would not spawn). */
@@ -421,13 +537,16 @@ public final class LocalJob {
             startedAt = replicas.firstStart();
         }
         List<ReplicaProcess> toStop = replicas.stopActive();
+        toStop.addAll(stopExecs());
         publish();
         tellIfIdle();
         return toStop;
     }
 
     synchronized JobRecord record() {
-        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), replicas.processRefs(), restartAt, gpus);
+        Map<String, ReplicaProcess.ProcessRef> processes = replicas.processRefs();
+        execs.forEach((name, exec) -> processes.put(name, exec.ref()));
+        return new JobRecord(plan.spec(), plan.namespace(), port, snapshot.status(), processes, restartAt, gpus, hold);
     }
 
     private void publish() {

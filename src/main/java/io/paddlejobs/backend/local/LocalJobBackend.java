@@ -3,6 +3,7 @@ package io.paddlejobs.backend.local;
 import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.backend.SecretStore;
+import io.paddlejobs.backend.ShellScripts;
 import io.paddlejobs.backend.local.process.LogFiles;
 import io.paddlejobs.backend.local.process.MissingScripts;
 import io.paddlejobs.backend.local.process.ReplicaProcess;
@@ -19,6 +20,7 @@ import io.paddlejobs.backend.local.schedule.ResourceLedger;
 import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.Capacity;
 import io.paddlejobs.job.CodePackages;
+import io.paddlejobs.job.ExecProcess;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobBackend;
@@ -234,6 +236,26 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
     }
 
     @Override
+    public boolean holdsFailedAttempts() {
+        return true;
+    }
+
+    /** In a sandbox made as the replica's was (its own PID namespace: the replica's processes are not in it). */
+    @Override
+    public Optional<ExecProcess> exec(JobKey key, Role role, int index, List<String> command) {
+        LocalJob job = jobs.get(key);
+        if (job == null || index >= job.plan().role(role).count()) {
+            return Optional.empty();
+        }
+        String line = command.stream().map(ShellScripts::quote).collect(java.util.stream.Collectors.joining(" "));
+        try {
+            return Optional.of(new HeldCommand(launcher.exec(job, job.plan().replicasOf(role).get(index), "exec " + line)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the command could not be started in " + role.label() + "-" + index, e);
+        }
+    }
+
+    @Override
     public Optional<Job> find(JobKey key) {
         return Optional.ofNullable(jobs.get(key)).map(LocalJob::snapshot);
     }
@@ -309,7 +331,12 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
         if (job == null || index >= job.plan().role(role).count()) {
             return false;
         }
-        Path kept = store.earlierLogFile(key, attempt, job.plan().replicasOf(role).get(index).id());
+        String id = job.plan().replicasOf(role).get(index).id();
+        Path kept = store.earlierLogFile(key, attempt, id);
+        if (!Files.exists(kept, LinkOption.NOFOLLOW_LINKS) && attempt == job.attempt() - 1) {
+            // The job counts its restart as it decides it; the ended attempt's logs are moved aside only as the next begins.
+            kept = store.logFile(key, id);
+        }
         if (Files.exists(kept, LinkOption.NOFOLLOW_LINKS)) {
             var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
             LogFiles.write(kept, tail, () -> false, masked);
@@ -417,14 +444,19 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
         return recorded.size();
     }
 
-    /** On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed. */
+    /**
+     * On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed;
+     * a held one ends its hold as its attempt would have ended (failed, or restarted by the next start).
+     */
     @Override
     public void close() {
         // Queued jobs stay queued, as their records say: the next start runs them, as after a crash.
         scheduler.drain().forEach(job -> jobs.remove(job.key(), job));
         List<ReplicaProcess> toStop = new ArrayList<>();
-        jobs.values().stream().filter(job -> !job.phase().isFinished()).forEach(job -> toStop.addAll(job.finish(
-                JobPhase.FAILED, "ServiceStopped", "the service was stopped while the job was running. " + RUN_AGAIN)));
+        jobs.values().stream().filter(job -> !job.phase().isFinished()).forEach(job -> toStop.addAll(job.held()
+                ? job.endHold(backoff).toStop()
+                : job.finish(JobPhase.FAILED, "ServiceStopped", "the service was stopped while the job was running. "
+                        + RUN_AGAIN)));
         launcher.stopNow(toStop);
         launcher.close();
     }

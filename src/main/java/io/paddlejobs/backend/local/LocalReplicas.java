@@ -36,6 +36,8 @@ final class LocalReplicas {
         ReplicaProcess.ProcessRef ref;
         /** Where its entry point runs, once looked up after its start ({@link ReplicaProcessTree}); shown while it runs. */
         ReplicaProcessTree.Ids pids;
+        /** How its process of this attempt was started, kept after it ends: a held job's commands run as it ran. */
+        ReplicaProcess.Launch launch;
 
         private Entry(Replica replica) {
             this.replica = replica;
@@ -44,6 +46,7 @@ final class LocalReplicas {
         /** Its process runs: as wanted, or (when its job ended while it was started) only until it is stopped. */
         void started(ReplicaProcess started, Instant at, boolean wanted) {
             ref = started.ref();
+            launch = started.launch();
             pids = null;
             startedAt = at;
             state = wanted ? ReplicaState.RUNNING : ReplicaState.STOPPED;

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.local;
 
 import io.paddlejobs.backend.DirectoryHandle;
+import io.paddlejobs.backend.KeptStackDumps;
 import io.paddlejobs.backend.PySpy;
 import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.backend.local.process.ReplicaProcess;
@@ -11,23 +12,15 @@ import io.paddlejobs.job.StackDump;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Stack dumps of local jobs: py-spy ({@link PySpy}) on every Python process of each running trainer, from the
@@ -38,8 +31,6 @@ import tools.jackson.databind.json.JsonMapper;
 final class LocalStacks {
 
     private static final Logger log = LoggerFactory.getLogger(LocalStacks.class);
-    private static final String DIRECTORY = "stacks";
-    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final JobRecordStore store;
     private final Clock clock;
@@ -76,8 +67,7 @@ final class LocalStacks {
             }
         });
         if (replicas.isEmpty()) {
-            throw new JobConflictException("No trainer running", "Stacks are taken of running trainers, and no trainer "
-                    + "of job '" + job.key().name() + "' runs now (phase " + job.phase().wireName() + ").");
+            throw JobConflictException.noTrainerRunning(job.key(), job.phase());
         }
         StackDump dump = new StackDump(attempt, clock.instant(), trigger, replicas);
         keep(job.key(), dump, now.keep());
@@ -95,22 +85,14 @@ final class LocalStacks {
 
     /** The kept dumps, newest first. */
     List<StackDump> kept(JobKey key) {
-        Path dir = store.jobDir(key).resolve(DIRECTORY);
-        List<Path> files;
-        try (Stream<Path> listed = Files.list(dir)) {
-            files = listed.filter(file -> file.getFileName().toString().endsWith(".json"))
-                    .sorted(Comparator.comparing((Path file) -> file.getFileName().toString()).reversed()).toList();
+        try (DirectoryHandle job = DirectoryHandle.open(store.jobDir(key))) {
+            return KeptStackDumps.kept(job);
         } catch (NoSuchFileException none) {
             return List.of();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             log.warn("The stack dumps of job {} cannot be listed: {}", key, e.getMessage());
             return List.of();
         }
-        List<StackDump> dumps = new ArrayList<>();
-        for (Path file : files) {
-            read(file).ifPresent(dumps::add);
-        }
-        return dumps;
     }
 
     private StackDump.ReplicaStacks dump(PySpy pySpy, Path program, Replica replica, ReplicaProcess process) {
@@ -127,49 +109,12 @@ final class LocalStacks {
                         .toList(), null);
     }
 
-    /**
-     * Written whole or not at all (a temporary file moved into place), in time order by name; only into the job's
-     * directory as it is: a job deleted meanwhile does not get its directory back.
-     */
+    /** Kept only in the job's directory as it is: a job deleted meanwhile does not get its directory back. */
     private void keep(JobKey key, StackDump dump, int keep) {
-        Path dir = store.jobDir(key).resolve(DIRECTORY);
-        String name = "%013d-attempt-%d-%s-%s".formatted(dump.takenAt().toEpochMilli(), dump.attempt(), dump.trigger(),
-                UUID.randomUUID().toString().substring(0, 8));
-        try {
-            if (!Files.isDirectory(dir)) {
-                Files.createDirectory(dir);
-                Files.setPosixFilePermissions(dir, DirectoryHandle.PRIVATE);
-            }
-            Path partial = dir.resolve("." + name);
-            Files.createFile(partial, PosixFilePermissions.asFileAttribute(DirectoryHandle.PRIVATE_FILE));
-            Files.write(partial, JSON.writeValueAsBytes(dump));
-            Files.move(partial, dir.resolve(name + ".json"), StandardCopyOption.ATOMIC_MOVE);
-            prune(dir, keep);
+        try (DirectoryHandle job = DirectoryHandle.open(store.jobDir(key))) {
+            KeptStackDumps.keep(job, dump, keep);
         } catch (IOException | RuntimeException e) {
             log.warn("The stack dump of job {} could not be kept: {}", key, e.getMessage());
-        }
-    }
-
-    private static void prune(Path dir, int keep) throws IOException {
-        List<Path> oldest;
-        try (Stream<Path> listed = Files.list(dir)) {
-            List<Path> all = listed.filter(file -> file.getFileName().toString().endsWith(".json"))
-                    .sorted(Comparator.comparing((Path file) -> file.getFileName().toString())).toList();
-            oldest = all.subList(0, Math.max(0, all.size() - keep));
-        }
-        for (Path file : oldest) {
-            Files.deleteIfExists(file); // another dump's prune may have taken it first
-        }
-    }
-
-    private static Optional<StackDump> read(Path file) {
-        try {
-            return Optional.of(JSON.readValue(Files.readAllBytes(file), StackDump.class));
-        } catch (NoSuchFileException pruned) {
-            return Optional.empty();
-        } catch (IOException | JacksonException e) {
-            log.warn("Stack dump {} cannot be read: {}", file, e.getMessage());
-            return Optional.empty();
         }
     }
 }

@@ -15,6 +15,7 @@ import io.paddlejobs.backend.local.sandbox.Sandbox;
 import io.paddlejobs.backend.local.schedule.GpuAssignment;
 import io.paddlejobs.backend.local.schedule.GpuDevice;
 import io.paddlejobs.job.CodePackages;
+import io.paddlejobs.job.JobConflictException;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.ReplicaStatus;
@@ -277,6 +278,59 @@ final class ReplicaLauncher implements AutoCloseable {
         }
     }
 
+    /** Does what a failure's outcome says: a restart after its backoff, a hold until it is over, or the stops. */
+    private void follow(LocalJob job, LocalJob.Outcome outcome) {
+        if (outcome.restartAt() != null) {
+            restartLater(job, outcome);
+        } else if (outcome.heldUntil() != null) {
+            endHoldAt(job, outcome.heldUntil());
+        } else {
+            stopLater(outcome.toStop());
+        }
+    }
+
+    /**
+     * Ends the job's hold once its clock reads {@code until}, read again at least every {@link #BACKOFF_LOOK} as a
+     * backoff is ({@link #attemptAt}); nothing once the hold ended otherwise (a cancel, {@code max_run_time}).
+     */
+    private void endHoldAt(LocalJob job, Instant until) {
+        if (!job.held()) {
+            return;
+        }
+        long delay = Math.max(0, Duration.between(clock.instant(), until).toMillis());
+        try {
+            if (delay == 0) {
+                executor.execute(() -> follow(job, job.holdOver(backoff)));
+            } else {
+                timers.schedule(() -> endHoldAt(job, until), Math.min(delay, BACKOFF_LOOK.toMillis()), TimeUnit.MILLISECONDS);
+            }
+        } catch (RejectedExecutionException shuttingDown) {
+            // the service stops, and ends the hold as its attempt would have ended (LocalJobBackend.close)
+        }
+    }
+
+    /**
+     * Runs {@code command} (a shell command line) in a replica of a held job as the replica ran, once the job's
+     * record names it; it is stopped when the hold ends, and with whatever it started once it ends.
+     *
+     * @throws JobConflictException when the job is not held (any more)
+     */
+    ReplicaProcess exec(LocalJob job, Replica replica, String command) throws IOException {
+        ReplicaProcess.Launch launch = job.heldLaunch(replica.id());
+        ReplicaProcess exec = ReplicaProcess.exec(launch, command, sandbox, environment);
+        boolean kept = job.execStarted(exec);
+        // Told before its gate opens: one that never runs is gone too, and holds the job's next attempt no longer.
+        exec.exit().thenRunAsync(() -> {
+            exec.stop(properties.stopGracePeriod());
+            job.execEnded(exec);
+        }, executor);
+        if (!kept || !exec.open()) {
+            stopLater(List.of(exec));
+            throw JobConflictException.notHeld(job.key());
+        }
+        return exec;
+    }
+
     /**
      * A failed attempt's processes are stopped (gracefully, all at once), then the next attempt starts when
      * its backoff has passed. The job keeps its slot and ports meanwhile, so it starts on the same ports.
@@ -391,12 +445,7 @@ final class ReplicaLauncher implements AutoCloseable {
                 // Masked as every other output of it: a message goes to the history and webhooks.
                 Optional<String> lastWords = code == 0 ? Optional.empty() : LastWords.of(store.logFile(key, replica.id()))
                         .map(secrets.mask(plan.spec().code().envFromSecrets(), key.namespace())::apply);
-                LocalJob.Outcome outcome = job.replicaExited(attempt, replica.id(), code, lastWords, backoff);
-                if (outcome.restartAt() != null) {
-                    restartLater(job, outcome);
-                } else {
-                    stopLater(outcome.toStop());
-                }
+                follow(job, job.replicaExited(attempt, replica.id(), code, lastWords, backoff));
                 // Whatever the replica left running (its shell's children) goes with it; only then is it gone.
                 process.stop(properties.stopGracePeriod());
                 job.processGone(process);
@@ -507,10 +556,8 @@ final class ReplicaLauncher implements AutoCloseable {
 
     private void judgeStall(LocalJob job, StallWatch watch, int attempt, Optional<String> silence, boolean told) {
         LocalJob.Outcome outcome = job.stallSeen(attempt, silence, backoff);
-        if (outcome.restartAt() != null) {
-            restartLater(job, outcome);
-        } else if (!outcome.toStop().isEmpty()) {
-            stopLater(outcome.toStop());
+        if (outcome.restartAt() != null || outcome.heldUntil() != null || !outcome.toStop().isEmpty()) {
+            follow(job, outcome); // this attempt has failed: its watch is over
         } else {
             try {
                 timers.schedule(() -> lookForStall(job, watch, attempt, told), watch.interval().toMillis(),

@@ -1,6 +1,7 @@
 package io.paddlejobs.backend.slurm;
 
 import io.paddlejobs.backend.SecretsProperties;
+import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.backend.slurm.client.SlurmClient;
 import io.paddlejobs.backend.slurm.state.SlurmRecords;
@@ -19,19 +20,20 @@ import tools.jackson.databind.json.JsonMapper;
 /** The Slurm backend, chosen with {@code paddlejobs.backend=slurm}. */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "paddlejobs.backend", havingValue = "slurm")
-@EnableConfigurationProperties({SlurmProperties.class, SecretsProperties.class})
+@EnableConfigurationProperties({SlurmProperties.class, SecretsProperties.class, StackProperties.class})
 class SlurmBackendConfig {
 
     private static final Logger log = LoggerFactory.getLogger(SlurmBackendConfig.class);
 
     @Bean
     JobBackend slurmJobBackend(SlurmProperties slurm, BackendProperties shared, JsonMapper json, Tenancy tenancy,
-                               RestartBackoff backoff, SecretsProperties secrets) {
+                               RestartBackoff backoff, SecretsProperties secrets, StackProperties stacks) {
         SlurmProperties properties = slurm.withShared(shared);
         properties.requireSharedFilesAccepted(tenancy.securityMode());
         properties.requireUnprivilegedSubmitter(tenancy.securityMode());
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
                 Clock.systemUTC(), backoff, secrets.toStore(), tenancy.shared());
+        backend.useStacks(stacks);
         backend.start();
         log.info("Slurm backend ({}): job files under {}, partition {}", properties.client(),
                 properties.sharedDir().toAbsolutePath().normalize(),

@@ -3,6 +3,7 @@ package io.paddlejobs.backend.slurm;
 import io.paddlejobs.backend.ClusterOnlyFields;
 import io.paddlejobs.backend.JobChanges;
 import io.paddlejobs.backend.SecretStore;
+import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.backend.StepSightings;
 import io.paddlejobs.backend.slurm.client.BatchJob;
 import io.paddlejobs.backend.slurm.client.SlurmClient;
@@ -18,11 +19,13 @@ import io.paddlejobs.backend.slurm.state.SlurmRecords;
 import io.paddlejobs.backend.slurm.state.SlurmStatusMapper;
 import io.paddlejobs.backend.slurm.state.SlurmStops;
 import io.paddlejobs.backend.slurm.state.StatusPoller;
+import io.paddlejobs.job.ExecProcess;
 import io.paddlejobs.job.Job;
 import io.paddlejobs.job.JobAlreadyExistsException;
 import io.paddlejobs.job.JobBackend;
 import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.ReplicaState;
+import io.paddlejobs.job.StackDump;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.Replica;
@@ -39,6 +42,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -63,6 +67,8 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
     private final SecretStore secrets;
     private final boolean tenants;
     private StatusPoller poller;
+    private final SlurmStacks stacks;
+    private final SlurmExecs execs;
     /** When each trainer last reported a new step, from the metrics reader, for the stall judgement. */
     private final StepSightings steps = new StepSightings();
 
@@ -87,6 +93,8 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         this.backoff = backoff;
         this.site = new SlurmSite(properties);
         this.stops = new SlurmStops(jobs, slurm, records, clock, changes, properties.stopGracePeriod());
+        this.stacks = new SlurmStacks(properties, records, clock);
+        this.execs = new SlurmExecs(properties, records);
     }
 
     /** Reads back the jobs of a previous run (unfinished ones are polled again) and starts polling. */
@@ -114,7 +122,7 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
         NextAttempts next = new NextAttempts(jobs, slurm, records, properties, changes);
         poller = StatusPoller.start(jobs, slurm, records, clock, properties.pollInterval(), changes, next, backoff,
-                stops, steps);
+                stops, steps, stacks::takeForStall);
     }
 
     @Override
@@ -131,10 +139,35 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
+    /** How stacks are taken ({@code paddlejobs.stacks.*}); the defaults until this is called. */
+    void useStacks(StackProperties settings) {
+        stacks.use(settings);
+    }
+
+    @Override
+    public Optional<StackDump> takeStacks(JobKey key, String trigger) {
+        return Optional.ofNullable(jobs.get(key)).filter(job -> job.slurmId() > 0).map(job -> stacks.take(job, trigger));
+    }
+
+    @Override
+    public List<StackDump> stacks(JobKey key) {
+        return records.files(key).stacks();
+    }
+
     @Override
     public String whyNoStacks() {
-        return "The Slurm backend does not take stack dumps yet. With py-spy installed on the nodes: srun --overlap "
-                + "--jobid JOBID -w NODE py-spy dump --pid PID (the replica's node is its host in the status).";
+        return SlurmStacks.whyNot();
+    }
+
+    /** Only with the Slurm commands on the service's host ({@code client=cli}): exec runs through srun. */
+    @Override
+    public boolean holdsFailedAttempts() {
+        return properties.client() == SlurmProperties.ClientKind.CLI;
+    }
+
+    @Override
+    public Optional<ExecProcess> exec(JobKey key, Role role, int index, List<String> command) {
+        return Optional.ofNullable(withReplica(key, role, index)).map(job -> execs.start(job, role, index, command));
     }
 
     @Override
@@ -236,20 +269,54 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         return stops.delete(key);
     }
 
+    /**
+     * The current attempt's log; while the job waits out its backoff, the log of the attempt that just ended (the
+     * next one has written nothing yet, and the crash the restart is for is what a user comes to read).
+     */
     @Override
     public boolean writeLogs(JobKey key, Role role, int index, Integer tail, boolean follow, OutputStream out)
             throws IOException {
-        SlurmJob job = jobs.get(key);
-        if (job == null || job.slurmId() == 0 || index >= job.plan().role(role).count()) {
+        SlurmJob job = withReplica(key, role, index);
+        if (job == null) {
             return false;
         }
         String id = Replica.idOf(role, index);
-        // What a replica printed of its secrets is hidden wherever it is read: here, the history, the metrics.
-        var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), key.namespace()).wrap(out);
-        LogTail.write(records.files(key).logFile(id), tail, SlurmProperties.MAX_LOG_READ.toBytes(),
-                () -> follow && mayWriteMore(key, id), masked);
-        masked.finish();
+        int attempt = job.restartAt() != null ? job.attempt() - 1 : job.attempt();
+        // Followed while the replica may write to this attempt's log: a restart begins another file.
+        writeLog(job, id, attempt, tail, () -> follow && mayWriteMore(key, id, attempt), out);
         return true;
+    }
+
+    /** Each attempt's replicas write a log file of their own on the shared directory ({@link JobFiles#logFile}). */
+    @Override
+    public boolean keepsEarlierAttemptLogs() {
+        return true;
+    }
+
+    @Override
+    public boolean writeEarlierLog(JobKey key, Role role, int index, int attempt, Integer tail, OutputStream out)
+            throws IOException {
+        SlurmJob job = withReplica(key, role, index);
+        if (job == null) {
+            return false;
+        }
+        writeLog(job, Replica.idOf(role, index), attempt, tail, () -> false, out);
+        return true;
+    }
+
+    /** The submitted job, where it has that replica; else {@code null}. */
+    private SlurmJob withReplica(JobKey key, Role role, int index) {
+        SlurmJob job = jobs.get(key);
+        return job == null || job.slurmId() == 0 || index >= job.plan().role(role).count() ? null : job;
+    }
+
+    private void writeLog(SlurmJob job, String replicaId, int attempt, Integer tail, BooleanSupplier follow,
+                          OutputStream out) throws IOException {
+        // What a replica printed of its secrets is hidden wherever it is read: here, the history, the metrics.
+        var masked = secrets.mask(job.plan().spec().code().envFromSecrets(), job.key().namespace()).wrap(out);
+        LogTail.write(records.files(job.key()).logFile(replicaId, attempt), tail, SlurmProperties.MAX_LOG_READ.toBytes(),
+                follow, masked);
+        masked.finish();
     }
 
     /** The values of the job's secrets, read as it is submitted; one gone since the check is still a 400. */
@@ -261,9 +328,10 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
         }
     }
 
-    private boolean mayWriteMore(JobKey key, String replicaId) {
+    private boolean mayWriteMore(JobKey key, String replicaId, int attempt) {
         SlurmJob job = jobs.get(key);
-        return job != null && !job.isFinished() && job.status().replicas().stream()
+        return job != null && !job.isFinished() && job.attempt() == attempt && job.restartAt() == null
+                && job.status().replicas().stream()
                 .anyMatch(r -> r.id().equals(replicaId)
                         && (r.state() == ReplicaState.RUNNING || r.state() == ReplicaState.PENDING));
     }
@@ -274,5 +342,6 @@ public final class SlurmJobBackend implements JobBackend, AutoCloseable {
             poller.close();
         }
         stops.close();
+        stacks.close();
     }
 }

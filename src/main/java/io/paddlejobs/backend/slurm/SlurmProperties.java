@@ -49,6 +49,11 @@ import org.springframework.validation.annotation.Validated;
  * @param containers   {@code pyxis} where the cluster's Slurm has NVIDIA's Pyxis plugin: a request's
  *                     {@code image} is then each step's {@code --container-image}; {@code none}: replicas
  *                     run the nodes' own software, and an {@code image} is only a warning
+ * @param pySpy        py-spy on the nodes, for stack dumps of running trainers (the stacks endpoint, and at a
+ *                     stall): a path, or a name looked for on {@code replica-path}; it runs in a step of the job's
+ *                     own ({@code srun --overlap}, so the service needs the {@code cli} client) as the job's user,
+ *                     whom the nodes must let trace its own processes ({@code kernel.yama.ptrace_scope} 0, or
+ *                     py-spy given {@code cap_sys_ptrace}); the service's own {@code paddlejobs.stacks.py-spy} is not used
  */
 @Validated
 @ConfigurationProperties("paddlejobs.slurm")
@@ -72,7 +77,8 @@ public record SlurmProperties(
         Map<String, List<String>> accounts,
         Map<String, List<String>> partitions,
         Map<String, List<String>> qos,
-        @NotNull Containers containers) {
+        @NotNull Containers containers,
+        @NotNull String pySpy) {
 
     /**
      * The most of a replica's log one read serves: replicas write their logs themselves, and a sparse or endless
@@ -113,18 +119,19 @@ public record SlurmProperties(
             @DefaultValue Map<String, List<String>> accounts,
             @DefaultValue Map<String, List<String>> partitions,
             @DefaultValue Map<String, List<String>> qos,
-            @DefaultValue("none") Containers containers) {
+            @DefaultValue("none") Containers containers,
+            @DefaultValue("py-spy") String pySpy) {
         this(client, sharedDir, partition, account, timeLimit, pollInterval,
                 DurationStyle.detectAndParse(BackendProperties.STOP_GRACE_PERIOD),
                 DurationStyle.detectAndParse(BackendProperties.RENDEZVOUS_LISTEN_TIMEOUT), replicaPath, slurmConf, binDir,
-                restUrl, restUser, restVersion, jwtKey, false, accounts, partitions, qos, containers);
+                restUrl, restUser, restVersion, jwtKey, false, accounts, partitions, qos, containers, pySpy);
     }
 
     /** These settings with the ones every backend shares ({@code paddlejobs.stop-grace-period} and the like). */
     public SlurmProperties withShared(BackendProperties shared) {
         return new SlurmProperties(client, sharedDir, partition, account, timeLimit, pollInterval,
                 shared.stopGracePeriod(), shared.rendezvousListenTimeout(), replicaPath, slurmConf, binDir, restUrl,
-                restUser, restVersion, jwtKey, shared.allowSharedFiles(), accounts, partitions, qos, containers);
+                restUser, restVersion, jwtKey, shared.allowSharedFiles(), accounts, partitions, qos, containers, pySpy);
     }
 
     /** What runs a request's {@code image} on the nodes. */

@@ -94,20 +94,23 @@ class RealClusterApplicationTest {
         assertThat(send("GET", "/jobs?namespace=" + ns, null).body()).contains("\"web\"");
     }
 
+    /**
+     * kwok's nodes serve logs through its kubelet server (ControlPlane): a running trainer's log is read through the
+     * API server, as from a kubelet, here empty (no log file is given for this namespace's pods). A log the API server
+     * cannot get is a 502 problem in the cluster's words: KubernetesJobBackendTest and ApiErrorsTest.
+     */
     @Test
-    void aLogNoKubeletCanServeIsA502ProblemInTheClustersWordsNotAServerError() throws Exception {
+    void aRunningTrainersLogIsReadThroughTheApiServerFromItsNodesKubelet() throws Exception {
         var created = send("POST", "/jobs?namespace=" + ns, """
                 {"name": "talk", "entry_point": "python train.py", "labels": {"kwok.paddlejobs.test/trainer": "keep-running"}}""");
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         await().atMost(DEADLINE).until(() -> send("GET", "/jobs/talk/status?namespace=" + ns, null).body()
                 .contains("\"phase\":\"Running\""));
 
-        // kwok's nodes have no kubelet to serve logs: the API server cannot reach one.
         var log = send("GET", "/jobs/talk/logs?namespace=" + ns + "&role=trainer&index=0", null);
 
-        assertThat(log.statusCode()).isEqualTo(502);
-        assertThat(log.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-        assertThat(log.body()).contains("log of trainer-0", "connection refused");
+        assertThat(log.statusCode()).as(log.body()).isEqualTo(200);
+        assertThat(log.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/plain"));
     }
 
     @Test

@@ -26,6 +26,9 @@ import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.RestartOn;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.testing.Settings;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +64,7 @@ class RealClusterRestartsTest {
     private static String infrastructure;
     private static String cancel;
     private static String claim;
+    private static String podLogs;
 
     @BeforeAll
     static void start() {
@@ -72,8 +76,9 @@ class RealClusterRestartsTest {
         always = RestrictedNamespaces.create(admin, "always", claim);
         infrastructure = RestrictedNamespaces.create(admin, "infra", claim);
         cancel = RestrictedNamespaces.create(admin, "backoff", claim);
+        podLogs = RestrictedNamespaces.named(admin, ControlPlane.POD_LOGS_NAMESPACE, claim);
         quick = RealBackends.start(plane, plane.adminToken(),
-                MockCluster.settings(List.of(once, always, infrastructure), "resync", "1s"), QUICK);
+                MockCluster.settings(List.of(once, always, infrastructure, podLogs), "resync", "1s"), QUICK);
         slow = RealBackends.start(plane, plane.adminToken(), MockCluster.settings(List.of(cancel), "resync", "1s"), SLOW);
         await().atMost(DEADLINE).until(() -> quick.cache().synced() && slow.cache().synced());
     }
@@ -216,6 +221,49 @@ class RealClusterRestartsTest {
         } finally {
             after.close();
         }
+    }
+
+    /**
+     * The crash a restart was for stays readable once the failed attempt's pods are gone: the restart read each
+     * replica's log through the API server (kwok serves the file {@link ControlPlane#podLogFile} as every pod's
+     * log in its namespace) and carried its end to the next attempt's trainer Job.
+     */
+    @Test
+    void theCrashARestartWasForStaysReadableAfterItsPodsAreGone() throws Exception {
+        JobKey key = new JobKey(podLogs, "crashed");
+        Files.writeString(plane.podLogFile(), criLines("step 1 loss 0.9", "Traceback (most recent call last):",
+                "RuntimeError: NCCL error: unhandled system error"));
+        quick.jobs().submit(Plans.plan(restarting("crashed", 1, null, FakeKubelet.trainersFailTheFirstAttempt()), podLogs));
+        // Attempt 1's trainer Job made: attempt 0's logs were read before its pods were deleted.
+        await().atMost(DEADLINE).until(() -> waitsForAttempt(podLogs, "crashed", 1) || attemptOneRunning(podLogs, "crashed"));
+        Files.writeString(plane.podLogFile(), criLines("attempt 1 ran"));
+        await().atMost(DEADLINE).until(() -> phase(quick, key) == JobPhase.SUCCEEDED);
+        await().atMost(DEADLINE).until(() -> reads.pods(podLogs, "crashed", Role.TRAINER).stream()
+                .allMatch(p -> "1".equals(p.getMetadata().getLabels().get(JobLabels.ATTEMPT))));
+
+        assertThat(earlierLog(key, Role.TRAINER, 0, null)).isEqualTo("step 1 loss 0.9\nTraceback (most recent call last):\n"
+                + "RuntimeError: NCCL error: unhandled system error\n");
+        assertThat(earlierLog(key, Role.TRAINER, 0, 1)).isEqualTo("RuntimeError: NCCL error: unhandled system error\n");
+        assertThat(earlierLog(key, Role.PSERVER, 0, null)).contains("Traceback");
+        var current = new ByteArrayOutputStream();
+        assertThat(quick.jobs().writeLogs(key, Role.TRAINER, 0, null, false, current)).isTrue();
+        assertThat(current.toString(StandardCharsets.UTF_8)).isEqualTo("attempt 1 ran\n");
+        assertThat(quick.jobs().keepsEarlierAttemptLogs()).isTrue();
+    }
+
+    private static String earlierLog(JobKey key, Role role, int attempt, Integer tail) throws Exception {
+        var out = new ByteArrayOutputStream();
+        assertThat(quick.jobs().writeEarlierLog(key, role, 0, attempt, tail, out)).isTrue();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Lines as a container runtime writes a container's log (the CRI's format), which kwok serves. */
+    private static String criLines(String... lines) {
+        StringBuilder log = new StringBuilder();
+        for (String line : lines) {
+            log.append("2026-01-01T00:00:00.000000000Z stdout F ").append(line).append('\n');
+        }
+        return log.toString();
     }
 
     private static JobRequest restarting(String name, int maxRestarts, RestartOn on, Map<String, String> labels) {

@@ -84,6 +84,11 @@ public final class LocalBackendFixture implements AutoCloseable {
         this(properties, false, Sandbox.Hidden.NOTHING, backoff, clock);
     }
 
+    /** Confined as where tenants share the machine (when {@code tenants}), with this backoff and clock. */
+    public LocalBackendFixture(LocalProperties properties, boolean tenants, RestartBackoff backoff, Clock clock) {
+        this(properties, tenants, Sandbox.Hidden.NOTHING, backoff, clock);
+    }
+
     private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
                                 RestartBackoff backoff) {
         this(properties, tenants, hidden, backoff, Clock.systemUTC());

@@ -124,13 +124,17 @@ class LocalRestartsTest {
     }
 
     @Test
-    void aCancelDuringTheBackoffEndsTheJobCancelledAndNoAttemptFollows() throws IOException {
+    void aCancelDuringTheBackoffEndsTheJobCancelledAndNoAttemptFollowsAndTheEndedAttemptsLogIsItsEarlierLog() throws IOException {
         try (var local = new LocalBackendFixture(dataRoot, new RestartBackoff(Duration.ofSeconds(2), Duration.ofSeconds(2)))) {
-            submit(local, "waiting", "max_restarts=3", 0, COUNT_START + "exit 1");
+            submit(local, "waiting", "max_restarts=3", 0, COUNT_START + "echo ended-attempt-$PADDLE_JOB_RESTART_COUNT; exit 1");
             await().atMost(LocalBackendFixture.DEADLINE)
                     .until(() -> "Restarting".equals(local.job("waiting").status().reason()));
             assertThat(local.job("waiting").status().phase()).isEqualTo(JobPhase.RUNNING);
             assertThat(local.job("waiting").status().message()).contains("restart 1 of 3 in 2 s");
+            // The restart is counted, the ended attempt's log not yet moved aside: it is attempt 0's all the same.
+            var ended = new java.io.ByteArrayOutputStream();
+            local.backend.writeEarlierLog(new JobKey(LocalBackendFixture.NAMESPACE, "waiting"), Role.TRAINER, 0, 0, null, ended);
+            assertThat(ended.toString()).isEqualTo("ended-attempt-0\n");
 
             local.backend.cancel(new JobKey(LocalBackendFixture.NAMESPACE, "waiting"));
 

@@ -57,6 +57,7 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
         registry.add("paddlejobs.defaults.trainer-mem-per-gpu", () -> "0");
         // The test cluster's second partition, for this namespace's requests that name it.
         registry.add("paddlejobs.slurm.partitions.default", () -> "second");
+        registry.add("paddlejobs.restarts.backoff", () -> "1s");
     }
 
     @Test
@@ -262,6 +263,29 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
         assertThat(followed).isEqualTo("line 1\nline 2\nline 3\nline 4\nline 5\n");
         api.awaitPhase("logs", "Succeeded", RUN);
         assertThat(api.logs("logs", "role=trainer&index=0&tail=2")).isEqualTo("line 4\nline 5\n");
+    }
+
+    @Test
+    void aRestartKeepsTheCrashOfAttempt0ReadableApartFromAttempt1sLog() {
+        // A name of this class's own: the Slurm jobs of the class before it (the other client) are still listed.
+        String name = "crash-once-" + client();
+        api.submit("""
+                {"name": "%s", "num_cpus": 1, "memory": "256Mi", "max_restarts": 1, "entry_point":
+                 "echo attempt $PADDLE_JOB_RESTART_COUNT runs; [ $PADDLE_JOB_RESTART_COUNT = 0 ] && exec python3 -c 'raise RuntimeError(1234)'; echo done"}""".formatted(name));
+
+        JsonNode done = api.awaitPhase(name, "Succeeded", RUN);
+
+        assertThat(done.path("restarts").asInt()).isEqualTo(1);
+        String crash = api.logs(name, "role=trainer&index=0&attempt=0");
+        assertThat(crash).startsWith("attempt 0 runs\nTraceback (most recent call last):")
+                .endsWith("RuntimeError: 1234\n").doesNotContain("attempt 1");
+        assertThat(api.logs(name, "role=trainer&index=0")).isEqualTo("attempt 1 runs\ndone\n")
+                .isEqualTo(api.logs(name, "role=trainer&index=0&attempt=1"));
+        assertThat(done.path("attempts").get(0).path("message").asString()).contains("RuntimeError: 1234")
+                .endsWith("See its log: role=trainer&index=0&attempt=0");
+        HttpResponse<String> past = api.get("/jobs/" + name + "/logs?role=trainer&index=0&attempt=2");
+        assertThat(past.statusCode()).isEqualTo(400);
+        assertThat(past.body()).contains("\"attempt\"", "must be at most 1");
     }
 
     @Test

@@ -157,7 +157,8 @@ public final class Slim {
                 .withCreationTimestamp(meta.getCreationTimestamp())
                 .withDeletionTimestamp(meta.getDeletionTimestamp())
                 .withLabels(interned(meta.getLabels(), droppedLabels))
-                .withAnnotations(interned(meta.getAnnotations(), Set.of()))
+                // The earlier attempts' log ends are up to 128 KiB of a restarted job's trainer Job, read only on request.
+                .withAnnotations(interned(meta.getAnnotations(), Set.of(JobLabels.EARLIER_LOGS_ANNOTATION)))
                 .build();
     }
 

@@ -65,6 +65,7 @@ public final class SpecCodec {
         fields.put("max_restarts", lifecycle.maxRestarts());
         fields.put("restart_on", lifecycle.restartOn() == null ? null : lifecycle.restartOn().wire());
         fields.put("stall_timeout", duration(lifecycle.stallTimeout()));
+        fields.put("debug_hold", duration(lifecycle.debugHold()));
         fields.put("notify", notify(r.notifications().webhooks()));
         var placement = r.placement();
         fields.put("pserver_image", code.pserverImage());
@@ -119,7 +120,7 @@ public final class SpecCodec {
                         items(n, "volumes", v -> new JobRequest.Volume(str(v, "claim"), str(v, "config_map"),
                                 str(v, "mount_path")))),
                 new JobRequest.Lifecycle(duration(n, "max_run_time"), integer(n, "max_restarts"), restartOn(n),
-                        duration(n, "stall_timeout")),
+                        duration(n, "stall_timeout"), duration(n, "debug_hold")),
                 new JobRequest.Notifications(notify(n)));
     }
 

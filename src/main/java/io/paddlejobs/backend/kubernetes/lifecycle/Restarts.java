@@ -13,6 +13,7 @@ import io.paddlejobs.backend.kubernetes.cluster.ClusterCache;
 import io.paddlejobs.backend.kubernetes.cluster.DataClaim;
 import io.paddlejobs.backend.kubernetes.cluster.ForeignObjectException;
 import io.paddlejobs.backend.kubernetes.cluster.JobCreator;
+import io.paddlejobs.backend.kubernetes.cluster.LogStreams;
 import io.paddlejobs.backend.kubernetes.cluster.Workloads;
 import io.paddlejobs.backend.kubernetes.manifest.JobLabels;
 import io.paddlejobs.backend.kubernetes.manifest.Manifests;
@@ -32,10 +33,16 @@ import io.paddlejobs.job.attempt.AttemptLedger;
 import io.paddlejobs.job.attempt.Ending;
 import io.paddlejobs.job.attempt.StallWatch;
 import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.planning.Role;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,11 +77,16 @@ public final class Restarts {
     private final KubernetesJobBackend.DataClaims claims;
     private final ShippedCode.Source code;
     private final JobCreator creator;
+    private final LogStreams logs;
 
-    /** @param cache where the failed attempt stands in for the job while its next attempt is made */
+    /**
+     * @param cache where the failed attempt stands in for the job while its next attempt is made
+     * @param logs  where the failed attempt's logs are read before its pods go ({@link EarlierLogs})
+     */
     public Restarts(KubernetesClient client, ClusterCache cache, KubernetesProperties settings,
-             KubernetesJobBackend.DataClaims claims, ShippedCode.Source code) {
+             KubernetesJobBackend.DataClaims claims, ShippedCode.Source code, LogStreams logs) {
         this.client = client;
+        this.logs = logs;
         this.cache = cache;
         this.settings = settings;
         this.claims = claims;
@@ -172,6 +184,7 @@ public final class Restarts {
         JobKey key = new JobKey(job.namespace(), job.name());
         Manifests manifests = manifests(plan, next);
         Job failed = job.trainerJob();
+        carryLogs(plan, job, manifests.trainerJob());
         // Between the delete and the create below the job has no trainer Job: reads see the failed one meanwhile.
         cache.standInDuringRestart(failed);
         try {
@@ -199,6 +212,36 @@ public final class Restarts {
         }
         log.info("Job {}: {}", key, next.restartMessage());
         return true;
+    }
+
+    /**
+     * Reads the end of each replica's log of the failed attempt while its pods are still there (an API request
+     * each), and puts them, with those of the attempts before it, on the next attempt's trainer Job. A log that
+     * cannot be read is left out; the restart goes on.
+     */
+    private void carryLogs(JobPlan plan, ObservedJob job, Job next) {
+        int attempt = job.attempts().number();
+        Map<String, String> ends = new TreeMap<>();
+        for (Replica replica : plan.replicas()) {
+            ByteArrayOutputStream end = new ByteArrayOutputStream();
+            try {
+                logs.write(job, replica.role(), replica.index(), EarlierLogs.TAIL_LINES, false, end);
+                ends.put(replica.id(), end.toString(StandardCharsets.UTF_8));
+            } catch (IOException | RuntimeException e) {
+                log.warn("Job {}/{}: the log of {} of attempt {} is not kept: {}", job.namespace(), job.name(),
+                        replica.id(), attempt, e.toString());
+            }
+        }
+        Job failed = null;
+        try {
+            // The cache holds the trainer Job without the ends kept so far.
+            failed = client.batch().v1().jobs().inNamespace(job.namespace()).withName(job.trainerJob().getMetadata().getName())
+                    .get();
+        } catch (KubernetesClientException e) {
+            log.warn("Job {}/{}: the logs of the attempts before {} are not kept: {}", job.namespace(), job.name(),
+                    attempt, e.toString());
+        }
+        next.getMetadata().getAnnotations().put(JobLabels.EARLIER_LOGS_ANNOTATION, EarlierLogs.carried(failed, attempt, ends));
     }
 
     /**

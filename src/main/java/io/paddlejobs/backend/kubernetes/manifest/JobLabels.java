@@ -38,6 +38,11 @@ public final class JobLabels {
     public static final String ATTEMPT = LabelKeys.PREFIX + "/attempt";
     /** On the trainer Job of a restarted job: the attempts that ended before this one (JSON). */
     public static final String ATTEMPTS_ANNOTATION = LabelKeys.PREFIX + "/attempts";
+    /**
+     * On the trainer Job of a restarted job: the end of each replica's log of each earlier attempt (JSON), read
+     * before that attempt's pods were deleted; the informer cache drops it (a GET reads it).
+     */
+    public static final String EARLIER_LOGS_ANNOTATION = LabelKeys.PREFIX + "/earlier-logs";
     /** On the trainer Job of a restarted job: when the job was first created, before any restart (ISO-8601). */
     public static final String CREATED_AT_ANNOTATION = LabelKeys.PREFIX + "/created-at";
     /** While a restarted job waits out its backoff: when its attempt's replicas are started (ISO-8601). */

@@ -4,6 +4,7 @@ import io.paddlejobs.backend.local.JobWorkspace;
 import io.paddlejobs.backend.local.sandbox.JobUsers;
 import io.paddlejobs.backend.local.sandbox.Sandbox;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,11 +41,14 @@ public final class ReplicaProcess {
             "IFS= read -r gate && [ \"$gate\" = go ] && exec \"$@\" </dev/null", "paddle-jobs-gate");
 
     private final Process process;
+    /** Where its output goes; {@code null} for a command run in a held replica ({@link #exec}), read by its caller. */
     private final LogSink log;
+    private final Launch launch;
 
-    private ReplicaProcess(Process process, LogSink log) {
+    private ReplicaProcess(Process process, LogSink log, Launch launch) {
         this.process = process;
         this.log = log;
+        this.launch = launch;
     }
 
     /**
@@ -63,24 +67,49 @@ public final class ReplicaProcess {
      * nothing ever does if this JVM ends first.
      */
     public static ReplicaProcess start(Launch launch, Sandbox sandbox, ReplicaEnvironment environment) throws IOException {
-        Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.dirs().work()));
-        Sandbox.Start start = sandbox.start(launch.entryPoint(), launch.dirs(), launch.user(), env, launch.gpus());
-        List<String> command = new ArrayList<>(GATE);
-        command.addAll(start.command());
-        // The gate reads its standard input; what it starts reads /dev/null.
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .directory(launch.dirs().work().toFile())
-                .redirectErrorStream(true);
-        builder.environment().clear();
-        builder.environment().putAll(start.environment());
-        Process process = builder.start();
+        Process process = spawn(launch, launch.entryPoint(), sandbox, environment);
         try {
             return new ReplicaProcess(process, LogSink.start(process.getInputStream(), launch.logFile(),
-                    launch.maxLogBytes(), launch.id()));
+                    launch.maxLogBytes(), launch.id()), launch);
         } catch (RuntimeException e) {
             process.destroyForcibly(); // still behind its gate: nothing of the job ran
             throw e;
         }
+    }
+
+    /**
+     * Spawns {@code command} (a shell command line) behind its closed gate as the replica {@code launch} started
+     * was: its environment, working directory, user, GPUs and sandbox (a sandbox of its own, made as the replica's
+     * was). Its output is not logged: its caller reads it ({@link #output}).
+     */
+    public static ReplicaProcess exec(Launch launch, String command, Sandbox sandbox, ReplicaEnvironment environment)
+            throws IOException {
+        return new ReplicaProcess(spawn(launch, command, sandbox, environment), null, launch);
+    }
+
+    private static Process spawn(Launch launch, String command, Sandbox sandbox, ReplicaEnvironment environment)
+            throws IOException {
+        Map<String, String> env = environment.of(System.getenv(), launch.env(), sandbox.home(launch.dirs().work()));
+        Sandbox.Start start = sandbox.start(command, launch.dirs(), launch.user(), env, launch.gpus());
+        List<String> gated = new ArrayList<>(GATE);
+        gated.addAll(start.command());
+        // The gate reads its standard input; what it starts reads /dev/null.
+        ProcessBuilder builder = new ProcessBuilder(gated)
+                .directory(launch.dirs().work().toFile())
+                .redirectErrorStream(true);
+        builder.environment().clear();
+        builder.environment().putAll(start.environment());
+        return builder.start();
+    }
+
+    /** How it was started. */
+    public Launch launch() {
+        return launch;
+    }
+
+    /** The output of a command run in a held replica ({@link #exec}), standard output and error together. */
+    public InputStream output() {
+        return process.getInputStream();
     }
 
     /**
@@ -110,6 +139,9 @@ public final class ReplicaProcess {
      * output is in the log (or after a few seconds, when something it left behind holds the output open).
      */
     public CompletableFuture<Integer> exit() {
+        if (log == null) {
+            return process.onExit().thenApply(Process::exitValue);
+        }
         return process.onExit().thenCompose(ended -> log.finished().copy()
                 .completeOnTimeout(null, DRAIN_SECONDS, TimeUnit.SECONDS)
                 .thenApply(drained -> ended.exitValue()));

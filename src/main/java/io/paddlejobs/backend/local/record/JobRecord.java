@@ -3,6 +3,7 @@ package io.paddlejobs.backend.local.record;
 import io.paddlejobs.backend.local.process.ReplicaProcess;
 import io.paddlejobs.backend.local.schedule.GpuAssignment;
 import io.paddlejobs.job.JobStatus;
+import io.paddlejobs.job.attempt.DebugHold;
 import io.paddlejobs.planning.JobRequest;
 import java.time.Instant;
 import java.util.Map;
@@ -19,13 +20,22 @@ import java.util.Map;
  *                  (its count of restarts is in the status): a service restarted meanwhile waits for the rest
  *                  of the backoff and starts that attempt once
  * @param gpus      the GPUs each replica was given, which a restart of the job asks for again
+ * @param hold      its failed attempt held for {@code debug_hold}, while it is: a service restarted meanwhile ends
+ *                  the hold as the attempt would have ended (its processes, and commands run in them, are gone)
  */
 public record JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
-                 Map<String, ReplicaProcess.ProcessRef> processes, Instant restartAt, GpuAssignment gpus) {
+                 Map<String, ReplicaProcess.ProcessRef> processes, Instant restartAt, GpuAssignment gpus,
+                 DebugHold hold) {
 
     public JobRecord {
         processes = processes == null ? Map.of() : Map.copyOf(processes);
         gpus = gpus == null ? GpuAssignment.NONE : gpus;
+    }
+
+    /** A job not held. */
+    public JobRecord(JobRequest request, String namespace, Integer port, JobStatus status,
+              Map<String, ReplicaProcess.ProcessRef> processes, Instant restartAt, GpuAssignment gpus) {
+        this(request, namespace, port, status, processes, restartAt, gpus, null);
     }
 
     /** A job that waits for no restart and holds no GPUs (as records from before either were written). */

@@ -37,8 +37,8 @@ public final class BatchScripts {
     }
 
     /**
-     * One attempt: its replicas leave their marks in the attempt's own state directory and get its
-     * number as {@code PADDLE_JOB_RESTART_COUNT}.
+     * One attempt: its replicas leave their marks in the attempt's own state directory, write their logs in its own
+     * log directory, and get its number as {@code PADDLE_JOB_RESTART_COUNT}.
      *
      * @param ranBefore how long the job ran before this attempt: a {@code max_run_time} counts across attempts
      */
@@ -62,12 +62,14 @@ public final class BatchScripts {
                 + "REPLICA_PATH=" + quote(properties.replicaPath()) + "\n"
                 + "ROLES=" + quote(names.toString()) + "\n"
                 + "STATE_DIR=" + quote(files.stateDir(attempt).toAbsolutePath().toString()) + "\n"
+                + "LOG_DIR=" + quote(files.logDir(attempt).toAbsolutePath().toString()) + "\n"
                 + "RESTART_COUNT=" + attempt + "\n"
                 + "RENDEZVOUS_TIMEOUT=" + (Rendezvous.applies(plan) ? properties.rendezvousListenTimeout().toSeconds() : 0)
                 + "\n"
+                + "DEBUG_HOLD=" + debugHoldSeconds(plan) + "\n"
                 + vars
                 + container(plan, files, properties)
-                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT\n"
+                + "export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR LOG_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT DEBUG_HOLD\n"
                 + BODY;
         Duration maxRunTime = plan.spec().lifecycle().maxRunTime();
         Duration left = maxRunTime == null ? null : max(maxRunTime.minus(ranBefore), Duration.ofMinutes(1));
@@ -119,6 +121,23 @@ public final class BatchScripts {
         return Optional.of((code.image() != null ? "image" : "pserver_image")
                 + " is not used on this Slurm cluster: the replicas run the software"
                 + " installed on its nodes (the operator has not set paddlejobs.slurm.containers=pyxis)");
+    }
+
+    /** How long launch.sh keeps a replica that failed on its own ({@code debug_hold}); 0 for no hold. */
+    private static long debugHoldSeconds(JobPlan plan) {
+        Duration hold = plan.spec().lifecycle().debugHold();
+        return hold == null ? 0 : hold.toSeconds();
+    }
+
+    /**
+     * The component of the batch job that runs {@code role}'s replicas, for a step beside them ({@code --het-group}):
+     * pservers are the first and trainers the second where the job has both; -1 where it is not heterogeneous.
+     */
+    public static int component(JobPlan plan, Role role) {
+        if (plan.pservers().count() == 0) {
+            return -1;
+        }
+        return role == Role.PSERVER ? 0 : 1;
     }
 
     private static Duration max(Duration a, Duration b) {

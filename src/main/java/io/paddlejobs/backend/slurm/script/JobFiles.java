@@ -3,9 +3,11 @@ package io.paddlejobs.backend.slurm.script;
 import io.paddlejobs.backend.DirectoryHandle;
 import io.paddlejobs.backend.JobDirectories;
 import io.paddlejobs.backend.JobWrittenFiles;
+import io.paddlejobs.backend.KeptStackDumps;
 import io.paddlejobs.backend.LastWords;
 import io.paddlejobs.backend.TensorBoardScalars;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.StackDump;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.PaddleEnv;
 import io.paddlejobs.planning.Replica;
@@ -21,9 +23,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,6 +58,8 @@ public record JobFiles(Path shared, JobKey key) {
     private static final String STATE = "state";
     private static final String WORK = "work";
     private static final String CHECKPOINTS = "checkpoints";
+    /** In an attempt's state directory: a held replica's launcher ends its hold once this is there. */
+    private static final String HOLD_OVER = "hold-over";
     /** A start or exit mark is one short line; more is not one. */
     private static final int MAX_MARK_BYTES = 64;
     /** One line per replica of at most a few hundred characters. */
@@ -61,6 +68,8 @@ public record JobFiles(Path shared, JobKey key) {
     private static final Pattern EXIT = Pattern.compile("(\\d{1,3})( stopped)?\\n?");
     /** The seconds launch.sh waited for trainer 0 (RENDEZVOUS_TIMEOUT): a whole number, nothing else. */
     private static final Pattern SECONDS = Pattern.compile("\\d{1,9}");
+    /** A process id as {@code launch.sh} writes it. */
+    private static final Pattern PID = Pattern.compile("([1-9]\\d{0,9})\\n?");
 
     /** The job's directory (a path: where it is, not what is there now). */
     Path dir() {
@@ -79,8 +88,19 @@ public record JobFiles(Path shared, JobKey key) {
         return dir().resolve(LOGS).resolve("batch.log");
     }
 
-    public Path logFile(String replicaId) {
-        return dir().resolve(LOGS).resolve(replicaId + ".log");
+    /**
+     * A replica's log of one attempt: a file per attempt, so that a restart keeps the crash it was for readable
+     * (each attempt's replicas write their own, and nothing is moved). The first attempt's is in {@code logs/}
+     * itself, where jobs from before restarts have theirs; a later one's in {@code logs/attempt-N/}.
+     */
+    public Path logFile(String replicaId, int attempt) {
+        return logDir(attempt).resolve(replicaId + ".log");
+    }
+
+    /** Where the replicas of one attempt write their logs ({@link #logFile}). */
+    Path logDir(int attempt) {
+        Path logs = dir().resolve(LOGS);
+        return attempt == 0 ? logs : logs.resolve(attemptDir(attempt));
     }
 
     /**
@@ -97,12 +117,18 @@ public record JobFiles(Path shared, JobKey key) {
         return "attempt-" + attempt;
     }
 
-    /** Makes the state directory of a later attempt, before it is submitted. */
+    /**
+     * Makes the state and log directories of a later attempt, before it is submitted, and writes the launcher
+     * again: the attempt's batch script is this service's, and so is the launcher it runs.
+     */
     public void prepareAttempt(int attempt) {
-        inJobDirectory("make the state directory of attempt " + attempt, job -> {
-            try (DirectoryHandle state = job.directory(STATE, DirectoryHandle.PRIVATE)) {
-                state.directory(attemptDir(attempt), DirectoryHandle.PRIVATE).close();
+        inJobDirectory("make the directories of attempt " + attempt, job -> {
+            for (String sub : new String[] {STATE, LOGS}) {
+                try (DirectoryHandle dir = job.directory(sub, DirectoryHandle.PRIVATE)) {
+                    dir.directory(attemptDir(attempt), DirectoryHandle.PRIVATE).close();
+                }
             }
+            job.write("launch.sh", DirectoryHandle.PRIVATE_FILE, bytes(BatchScripts.LAUNCHER));
         });
     }
 
@@ -158,6 +184,33 @@ public record JobFiles(Path shared, JobKey key) {
         });
     }
 
+    /**
+     * Ends the hold of {@code attempt}'s failed replica ({@code debug_hold}): the mark its launcher waits for
+     * ({@code hold-over}) in the attempt's state directory, written once; nothing where the job's directory is gone.
+     */
+    public void endHold(int attempt) {
+        if (Files.exists(stateDir(attempt).resolve(HOLD_OVER), LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        inExistingJobDirectory("end the hold of job " + key.name(), job -> {
+            try (DirectoryHandle state = job.directory(STATE);
+                 DirectoryHandle attemptState = attempt == 0 ? null : state.directory(attemptDir(attempt))) {
+                (attemptState == null ? state : attemptState).write(HOLD_OVER, DirectoryHandle.PRIVATE_FILE, bytes(""));
+            }
+        });
+    }
+
+    /**
+     * What a command run in a replica of a held attempt is given on the replica's node (exec), as paths there: the
+     * replica's environment as its launcher gave it (NUL-separated, kept in the attempt's state directory), its
+     * working directory, and the job's secrets (a file that may be absent).
+     */
+    public List<String> execArguments(String replicaId, int attempt) {
+        return List.of(stateDir(attempt).resolve(replicaId + ".vars").toAbsolutePath().toString(),
+                workDir().resolve(replicaId).toAbsolutePath().toString(),
+                dir().resolve(ENV).resolve(SECRETS).toAbsolutePath().toString());
+    }
+
     /** Replaces the record in one step, no link followed; the job's directory is made where missing. */
     public void writeRecord(DirectoryHandle.Writing record) {
         inJobDirectory("write the record of job " + key.name(),
@@ -201,11 +254,11 @@ public record JobFiles(Path shared, JobKey key) {
                 }
             });
         }
-        // A failed replica's last line is often why it failed. The log holds every attempt's output, the latest
-        // last. None for a job with secrets: what it printed of them would go into its status unmasked.
+        // A failed replica's last line is often why it failed: the end of its log of this attempt. None for a job
+        // with secrets: what it printed of them would go into its status unmasked.
         if (plan.spec().code().envFromSecrets().isEmpty()) {
             marks.replaceAll((id, mark) -> mark.failedOnItsOwn()
-                    ? mark.withLastWords(LastWords.of(logFile(id)).orElse(null)) : mark);
+                    ? mark.withLastWords(LastWords.of(logFile(id, attempt)).orElse(null)) : mark);
         }
         boolean stopping = Files.exists(state.resolve("stopping"), LinkOption.NOFOLLOW_LINKS);
         Placement placement = read(state.resolve("placement"), MAX_PLACEMENT_BYTES)
@@ -214,6 +267,17 @@ public record JobFiles(Path shared, JobKey key) {
                 .map(content -> SECONDS.matcher(content.text().strip()))
                 .filter(Matcher::matches).map(seconds -> Duration.ofSeconds(Long.parseLong(seconds.group()))).orElse(null);
         return new ReplicaMarks(marks, stopping, placement, rendezvous);
+    }
+
+    /**
+     * The process on its node that {@code launch.sh} started a replica of {@code attempt} as (the root of the replica's
+     * processes there: its PID namespace's maker, or the entry point itself), as the launcher wrote it; empty before
+     * it did, or where what is there is no process id.
+     */
+    public OptionalLong rootPid(String replicaId, int attempt) {
+        return read(stateDir(attempt).resolve(replicaId + ".pid"), MAX_MARK_BYTES)
+                .map(content -> PID.matcher(content.text())).filter(Matcher::matches)
+                .map(pid -> OptionalLong.of(Long.parseLong(pid.group(1)))).orElse(OptionalLong.empty());
     }
 
     /** The launcher writes {@code date -u +%FT%TZ}; anything else is no time. */
@@ -234,17 +298,28 @@ public record JobFiles(Path shared, JobKey key) {
         }
     }
 
+    /**
+     * Keeps a stack dump of the job in its directory ({@link KeptStackDumps}), only in the directory as it is: a job
+     * deleted meanwhile does not get its directory back.
+     */
+    public void keepStacks(StackDump dump, int keep) {
+        inExistingJobDirectory("keep a stack dump of job " + key.name(), job -> KeptStackDumps.keep(job, dump, keep));
+    }
+
+    /** The stack dumps kept of the job, newest first; none where its directory is gone or cannot be read. */
+    public List<StackDump> stacks() {
+        List<StackDump> kept = new ArrayList<>();
+        try {
+            inExistingJobDirectory("read the stack dumps of job " + key.name(), job -> kept.addAll(KeptStackDumps.kept(job)));
+        } catch (JobFilesUnusableException | UncheckedIOException unreadable) {
+            return List.of();
+        }
+        return kept;
+    }
+
     /** Removes the record alone, following no link, so that a later start of the service does not read the job back. */
     public void deleteRecord() {
-        inShared("delete the record of job " + key.name(), shared -> {
-            try (DirectoryHandle jobs = shared.directory(JobDirectories.JOBS);
-                 DirectoryHandle namespace = jobs.directory(key.namespace());
-                 DirectoryHandle job = namespace.directory(key.name())) {
-                job.deleteTree(JobDirectories.RECORD);
-            } catch (NoSuchFileException nothingLeft) {
-                // no directory of the job's: no record either
-            }
-        });
+        inExistingJobDirectory("delete the record of job " + key.name(), job -> job.deleteTree(JobDirectories.RECORD));
     }
 
     /** Deletes the job's directory and everything in it, following no link; what is already gone is what was wanted. */
@@ -255,6 +330,19 @@ public record JobFiles(Path shared, JobKey key) {
                 namespace.deleteTree(key.name());
             } catch (NoSuchFileException nothingLeft) {
                 // no namespace directory: nothing of the job's either
+            }
+        });
+    }
+
+    /** A step in the job's directory as it is; none where it is gone. */
+    private void inExistingJobDirectory(String what, Step step) {
+        inShared(what, shared -> {
+            try (DirectoryHandle jobs = shared.directory(JobDirectories.JOBS);
+                 DirectoryHandle namespace = jobs.directory(key.namespace());
+                 DirectoryHandle job = namespace.directory(key.name())) {
+                step.in(job);
+            } catch (NoSuchFileException nothingLeft) {
+                // no directory of the job's: nothing of it to read or change
             }
         });
     }

@@ -55,7 +55,7 @@ public record SlurmJob(JobPlan plan, long slurmId, Instant createdAt, boolean pl
     }
 
     /** The current attempt: 0 for the first, then the restart it is. */
-    int attempt() {
+    public int attempt() {
         return status.restarts();
     }
 

@@ -15,8 +15,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * {@code stall_timeout} on Slurm: each replica's log is a file on the shared directory, so a trainer's
- * last sign of life is its log's modification time, judged as the local backend judges its own
+ * {@code stall_timeout} on Slurm: each replica's log of the attempt is a file on the shared directory, so a
+ * trainer's last sign of life is its log's modification time, judged as the local backend judges its own
  * ({@link StallWatch}). One {@code stat} per running trainer per poll, for the jobs that set a timeout.
  */
 final class SlurmStalls {
@@ -31,7 +31,7 @@ final class SlurmStalls {
             return Optional.empty();
         }
         return new StallWatch(timeout, StallWatch.began(mapped)).silence(mapped.replicas(),
-                id -> modified(files.logFile(id)), id -> steps.last(job.key(), id), now);
+                id -> modified(files.logFile(id, job.attempt())), id -> steps.last(job.key(), id), now);
     }
 
     /** Whether a stall fails the attempt ({@code restart_on} names it) rather than being a warning. */

@@ -108,10 +108,7 @@ public final class SlurmStatusMapper {
 
     private static Seen ended(Tracked job, String state, Instant started, Instant finished) {
         boolean slurmStopped = SLURM_STOPS.contains(state);
-        Optional<ReplicaStatus> failed = replicas(job, null, slurmStopped).stream()
-                .filter(r -> r.state() == ReplicaState.FAILED)
-                .min(Comparator.comparing((ReplicaStatus r) -> r.role() == Role.TRAINER ? 0 : 1)
-                        .thenComparingInt(ReplicaStatus::index));
+        Optional<ReplicaStatus> failed = firstFailed(replicas(job, null, slurmStopped));
         String stoppedBecause = switch (state) {
             case "COMPLETED" -> "stopped: every trainer had finished";
             case "CANCELLED" -> job.cancelRequested() ? "stopped: the job was cancelled" : "stopped: cancelled in Slurm";
@@ -190,13 +187,33 @@ public final class SlurmStatusMapper {
                 "paddlejobs.rendezvous-listen-timeout");
     }
 
+    /** The failed replica that explains the attempt: a trainer before a pserver, the lowest index first. */
+    private static Optional<ReplicaStatus> firstFailed(List<ReplicaStatus> replicas) {
+        return replicas.stream().filter(r -> r.state() == ReplicaState.FAILED)
+                .min(Comparator.comparing((ReplicaStatus r) -> r.role() == Role.TRAINER ? 0 : 1)
+                        .thenComparingInt(ReplicaStatus::index));
+    }
+
+    /**
+     * While the job still runs ({@code running}, as {@link #see} mapped it): the ending a replica that failed on its
+     * own would give the attempt, where one did (its task lives on for a {@code debug_hold}: launch.sh).
+     */
+    public static Optional<Ending> failedWhileRunning(JobStatus running) {
+        return firstFailed(running.replicas()).map(SlurmStatusMapper::endingBy);
+    }
+
     /** The job failed by this replica's own exit, as its mark recorded it. */
     private static Seen failedBy(Tracked job, ReplicaStatus replica, Instant started, Instant finished,
                                  List<ReplicaStatus> replicas) {
+        Ending ending = endingBy(replica);
+        return new Seen(status(job, JobPhase.FAILED, ending.reason(), ending.message(), started, finished, replicas),
+                ending);
+    }
+
+    private static Ending endingBy(ReplicaStatus replica) {
         String reason = replica.role() == Role.TRAINER ? "TrainerFailed" : "PserverFailed";
-        String message = replica.id() + " " + replica.reason();
-        return new Seen(status(job, JobPhase.FAILED, reason, message, started, finished, replicas),
-                Ending.exited(replica.role(), replica.index(), replica.exitCode(), reason, message));
+        return Ending.exited(replica.role(), replica.index(), replica.exitCode(), reason,
+                replica.id() + " " + replica.reason());
     }
 
     /**

@@ -7,6 +7,7 @@ import io.paddlejobs.backend.slurm.client.SlurmJobInfo;
 import io.paddlejobs.backend.slurm.script.BatchScripts;
 import io.paddlejobs.backend.slurm.script.ReplicaMarks;
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
 import io.paddlejobs.job.JobStatus;
 import io.paddlejobs.job.attempt.Ending;
 import io.paddlejobs.job.attempt.StallWatch;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * Brings the backend's unfinished jobs up to date: every interval, one call to Slurm for all of
  * them, then each job's marks from the shared directory. An attempt that ended is decided on by
  * {@link SlurmRestarts} (the job ends, or waits out a backoff), and a job whose backoff has passed
- * gets its next attempt ({@link NextAttempts}). A change of phase or reason, a restart (or the
+ * gets its next attempt ({@link NextAttempts}); a replica that failed while its Slurm job runs holds the attempt
+ * where the request has a {@code debug_hold} ({@link SlurmHolds}). A change of phase or reason, a restart (or the
  * placement arriving) is written to the job's record; every change is told to the backend's listeners.
  */
 public final class StatusPoller implements AutoCloseable {
@@ -50,6 +52,7 @@ public final class StatusPoller implements AutoCloseable {
     /** Stops a Slurm job whose attempt was failed by its stall; removes deleted jobs' files once Slurm is done with them. */
     private final SlurmStops stops;
     private final StepSightings steps;
+    private final StallStacks atStall;
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "slurm-poller");
         thread.setDaemon(true);
@@ -61,7 +64,7 @@ public final class StatusPoller implements AutoCloseable {
 
     private StatusPoller(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records, Clock clock,
                          Consumer<JobKey> changed, NextAttempts next, RestartBackoff backoff, SlurmStops stops,
-                         StepSightings steps) {
+                         StepSightings steps, StallStacks atStall) {
         this.jobs = jobs;
         this.slurm = slurm;
         this.records = records;
@@ -71,17 +74,25 @@ public final class StatusPoller implements AutoCloseable {
         this.backoff = backoff;
         this.stops = stops;
         this.steps = steps;
+        this.atStall = atStall;
+    }
+
+    /** Takes a job's stacks as a stall is seen, then runs {@code then}; on a thread of its own, as it takes a while. */
+    @FunctionalInterface
+    public interface StallStacks {
+        void take(SlurmJob asItHung, Runnable then);
     }
 
     /**
      * @param changed     told the key of each job a poll changed, once the change is in {@code jobs}
      * @param stops   stops a Slurm job whose attempt was failed by its stall, and removes deleted jobs' files
      * @param steps   when each trainer last reported a new step (the stall judgement's progress)
+     * @param atStall takes the stacks of a job whose stall is seen, before the stall's stop (where it ends the attempt)
      */
     public static StatusPoller start(ConcurrentHashMap<JobKey, SlurmJob> jobs, SlurmClient slurm, SlurmRecords records,
                               Clock clock, Duration interval, Consumer<JobKey> changed, NextAttempts next,
-                              RestartBackoff backoff, SlurmStops stops, StepSightings steps) {
-        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stops, steps);
+                              RestartBackoff backoff, SlurmStops stops, StepSightings steps, StallStacks atStall) {
+        StatusPoller poller = new StatusPoller(jobs, slurm, records, clock, changed, next, backoff, stops, steps, atStall);
         poller.executor.scheduleWithFixedDelay(poller::pollQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
         return poller;
     }
@@ -151,14 +162,25 @@ public final class StatusPoller implements AutoCloseable {
         SlurmStatusMapper.Seen seen = components.isEmpty()
                 ? SlurmStatusMapper.seeForgotten(tracked, clock.instant())
                 : SlurmStatusMapper.see(tracked);
-        JobStatus status = seen.status();
+        JobStatus status = withItsLog(seen, job.attempt());
         SlurmJob current = job.with(plan, placed, job.status());
         Instant now = clock.instant();
-        Optional<String> silence = SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
+        // A held attempt (debug_hold) has failed already: its silence is expected, and the hold's end decides.
+        Optional<SlurmHolds.Held> held = status.phase().isFinished() ? Optional.empty()
+                : SlurmHolds.of(current, SlurmRestarts.during(current, status), backoff, now);
+        Optional<String> silence = held.isPresent() ? Optional.empty()
+                : SlurmStalls.silence(current, status, records.files(job.key()), steps, now);
         boolean stalled = silence.isPresent() && SlurmStalls.failsTheAttempt(current);
+        // Once per stall: a stall that is only a warning is seen again at every poll until a trainer speaks.
+        boolean stallSeen = silence.isPresent() && !StallWatch.STALLED.equals(job.status().reason());
         SlurmJob updated;
         if (status.phase().isFinished()) {
             updated = SlurmRestarts.ended(current, status, seen.ending(), backoff, now);
+        } else if (held.isPresent()) {
+            if (held.get().over()) {
+                records.files(job.key()).endHold(job.attempt()); // its task exits, and the Slurm job ends as it would have
+            }
+            updated = current.with(held.get().status(), null);
         } else if (stalled) {
             updated = SlurmRestarts.ended(current, StallWatch.failed(status, silence.get(), now),
                     Ending.stalled(silence.get()), backoff, now);
@@ -169,8 +191,12 @@ public final class StatusPoller implements AutoCloseable {
         if (updated.equals(job) || !jobs.replace(job.key(), job, updated)) {
             return; // nothing new, or cancelled or deleted meanwhile
         }
-        if (stalled) {
-            stops.stopAttempt(job.slurmId()); // it still runs: its replicas are stopped, gracefully
+        if (stallSeen) {
+            // Its stacks first, as it hangs; then, where the stall ends the attempt, its replicas are stopped, gracefully.
+            long slurmId = job.slurmId();
+            atStall.take(current, stalled ? () -> stops.stopAttempt(slurmId) : () -> { });
+        } else if (stalled) {
+            stops.stopAttempt(job.slurmId());
         }
         JobStatus was = job.status();
         JobStatus is = updated.status();
@@ -179,6 +205,21 @@ public final class StatusPoller implements AutoCloseable {
             records.saveIfCurrent(jobs, updated);
         }
         changed.accept(job.key());
+    }
+
+    /**
+     * A replica's own exit failed the attempt: the message ends with the query of that replica's log of this attempt,
+     * as on the local backend (each attempt's logs are kept apart), so that the attempt's message links its own log.
+     */
+    private static JobStatus withItsLog(SlurmStatusMapper.Seen seen, int attempt) {
+        JobStatus status = seen.status();
+        Ending ending = seen.ending();
+        if (status.phase() != JobPhase.FAILED || ending == null || ending.kind() != Ending.Kind.EXITED
+                || ending.role() == null) {
+            return status;
+        }
+        return status.with(status.phase(), status.reason(), status.message() + ". See its log: role=%s&index=%d&attempt=%d"
+                .formatted(ending.role().label(), ending.index(), attempt));
     }
 
     @Override

@@ -1,11 +1,12 @@
 # The batch step (runs once, on the first node of the first component). Set above by the service:
 # JOB_DIR, FIRST_PORT, PORT_STEP, ROLES (one role per component, in component order), STATE_DIR (this
-# attempt's marks), RESTART_COUNT (this attempt's number), RENDEZVOUS_TIMEOUT (seconds trainer 0 of a
+# attempt's marks), LOG_DIR (this attempt's replica logs), RESTART_COUNT (this attempt's number), RENDEZVOUS_TIMEOUT (seconds trainer 0 of a
 # collective job has to listen on its master port, 0 for no wait: see launch.sh) and, per role, <ROLE>_TASKS, <ROLE>_CPUS and
-# <ROLE>_GPUS (per task); with containers, <ROLE>_IMAGE (a role without one runs on the node) and CONTAINER_MOUNTS.
+# <ROLE>_GPUS (per task); DEBUG_HOLD (seconds a replica that failed keeps its task, 0 for none: see launch.sh);
+# with containers, <ROLE>_IMAGE (a role without one runs on the node) and CONTAINER_MOUNTS.
 set -uo pipefail
 STATE=$STATE_DIR
-mkdir -p "$STATE" "$JOB_DIR/logs" "$JOB_DIR/work"
+mkdir -p "$STATE" "$LOG_DIR" "$JOB_DIR/work"
 
 # Slurm's compressed tasks-per-node ("2(x3),1") written out, one count per node.
 expand_counts() {
@@ -52,7 +53,8 @@ for role in $ROLES; do
 done
 printf '%s' "$PLACEMENT" > "$STATE/placement.tmp" && mv "$STATE/placement.tmp" "$STATE/placement"
 
-# One step per component. A replica failing ends its step (--kill-on-bad-exit), and that ends the job.
+# One step per component. A replica failing ends its step (--kill-on-bad-exit), and that ends the job; with a
+# debug_hold, only once the hold is over (its task lives on until then: launch.sh).
 declare -A STEP
 k=0
 for role in $ROLES; do

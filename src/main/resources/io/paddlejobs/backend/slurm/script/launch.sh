@@ -1,5 +1,6 @@
 # One replica (one Slurm task): its planned environment with the placement filled in, then its
-# role's entry point in a clean environment, its output appended to its own log file.
+# role's entry point in a clean environment, its output appended to its own log file of this attempt
+# (LOG_DIR: a directory per attempt, so that a restart keeps the earlier attempt's output apart).
 # Usage: launch.sh ROLE, in a step where SLURM_PROCID is the replica's index within its role.
 set -u
 role=$1
@@ -43,6 +44,8 @@ done < "$JOB_DIR/env/$id.placed"
 while IFS= read -r -d '' pair; do
     vars+=("$pair")
 done < "$JOB_DIR/env/$id.env"
+# Kept for exec into the replica while its failed attempt is held (debug_hold): the command runs with these.
+printf '%s\0' "${vars[@]}" > "$STATE/$id.vars.tmp" && mv "$STATE/$id.vars.tmp" "$STATE/$id.vars"
 
 # What the entry point starts must end with it, also what it detaches (setsid, nohup), which
 # proctrack/linuxproc does not follow: the replica runs in a PID namespace of its own (as root, or
@@ -59,7 +62,7 @@ done
 init='trap "kill -TERM -1 2>/dev/null" TERM; "$@" & c=$!; wait $c; rc=$?
 while kill -0 $c 2>/dev/null; do wait $c; rc=$?; done; exit $rc'
 
-log=$JOB_DIR/logs/$id.log
+log=${LOG_DIR:-$JOB_DIR/logs}/$id.log
 
 # A collective job's trainers other than 0 start once trainer 0 accepts connections on its master port
 # (PADDLE_MASTER: its store, or its launcher's rendezvous), as on the local backend: Paddle's store client
@@ -100,11 +103,28 @@ else
     setsid env -i "${vars[@]}" "${run[@]}" >> "$log" 2>&1 < /dev/null &
 fi
 child=$!
-trap 'kill -TERM -- "-$child" 2>/dev/null' TERM INT
+# The root of the replica's processes on this node, for stack dumps (srun --overlap ... py-spy on its Python ones)
+echo "$child" > "$STATE/$id.pid.tmp" && mv "$STATE/$id.pid.tmp" "$STATE/$id.pid"
+stopped=""
+trap 'stopped=1; kill -TERM -- "-$child" 2>/dev/null' TERM INT
 wait "$child"
 rc=$?
 while kill -0 "$child" 2>/dev/null; do wait "$child"; rc=$?; done   # a trapped signal interrupted wait
 outcome=$rc
 [ -e "$STATE/stopping" ] && outcome="$rc stopped"
 echo "$outcome" > "$STATE/$id.exit.tmp" && mv "$STATE/$id.exit.tmp" "$STATE/$id.exit"
+# debug_hold (DEBUG_HOLD seconds): a replica that failed on its own keeps its task, so that its exit neither ends
+# the step (--kill-on-bad-exit) nor the job: the allocation, the other replicas and its working directory stay for
+# exec, until the service ends the hold (the mark hold-over) or a cancel or the time limit stops the task; should
+# the service be gone, the hold ends two minutes after its time all the same (later than the service would, so that
+# it is the service that decides).
+if [ "$rc" -ne 0 ] && [ -z "$stopped" ] && [ ! -e "$STATE/stopping" ] && [ "${DEBUG_HOLD:-0}" -gt 0 ]; then
+    trap 'exit "$rc"' TERM INT
+    deadline=$((SECONDS + DEBUG_HOLD + 120))
+    until [ -e "$STATE/hold-over" ] || [ "$SECONDS" -ge "$deadline" ]; do
+        sleep 1 & wait $!   # a wait the TERM trap interrupts at once
+    done
+    # The attempt's outcome is this failure: the siblings its exit now stops (--kill-on-bad-exit) were stopped.
+    touch "$STATE/stopping"
+fi
 exit "$rc"

@@ -145,7 +145,14 @@ class BatchScriptsTest {
                         .build(), "default", new SlurmSite(properties));
 
         assertThat(BatchScripts.of(collective, files, properties).body()).contains("RENDEZVOUS_TIMEOUT=45\n")
-                .contains("export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT\n");
+                .contains("export JOB_DIR FIRST_PORT REPLICA_PATH STATE_DIR LOG_DIR RESTART_COUNT RENDEZVOUS_TIMEOUT DEBUG_HOLD\n")
+                .as("no debug_hold: no replica keeps its task").contains("DEBUG_HOLD=0\n");
+        // Each attempt's replicas log into a directory of the attempt's: a restart keeps the crash it was for.
+        assertThat(BatchScripts.of(collective, files, properties).body())
+                .contains("LOG_DIR=" + io.paddlejobs.backend.ShellScripts.quote("/shared/jobs/default/demo/logs") + "\n");
+        assertThat(BatchScripts.of(collective, files, properties, 2, java.time.Duration.ZERO).body())
+                .contains("LOG_DIR=" + io.paddlejobs.backend.ShellScripts.quote("/shared/jobs/default/demo/logs/attempt-2")
+                        + "\n");
         assertThat(BatchScripts.of(PlacementTest.plan(), files, properties).body()).as("a ps job: nobody waits")
                 .contains("RENDEZVOUS_TIMEOUT=0\n");
     }
