@@ -16,6 +16,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
@@ -92,8 +93,14 @@ class LiveStatusPageBrowserTests {
                 .containsExactly("trainer-0", "trainer-1", "trainer-2");
         // Every step charted (a point the stream lost would keep this waiting): the legend may say step 8 a moment
         // before the last point is drawn on a loaded machine.
-        page.await(d -> List.of("trainer-0", "trainer-1", "trainer-2").stream()
-                .allMatch(trainer -> pointsOf("loss", trainer) == 8));
+        List<String> trainers = List.of("trainer-0", "trainer-1", "trainer-2");
+        try {
+            page.await(d -> trainers.stream().allMatch(trainer -> pointsOf("loss", trainer) == 8));
+        } catch (TimeoutException lost) {
+            // Where the point went missing: the page's lines beside the service's, which a lost push leaves whole.
+            throw new AssertionError("points charted " + trainers.stream().map(t -> t + "=" + pointsOf("loss", t)).toList()
+                    + "; the service's: " + jobs.get("/jobs/watched/metrics").body(), lost);
+        }
         assertThat(chart("loss").findElements(By.cssSelector("svg text")).stream().map(WebElement::getText))
                 .contains("step", "loss");
         assertThat(chart("loss").findElement(By.cssSelector("p.visually-hidden")).getDomProperty("textContent"))

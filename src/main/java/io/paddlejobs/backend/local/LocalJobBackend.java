@@ -62,6 +62,8 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LocalJobBackend.class);
     private static final String RUN_AGAIN =
             "To run it again, delete it and submit it again (or submit it under another name).";
+    private static final String SERVICE_STOPPED = "ServiceStopped";
+    private static final String STOPPED_WHILE_RUNNING = "the service was stopped while the job was running. " + RUN_AGAIN;
 
     private final JobPlanner planner;
     private final JobRecordStore store;
@@ -77,6 +79,8 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
     /** Whether starts hand out GPUs: without any, the request's device variables reach the replicas as given. */
     private final boolean handsOutGpus;
     private final JobChanges changes = new JobChanges();
+    /** Set as it closes: from then on no replica is let run, so that none outlives the service. */
+    private volatile boolean closing;
 
     private final RestartBackoff backoff;
     private final SecretStore secrets;
@@ -377,6 +381,11 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
             if (jobs.get(job.key()) != job || job.phase().isFinished()) {
                 return false;
             }
+            if (closing) {
+                // Submitted as the service stops, after close() stopped the running jobs: it would outlive it.
+                job.finish(JobPhase.FAILED, SERVICE_STOPPED, STOPPED_WHILE_RUNNING);
+                return false;
+            }
             try {
                 store.save(job.record());
             } catch (UncheckedIOException e) {
@@ -450,13 +459,13 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
      */
     @Override
     public void close() {
+        closing = true; // before the running jobs are looked at: a start after that lets no replica run
         // Queued jobs stay queued, as their records say: the next start runs them, as after a crash.
         scheduler.drain().forEach(job -> jobs.remove(job.key(), job));
         List<ReplicaProcess> toStop = new ArrayList<>();
         jobs.values().stream().filter(job -> !job.phase().isFinished()).forEach(job -> toStop.addAll(job.held()
                 ? job.endHold(backoff).toStop()
-                : job.finish(JobPhase.FAILED, "ServiceStopped", "the service was stopped while the job was running. "
-                        + RUN_AGAIN)));
+                : job.finish(JobPhase.FAILED, SERVICE_STOPPED, STOPPED_WHILE_RUNNING)));
         launcher.stopNow(toStop);
         launcher.close();
     }

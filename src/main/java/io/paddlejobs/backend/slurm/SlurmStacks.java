@@ -22,6 +22,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -182,8 +183,19 @@ final class SlurmStacks implements AutoCloseable {
         return programs;
     }
 
+    /**
+     * Stops a stall's dump in progress (its srun steps are killed) and waits, up to a dump's timeout, until it has
+     * ended: it writes under the job's directory, which whatever follows the service's stop may remove.
+     */
     @Override
     public void close() {
         atStalls.shutdownNow();
+        try {
+            if (!atStalls.awaitTermination(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("A stall's stack dump still runs as the service stops");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

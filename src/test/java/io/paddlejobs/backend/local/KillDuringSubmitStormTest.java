@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.testing.ServiceProcess;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.MatchResult;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -30,6 +34,7 @@ class KillDuringSubmitStormTest {
 
     private static final int KILLS = 20;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final Pattern RECORD_PROCESSES = Pattern.compile("\"pid\":\\d+,\"startedAt\":\"[^\"]*\"");
 
     @TempDir
     Path dataRoot;
@@ -42,9 +47,10 @@ class KillDuringSubmitStormTest {
                     Pattern.compile(Pattern.quote(LocalBackendProcess.READY)), dataRoot.toString(), Integer.toString(run));
             try {
                 Instant started = service.startedAt();
-                List<Long> alive = replicas().filter(replica -> startedBefore(replica, started)).map(ProcessHandle::pid)
-                        .toList();
-                assertThat(alive).as("replicas of an earlier run alive once run %d is ready", run).isEmpty();
+                List<String> alive = replicas().filter(replica -> startedBefore(replica, started))
+                        .map(KillDuringSubmitStormTest::describe).toList();
+                assertThat(alive).as("replicas of an earlier run alive once run %d is ready (records: %s)", run,
+                        records()).isEmpty();
                 if (run < KILLS) {
                     // Killed at a different moment each time: after its first submits, while it starts and deletes jobs.
                     int submits = 1 + random.nextInt(6);
@@ -56,7 +62,30 @@ class KillDuringSubmitStormTest {
                 service.close(); // the last run's normal stop stops its replicas itself; a killed run's is a no-op
             }
         }
-        await().atMost(DEADLINE).until(() -> replicas().findAny().isEmpty());
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(replicas().map(KillDuringSubmitStormTest::describe))
+                .as(() -> "replicas alive after the last run's stop (records: " + records() + ")").isEmpty());
+    }
+
+    /** A replica left alive, as a failure shows it: its pid, start, and parent, to find whose it was. */
+    private static String describe(ProcessHandle replica) {
+        return replica.pid() + " started " + replica.info().startInstant().orElse(null) + " under "
+                + replica.parent().map(parent -> parent.pid() + " " + parent.info().commandLine().orElse("?")).orElse("none");
+    }
+
+    /** The pids and starts the job records on disk name, to tell a replica never recorded from one not stopped. */
+    private String records() {
+        try (Stream<Path> files = Files.walk(dataRoot)) {
+            return files.filter(file -> file.getFileName().toString().endsWith(".json")).map(file -> {
+                try {
+                    return file.getFileName() + "=" + RECORD_PROCESSES.matcher(Files.readString(file)).results()
+                            .map(MatchResult::group).toList();
+                } catch (IOException e) {
+                    return file.getFileName() + "=" + e;
+                }
+            }).toList().toString();
+        } catch (IOException | UncheckedIOException e) {
+            return e.toString();
+        }
     }
 
     /** Whatever a failed run of this test left (it runs until stopped): these are the test's own processes. */
