@@ -3,6 +3,7 @@ package io.paddlejobs.backend.slurm;
 import io.paddlejobs.backend.SecretsProperties;
 import io.paddlejobs.backend.StackProperties;
 import io.paddlejobs.job.BackendProperties;
+import io.paddlejobs.backend.slurm.client.SlurmCli;
 import io.paddlejobs.backend.slurm.client.SlurmClient;
 import io.paddlejobs.backend.slurm.state.SlurmRecords;
 import io.paddlejobs.job.JobBackend;
@@ -31,6 +32,10 @@ class SlurmBackendConfig {
         SlurmProperties properties = slurm.withShared(shared);
         properties.requireSharedFilesAccepted(tenancy.securityMode());
         properties.requireUnprivilegedSubmitter(tenancy.securityMode());
+        if (tenancy.shared() && properties.client() == SlurmProperties.ClientKind.CLI) {
+            properties.requireJobsApartFromTheService(tenancy.securityMode(),
+                    ServiceHostReach.here(new SlurmCli(properties.slurmConf(), properties.binDir())));
+        }
         var backend = new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
                 Clock.systemUTC(), backoff, secrets.toStore(), tenancy.shared());
         backend.useStacks(stacks);

@@ -198,6 +198,20 @@ public record SlurmProperties(
         }
     }
 
+    /**
+     * Where tenants share the service and its own user submits their jobs ({@code client=cli}), refuses to go on when
+     * such a job can reach the service ({@code reach}, from {@link ServiceHostReach}; red team, 7 Dec, P2).
+     */
+    void requireJobsApartFromTheService(String securityMode, Optional<String> reach) {
+        if (securityMode.equals("none") || client != ClientKind.CLI || reach.isEmpty()) {
+            return;
+        }
+        throw new IllegalStateException(("paddlejobs.security.mode=%s with the Slurm backend and client=cli: every "
+                + "tenant's job runs as this service's own user %s, and %s. Run the service on a host no job runs on, "
+                + "with a home directory no node mounts, or set paddlejobs.slurm.client=rest with a "
+                + "paddlejobs.slurm.rest-user other than the service's.").formatted(securityMode, submitter(), reach.get()));
+    }
+
     /** The Unix user Slurm runs the jobs as. */
     private String submitter() {
         return client == ClientKind.REST ? restUser : System.getProperty("user.name");

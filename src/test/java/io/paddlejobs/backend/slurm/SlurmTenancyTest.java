@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.paddlejobs.job.BackendProperties;
 import io.paddlejobs.testing.Settings;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -67,6 +68,26 @@ class SlurmTenancyTest {
         } else {
             assertThatCode(() -> cli.requireUnprivilegedSubmitter(mode)).doesNotThrowAnyException();
         }
+    }
+
+    /**
+     * Red team, 7 Dec, P2: with {@code client=cli} every tenant's job runs as the service's own user, so one that lands
+     * on the service's host, or plants files in a home the nodes mount, takes the service. Seen, it refuses to start,
+     * saying how and what to do instead; unseen, with {@code client=rest}, or without tenants, it starts.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"token", "kubernetes"})
+    @Tag("redteam")
+    void withTenantsACliServiceThatJobsCanReachRefusesToStart(String mode) {
+        SlurmProperties cli = properties(true);
+        Optional<String> reach = Optional.of("this host is the cluster's node n1, so a job that lands on it can stop it");
+
+        assertThatThrownBy(() -> cli.requireJobsApartFromTheService(mode, reach))
+                .hasMessageContaining("paddlejobs.security.mode=" + mode).hasMessageContaining("client=cli")
+                .hasMessageContaining("this host is the cluster's node n1").hasMessageContaining("paddlejobs.slurm.client=rest");
+        assertThatCode(() -> cli.requireJobsApartFromTheService(mode, Optional.empty())).doesNotThrowAnyException();
+        assertThatCode(() -> cli.requireJobsApartFromTheService("none", reach)).doesNotThrowAnyException();
+        assertThatCode(() -> rest("paddle").requireJobsApartFromTheService(mode, reach)).doesNotThrowAnyException();
     }
 
     private static SlurmProperties rest(String user) {

@@ -60,6 +60,11 @@ public final class SlurmCli implements SlurmClient {
         return jobs;
     }
 
+    /** The cluster's nodes as {@code scontrol -o show node} lists them, one a line. */
+    public String nodes() {
+        return run("list the cluster's nodes", null, "scontrol", "-o", "show", "node");
+    }
+
     @Override
     public void cancel(long jobId) {
         run("cancel job " + jobId, null, "scancel", Long.toString(jobId));
