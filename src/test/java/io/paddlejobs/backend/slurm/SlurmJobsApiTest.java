@@ -271,7 +271,7 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
         String name = "crash-once-" + client();
         api.submit("""
                 {"name": "%s", "num_cpus": 1, "memory": "256Mi", "max_restarts": 1, "entry_point":
-                 "echo attempt $PADDLE_JOB_RESTART_COUNT runs; [ $PADDLE_JOB_RESTART_COUNT = 0 ] && exec python3 -c 'raise RuntimeError(1234)'; echo done"}""".formatted(name));
+                 "echo attempt $PADDLE_JOB_RESTART_COUNT runs; [ $PADDLE_JOB_RESTART_COUNT = 0 ] && [ $TRAINING_ROLE = TRAINER ] && exec python3 -c 'raise RuntimeError(1234)'; echo done"}""".formatted(name));
 
         JsonNode done = api.awaitPhase(name, "Succeeded", RUN);
 

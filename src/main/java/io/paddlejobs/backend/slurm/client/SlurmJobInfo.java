@@ -21,6 +21,14 @@ public record SlurmJobInfo(long jobId, long hetJobId, int hetJobOffset, String n
         return hetJobId > 0 ? hetJobId : jobId;
     }
 
+    /**
+     * Whether it ran: it left the queue on nodes. One cancelled while it waited has a start time (the moment it was
+     * cancelled) but no nodes ({@code (null)} in scontrol's words, empty in slurmrestd's).
+     */
+    public boolean ran() {
+        return !state.equals("PENDING") && !(state.equals("CANCELLED") && (nodes.isBlank() || nodes.equals("(null)")));
+    }
+
     public boolean isFinal() {
         return switch (state) {
             case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD",

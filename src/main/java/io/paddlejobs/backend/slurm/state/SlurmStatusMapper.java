@@ -59,7 +59,7 @@ public final class SlurmStatusMapper {
     /** As {@link #map}, with what ended the attempt once it has ended. */
     public static Seen see(Tracked job) {
         List<SlurmJobInfo> components = job.components();
-        Instant started = components.stream().filter(c -> !c.state().equals("PENDING")).map(SlurmJobInfo::startTime)
+        Instant started = components.stream().filter(SlurmJobInfo::ran).map(SlurmJobInfo::startTime)
                 .filter(java.util.Objects::nonNull).min(Comparator.naturalOrder()).orElse(null);
         boolean allFinal = !components.isEmpty() && components.stream().allMatch(SlurmJobInfo::isFinal);
         if (!allFinal) {

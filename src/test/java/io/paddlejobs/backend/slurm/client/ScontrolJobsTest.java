@@ -34,6 +34,23 @@ class ScontrolJobsTest {
         assertThat(info.isFinal()).isTrue();
     }
 
+    /**
+     * Slurm gives a job cancelled while it waited a start time (the moment of the cancel), but no nodes: it never
+     * ran, and its status has no {@code started_at}. One cancelled on its nodes ran.
+     */
+    @Test
+    void aJobCancelledWhileItWaitedNeverRanThoughItHasAStartTime() {
+        SlurmJobInfo waited = ScontrolJobs.parse(COMPONENT.replace("JobState=FAILED", "JobState=CANCELLED")
+                .replace("NodeList=n[2-3]", "NodeList=(null)"));
+        SlurmJobInfo ran = ScontrolJobs.parse(COMPONENT.replace("JobState=FAILED", "JobState=CANCELLED"));
+
+        assertThat(waited.startTime()).isNotNull();
+        assertThat(waited.ran()).isFalse();
+        assertThat(ran.ran()).isTrue();
+        assertThat(ScontrolJobs.parse(COMPONENT).ran()).isTrue();
+        assertThat(ScontrolJobs.parse(COMPONENT.replace("JobState=FAILED", "JobState=PENDING")).ran()).isFalse();
+    }
+
     /** The same component from Slurm 26.05's scontrol (shortened less: its fields in its order). */
     @Test
     void slurm26LinesReadTheSame() {
