@@ -11,8 +11,12 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
@@ -334,7 +338,6 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
         assertThat(replicaStates(status)).containsOnly("Stopped");
     }
 
-    /** One pserver and one trainer running {@code entryPoint}. */
     /**
      * Issue 48 on Slurm, in mode none: a secret of the operator's store reaches the replica's environment (it
      * prints the value's hash), and the value is nowhere the service answers (a dry run, the job, its status,
@@ -373,18 +376,38 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
             assertThat(api.send("GET", path, null).body()).as(path).doesNotContain(value);
         }
         assertThat(api.send("POST", "/jobs/" + name + "/rerun?dry_run=true", "{}").body()).doesNotContain(value);
-        Map<Path, Boolean> holding = new TreeMap<>(); // and whether other users could read it
-        try (var files = Files.walk(sharedDir)) {
-            for (Path each : files.filter(Files::isRegularFile).toList()) {
-                if (Files.readString(each, StandardCharsets.ISO_8859_1).contains(value)) {
-                    holding.put(sharedDir.relativize(each), othersCanRead(each, sharedDir));
-                }
-            }
-        }
+        Map<Path, Boolean> holding = filesHolding(value);
         Path job = Path.of("jobs/default", name);
         assertThat(holding).as("the job's files that hold the value, and whether users other than the service's could"
                 + " read them").containsOnlyKeys(job.resolve("env/secrets"), job.resolve("logs/trainer-0.log"))
                 .doesNotContainValue(true);
+    }
+
+    /**
+     * The files under the shared directory that hold {@code value}, and whether users other than the service's
+     * could read each. Other tests' jobs may remove their files meanwhile: what is gone is passed over.
+     */
+    private static Map<Path, Boolean> filesHolding(String value) throws IOException {
+        Map<Path, Boolean> holding = new TreeMap<>();
+        Files.walkFileTree(sharedDir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                try {
+                    if (attributes.isRegularFile() && Files.readString(file, StandardCharsets.ISO_8859_1).contains(value)) {
+                        holding.put(sharedDir.relativize(file), othersCanRead(file, sharedDir));
+                    }
+                } catch (NoSuchFileException gone) {
+                    // another job's, removed as it was read
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE; // removed before it was reached
+            }
+        });
+        return holding;
     }
 
     /**
@@ -402,6 +425,7 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
         return readable;
     }
 
+    /** One pserver and one trainer running {@code entryPoint}. */
     static String job(String name, String entryPoint) {
         return """
                 {"name": "%s", "entry_point": "%s", "num_cpus": 1, "pservers": 1, "memory": "256Mi"}""".formatted(name,
