@@ -1,5 +1,7 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.SecretStore;
+import io.paddlejobs.backend.local.process.SpawnHealth;
 import io.paddlejobs.backend.local.record.JobRecordStore;
 import io.paddlejobs.backend.local.sandbox.CgroupLimits;
 import io.paddlejobs.backend.local.sandbox.JobUsers;
@@ -101,16 +103,24 @@ public final class LocalBackendFixture implements AutoCloseable {
      */
     public LocalBackendFixture(LocalProperties properties, boolean tenants, JobUsers users, CodePackages packages) {
         this(properties, tenants, Sandbox.Hidden.NOTHING, new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)),
-                Clock.systemUTC(), users, packages);
+                Clock.systemUTC(), users, packages, SecretStore.NONE);
+    }
+
+    /** @param secrets the operator's store of the secrets jobs may name ({@code env_from_secrets}) */
+    public LocalBackendFixture(LocalProperties properties, boolean tenants, SecretStore secrets) {
+        this(properties, tenants, Sandbox.Hidden.NOTHING, new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)),
+                Clock.systemUTC(), properties.sandboxUsers(), NoCodePackages.INSTANCE, secrets);
     }
 
     private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
                                 RestartBackoff backoff, Clock clock) {
-        this(properties, tenants, hidden, backoff, clock, properties.sandboxUsers(), NoCodePackages.INSTANCE);
+        this(properties, tenants, hidden, backoff, clock, properties.sandboxUsers(), NoCodePackages.INSTANCE,
+                SecretStore.NONE);
     }
 
     private LocalBackendFixture(LocalProperties properties, boolean tenants, Sandbox.Hidden hidden,
-                                RestartBackoff backoff, Clock clock, JobUsers users, CodePackages packages) {
+                                RestartBackoff backoff, Clock clock, JobUsers users, CodePackages packages,
+                                SecretStore secrets) {
         this.dataRoot = properties.dataRoot();
         this.properties = properties;
         this.planner = new JobPlanner(Settings.planningPolicyWithoutGpuRules());
@@ -119,7 +129,7 @@ public final class LocalBackendFixture implements AutoCloseable {
                 properties.maxProcesses());
         this.backend = new LocalJobBackend(properties, planner, store(), clock, sandbox, packages,
                 ResourceLedger.of(MachineCapacity.detect(properties, CgroupLimits.ofThisProcess(),
-                        Path.of("/proc/meminfo")), properties), backoff);
+                        Path.of("/proc/meminfo")), properties), backoff, new SpawnHealth(clock), secrets);
         backend.recover();
     }
 

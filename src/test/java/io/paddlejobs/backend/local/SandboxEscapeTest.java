@@ -1,5 +1,6 @@
 package io.paddlejobs.backend.local;
 
+import io.paddlejobs.backend.SecretStore;
 import io.paddlejobs.backend.local.process.HostPrograms;
 import io.paddlejobs.backend.local.sandbox.Sandbox;
 import static io.paddlejobs.backend.local.LocalBackendFixture.DEADLINE;
@@ -8,6 +9,9 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.job.JobKey;
+import io.paddlejobs.job.JobPhase;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobRequest;
 import io.paddlejobs.planning.JobRequests;
 import io.paddlejobs.planning.Role;
 import java.io.ByteArrayOutputStream;
@@ -16,9 +20,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -101,6 +108,81 @@ class SandboxEscapeTest {
             assertThat(log).contains("NOT-HIDDEN", "home=end", "HOME=" + dataRoot.resolve("jobs/team-b/snoop/work/trainer-0"))
                     .doesNotContain("OPERATOR-SECRET", "PRIVATE-KEY", "action=submit");
         }
+    }
+
+    /**
+     * Issue 48: a secret given to tenant A's job is nowhere tenant B's job can look while A's replica runs
+     * with it: the environment of every process B sees, and of A's processes by their pids on the host,
+     * the operator's store (outside {@code /tmp}, its directories open to all: only the file's mode 0600
+     * and B's own user keep B out), A's job directory and its log, where the value A printed is unmasked.
+     */
+    @Test
+    void anotherTenantsJobFindsNoTraceOfAJobsSecretWhileThatJobRuns() throws Exception {
+        require(HostPrograms.runningAsRoot(), "a local backend takes secrets with tenants only as root (CI runs as root)");
+        String value = "s3cret-" + UUID.randomUUID();
+        Path secret = serviceFile("secrets/team-a/s3/key", value);
+        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+        Path store = service.resolve("secrets");
+        try (var local = new LocalBackendFixture(LocalBackendFixture.properties(dataRoot), true, SecretStore.at(store))) {
+            assumeConfined(local);
+            var alice = JobRequests.named("alice-secret",
+                            "echo \"value=$S3_KEY\"; echo \"$S3_KEY\" > copy.txt; echo started; exec sleep 3919")
+                    .trainers(1).pservers(0).envFromSecrets(Map.of("S3_KEY", new JobRequest.SecretKey("s3", "key"))).build();
+            JobPlan plan = local.planner.plan(alice, "team-a", local.backend.site());
+            local.backend.requireFits(plan);
+            local.backend.submit(plan);
+            JobKey aliceKey = new JobKey("team-a", "alice-secret");
+            Path aliceLog = dataRoot.resolve("jobs/team-a/alice-secret/logs/trainer-0.log");
+            await().atMost(DEADLINE).until(() -> Files.exists(aliceLog) && Files.readString(aliceLog).contains("started"));
+            assertThat(Files.readString(aliceLog)).as("A's replica has the value, and its log on disk holds it")
+                    .contains("value=" + value);
+            long sleeping = await().atMost(DEADLINE).until(() -> processesWhoseEnvironmentHolds(value).stream()
+                    .filter(pid -> commandLineOf(pid).contains("sleep 3919")).findFirst().orElse(0L), pid -> pid > 0);
+            List<Long> holders = processesWhoseEnvironmentHolds(value);
+
+            String log = runAsBob(local, String.join("\n",
+                    "n=0; for e in /proc/[0-9]*/environ; do n=$((n+1)); tr '\\0' '\\n' < $e; done; echo environs-tried=$n",
+                    "for p in " + holders.stream().map(String::valueOf).collect(Collectors.joining(" ")) + "; do",
+                    "  tr '\\0' '\\n' < /proc/$p/environ; done",
+                    "ls -l " + store + "/team-a/s3; cat " + secret + "; grep -r . " + store,
+                    "echo jobs: $(ls " + dataRoot + "/jobs); cat " + aliceLog,
+                    "cat " + dataRoot + "/jobs/team-a/alice-secret/work/trainer-0/copy.txt",
+                    "grep -rs . " + dataRoot + " | grep -v /team-b/",
+                    "echo done-looking"));
+
+            assertThat(log).as("B looked: it tried environments, listed the store's file and was denied it")
+                    .containsPattern("environs-tried=[1-9]").contains(" key\n", "Permission denied", "done-looking")
+                    .doesNotContain(value, value.substring("s3cret-".length()));
+            assertThat(processesWhoseEnvironmentHolds(value)).as("A's replica ran with the value while B looked")
+                    .contains(sleeping);
+            assertThat(local.backend.find(aliceKey).orElseThrow().status().phase()).isEqualTo(JobPhase.RUNNING);
+            local.backend.cancel(aliceKey);
+        }
+    }
+
+    /** The processes on this machine whose environment holds {@code value} (as root, every one can be read). */
+    private static List<Long> processesWhoseEnvironmentHolds(String value) {
+        byte[] needle = value.getBytes(StandardCharsets.UTF_8);
+        return ProcessHandle.allProcesses().map(ProcessHandle::pid).filter(pid -> {
+            try {
+                return indexOf(Files.readAllBytes(Path.of("/proc", pid.toString(), "environ")), needle) >= 0;
+            } catch (IOException e) {
+                return false; // gone meanwhile
+            }
+        }).toList();
+    }
+
+    private static String commandLineOf(long pid) {
+        return ProcessHandle.of(pid).flatMap(process -> process.info().commandLine()).orElse("");
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Skips (or, with {@code -Dsandbox.required=true}, fails) where bubblewrap cannot confine replicas. */

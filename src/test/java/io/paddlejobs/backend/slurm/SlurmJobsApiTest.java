@@ -6,16 +6,27 @@ import static org.awaitility.Awaitility.await;
 import io.paddlejobs.planning.Replica;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.testing.ServiceClient;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -47,6 +58,9 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
 
     @TempDir
     static Path sharedDir;
+    /** The operator's secret store ({@code paddlejobs.secrets.store}): mode none, so the Slurm backend takes secrets. */
+    @TempDir
+    static Path secretStore;
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
@@ -58,6 +72,7 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
         // The test cluster's second partition, for this namespace's requests that name it.
         registry.add("paddlejobs.slurm.partitions.default", () -> "second");
         registry.add("paddlejobs.restarts.backoff", () -> "1s");
+        registry.add("paddlejobs.secrets.store", secretStore::toString);
     }
 
     @Test
@@ -321,6 +336,93 @@ public class SlurmJobsApiTest extends SlurmServiceTest {
         assertThat(status.path("reason").asString()).isEqualTo("TimeLimit");
         assertThat(status.path("message").asString()).contains("time limit");
         assertThat(replicaStates(status)).containsOnly("Stopped");
+    }
+
+    /**
+     * Issue 48 on Slurm, in mode none: a secret of the operator's store reaches the replica's environment (it
+     * prints the value's hash), and the value is nowhere the service answers (a dry run, the job, its status,
+     * actions and metrics, the list, a rerun's dry run, the log served), on no command line on the node while
+     * the replica runs, and in the job's files only in the service's private copy and the replica's own log.
+     */
+    @Test
+    void aSecretReachesTheReplicasEnvironmentAndNothingTheServiceAnswers() throws Exception {
+        String value = "s3cret-" + UUID.randomUUID();
+        String name = "secret-" + getClass().getSimpleName().toLowerCase(); // this client's job alone
+        Path file = Files.createDirectories(secretStore.resolve("default/s3")).resolve("key");
+        Files.writeString(file, value + "\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        Path release = secretStore.resolve("release");
+        String request = """
+                {"name": "%s", "mode": "collective", "trainers": 1, "entry_point": "printf %%s \\"$S3_KEY\\" | sha256sum; echo \\"key=$S3_KEY\\"; \
+                until [ -e %s ]; do sleep 0.1; done", "memory": "256Mi",
+                 "env_from_secrets": {"S3_KEY": {"secret": "s3", "key": "key"}}}""".formatted(name, release);
+        String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                .digest(value.getBytes(StandardCharsets.UTF_8)));
+
+        HttpResponse<String> dryRun = api.send("POST", "/jobs?dry_run=true", request);
+        assertThat(dryRun.statusCode()).as(dryRun.body()).isEqualTo(200);
+        assertThat(dryRun.body()).contains("S3_KEY").doesNotContain(value);
+        api.submit(request);
+        await().atMost(RUN).until(() -> api.logs(name, "role=trainer&index=0").contains("key="));
+        assertThat(ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+                .filter(line -> line.contains(value))).as("command lines on the node that hold the value").isEmpty();
+        Files.writeString(release, "");
+        api.awaitPhase(name, "Succeeded", RUN);
+
+        assertThat(api.logs(name, "role=trainer&index=0")).as("the replica saw the value: its hash is in the log")
+                .contains(hash).contains("key=[secret]").doesNotContain(value);
+        for (String path : List.of("/jobs/" + name, "/jobs/" + name + "/status", "/jobs/" + name + "/actions",
+                "/jobs/" + name + "/metrics", "/jobs?namespace=default")) {
+            assertThat(api.send("GET", path, null).body()).as(path).doesNotContain(value);
+        }
+        assertThat(api.send("POST", "/jobs/" + name + "/rerun?dry_run=true", "{}").body()).doesNotContain(value);
+        Map<Path, Boolean> holding = filesHolding(value);
+        Path job = Path.of("jobs/default", name);
+        assertThat(holding).as("the job's files that hold the value, and whether users other than the service's could"
+                + " read them").containsOnlyKeys(job.resolve("env/secrets"), job.resolve("logs/trainer-0.log"))
+                .doesNotContainValue(true);
+    }
+
+    /**
+     * The files under the shared directory that hold {@code value}, and whether users other than the service's
+     * could read each. Other tests' jobs may remove their files meanwhile: what is gone is passed over.
+     */
+    private static Map<Path, Boolean> filesHolding(String value) throws IOException {
+        Map<Path, Boolean> holding = new TreeMap<>();
+        Files.walkFileTree(sharedDir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                try {
+                    if (attributes.isRegularFile() && Files.readString(file, StandardCharsets.ISO_8859_1).contains(value)) {
+                        holding.put(sharedDir.relativize(file), othersCanRead(file, sharedDir));
+                    }
+                } catch (NoSuchFileException gone) {
+                    // another job's, removed as it was read
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE; // removed before it was reached
+            }
+        });
+        return holding;
+    }
+
+    /**
+     * Whether users other than the file's owner could read it: by its mode, and through each directory the
+     * service made on the way to it (below {@code top}, which is the operator's).
+     */
+    private static boolean othersCanRead(Path file, Path top) throws IOException {
+        var mode = Files.getPosixFilePermissions(file);
+        boolean readable = mode.contains(PosixFilePermission.GROUP_READ) || mode.contains(PosixFilePermission.OTHERS_READ);
+        for (Path dir = file.getParent(); readable && !dir.equals(top); dir = dir.getParent()) {
+            var searchable = Files.getPosixFilePermissions(dir);
+            readable = searchable.contains(PosixFilePermission.GROUP_EXECUTE)
+                    || searchable.contains(PosixFilePermission.OTHERS_EXECUTE);
+        }
+        return readable;
     }
 
     /** One pserver and one trainer running {@code entryPoint}. */

@@ -4,13 +4,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paddlejobs.backend.SecretStore;
+import io.paddlejobs.backend.slurm.client.SlurmClient;
+import io.paddlejobs.backend.slurm.state.SlurmRecords;
+import io.paddlejobs.config.PlanningJsonModule;
 import io.paddlejobs.job.BackendProperties;
+import io.paddlejobs.planning.InvalidJobRequestException;
+import io.paddlejobs.planning.JobPlan;
+import io.paddlejobs.planning.JobPlanner;
+import io.paddlejobs.planning.JobRequest;
+import io.paddlejobs.planning.JobRequests;
+import io.paddlejobs.planning.RestartBackoff;
 import io.paddlejobs.testing.Settings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Tenants' jobs on Slurm share one Unix user and directory: modes with tenants start only when the operator accepts that. */
 class SlurmTenancyTest {
@@ -88,6 +110,49 @@ class SlurmTenancyTest {
         assertThatCode(() -> cli.requireJobsApartFromTheService(mode, Optional.empty())).doesNotThrowAnyException();
         assertThatCode(() -> cli.requireJobsApartFromTheService("none", reach)).doesNotThrowAnyException();
         assertThatCode(() -> rest("paddle").requireJobsApartFromTheService(mode, reach)).doesNotThrowAnyException();
+    }
+
+    /**
+     * Issue 48: where tenants share the Slurm backend (one Unix user on one directory), a request naming a secret is
+     * refused by field, even one the store holds for the job's namespace, before anything is written; without
+     * tenants the same plan fits.
+     */
+    @Test
+    @Tag("redteam")
+    void withTenantsASecretIsRefusedByNameEvenOneTheStoreHoldsAndNothingIsWritten(@TempDir Path tmp) throws IOException {
+        Path file = Files.createDirectories(tmp.resolve("store/team-a/s3")).resolve("key");
+        Files.writeString(file, "s3cret\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        SlurmProperties properties = Settings.of(SlurmProperties.class, "shared-dir", tmp.resolve("shared"))
+                .withShared(Settings.of(BackendProperties.class, "allow-shared-files", true));
+        JobRequest request = JobRequests.named("with-secret", "true").trainers(1).pservers(0)
+                .envFromSecrets(Map.of("S3_KEY", new JobRequest.SecretKey("s3", "key"))).build();
+
+        SlurmJobBackend shared = backend(properties, SecretStore.at(tmp.resolve("store")), true);
+        JobPlan plan = new JobPlanner(Settings.planningPolicy()).plan(request, "team-a", shared.site());
+        List<Path> before = filesUnder(tmp.resolve("shared"));
+        assertThatThrownBy(() -> shared.requireFits(plan)).isInstanceOfSatisfying(InvalidJobRequestException.class,
+                refused -> assertThat(refused.violations()).singleElement().satisfies(violation -> {
+                    assertThat(violation.fields()).containsExactly("env_from_secrets");
+                    assertThat(violation.message()).contains("one Unix user", "takes no secrets");
+                }));
+        assertThat(filesUnder(tmp.resolve("shared"))).as("nothing written").isEqualTo(before);
+
+        assertThatCode(() -> backend(properties, SecretStore.at(tmp.resolve("store")), false).requireFits(plan))
+                .doesNotThrowAnyException();
+    }
+
+    private static List<Path> filesUnder(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.sorted().toList();
+        }
+    }
+
+    private static SlurmJobBackend backend(SlurmProperties properties, SecretStore secrets, boolean tenants) {
+        JsonMapper json = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .addModule(new PlanningJsonModule()).build();
+        return new SlurmJobBackend(properties, SlurmClient.of(properties), new SlurmRecords(properties.directories(), json),
+                Clock.systemUTC(), new RestartBackoff(Duration.ofSeconds(10), Duration.ofMinutes(5)), secrets, tenants);
     }
 
     private static SlurmProperties rest(String user) {
