@@ -1,6 +1,7 @@
 package io.paddlejobs.job;
 
 import io.paddlejobs.job.attempt.DebugHold;
+import io.paddlejobs.planning.DnsLabels;
 import io.paddlejobs.planning.InvalidJobRequestException;
 import io.paddlejobs.planning.JobPlan;
 import io.paddlejobs.planning.JobPlanner;
@@ -253,6 +254,9 @@ public class JobService {
      * history still had the job, so they found it archived, not gone.
      */
     public void delete(JobKey key) {
+        if (!DnsLabels.couldNameAJob(key.name())) {
+            throw new JobNotFoundException(key); // nor is it written as the history's tombstone, which holds no such name
+        }
         boolean live = backend.delete(key);
         boolean kept = history.delete(key);
         if (!live && !kept) {

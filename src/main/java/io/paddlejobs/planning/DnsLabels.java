@@ -21,6 +21,15 @@ public final class DnsLabels {
     public static final String JOB_NAME_MESSAGE =
             "must be lower-case letters, digits and '-', starting with a letter and ending with a letter or digit";
 
+    private static final Pattern JOB_NAME_PATTERN = Pattern.compile(JOB_NAME);
+    /** The longest name anything of the service keeps (a DNS label's; the history's columns): requests allow fewer. */
+    private static final int LONGEST_KEPT_NAME = 63;
+
     private DnsLabels() {
+    }
+
+    /** Whether a job could bear this name: one that cannot is in no backend and no history. */
+    public static boolean couldNameAJob(String name) {
+        return name.length() <= LONGEST_KEPT_NAME && JOB_NAME_PATTERN.matcher(name).matches();
     }
 }
