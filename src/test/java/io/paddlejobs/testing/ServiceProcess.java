@@ -6,6 +6,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,10 @@ public final class ServiceProcess implements AutoCloseable {
     private static final String CLASS_PATH = System.getProperty("java.class.path");
     private static final List<String> JVM_ARGS = System.getProperty("bench.jvm-args", "").isBlank() ? List.of()
             : List.of(System.getProperty("bench.jvm-args").trim().split("\\s+"));
+    /** The tests' compiler choice (the pom's test.jvm.options) holds for the services they start too. */
+    private static final List<String> COMPILERS = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(option -> option.startsWith("-XX:TieredStopAtLevel=") || option.equals("-XX:+TieredCompilation"))
+            .toList();
 
     private final Process process;
     private final int port;
@@ -122,6 +127,7 @@ public final class ServiceProcess implements AutoCloseable {
                                 Consumer<String> onLine, StringBuilder output) throws IOException {
         List<String> command = new ArrayList<>(prefix);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(COMPILERS);
         command.addAll(JVM_ARGS);
         command.addAll(List.of("-cp", classPath));
         command.addAll(mainAndArguments);
