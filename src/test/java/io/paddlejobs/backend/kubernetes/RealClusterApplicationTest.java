@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
@@ -88,6 +89,9 @@ class RealClusterApplicationTest {
         registry.add("paddlejobs.kubernetes.master-url", plane::masterUrl);
         // Its own namespace only: other classes' backends act on theirs in the same control plane.
         registry.add("paddlejobs.kubernetes.namespaces", () -> ns);
+        // A history of its own, new each run: it keeps the sweeps by namespace and name, and the next run's new
+        // control plane names this namespace the same (the history file of the test data root outlives the run).
+        registry.add("spring.datasource.url", () -> "jdbc:h2:mem:" + ns + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
     }
 
     @AfterAll
