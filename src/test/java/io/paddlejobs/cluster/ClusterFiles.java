@@ -41,6 +41,11 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
         try (InputStream stages = ClusterFiles.class.getResourceAsStream("kwok-stages.yaml")) {
             Files.write(files.stages(), stages.readAllBytes());
         }
+        Files.createDirectories(files.kwokCrds());
+        try (InputStream logs = ClusterFiles.class.getResourceAsStream("kwok-logs-crd.yaml")) {
+            Files.write(files.kwokCrds().resolve("logs.yaml"), logs.readAllBytes());
+        }
+        Files.createDirectories(files.podLogs());
         Files.writeString(files.podLogFile(), "");
         Files.writeString(files.podLogRules(), """
                 apiVersion: kwok.x-k8s.io/v1alpha1
@@ -97,6 +102,16 @@ record ClusterFiles(Path dir, String adminToken, String controllerManagerToken, 
 
     Path podLogFile() {
         return dir.resolve("pod-logs.log");
+    }
+
+    /** The kwok resources it reads from the API server rather than from its configuration: a pod's own log. */
+    Path kwokCrds() {
+        return dir.resolve("kwok-crds");
+    }
+
+    /** The logs given to single pods ({@link ControlPlane#printLog}), a file each. */
+    Path podLogs() {
+        return dir.resolve("pod-logs");
     }
 
     Path podLogRules() {

@@ -2,6 +2,8 @@ package io.paddlejobs.cluster;
 
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,6 +40,7 @@ public final class ControlPlane {
     /** The namespace whose pods have a log ({@link #podLogFile}); kwok's other pods print none. */
     public static final String POD_LOGS_NAMESPACE = "pod-logs";
 
+    private static final String KWOK_API = "kwok.x-k8s.io/v1alpha1";
     private static final Duration START_DEADLINE = Duration.ofMinutes(2);
 
     private final Path bin;
@@ -89,10 +92,12 @@ public final class ControlPlane {
         run("kube-scheduler", List.of(bin.resolve("kube-scheduler").toString(),
                 "--kubeconfig=" + files.kubeconfig("kube-scheduler", masterUrl(), files.schedulerToken()),
                 "--leader-elect=false", "--secure-port=0", "--v=1"));
+        // Before kwok, which watches its Logs from the start: a test gives a single pod a log of its own with one.
+        Crds.install(admin, files.kwokCrds());
         run("kwok", List.of(bin.resolve("kwok").toString(),
                 "--kubeconfig=" + files.kubeconfig("kwok", masterUrl(), files.kwokToken()),
                 "--manage-nodes-with-label-selector=" + FakeNodes.MANAGED_LABEL + "=true",
-                "--config=" + files.stages(), "--config=" + files.podLogRules(), "--cidr=10.244.0.0/16",
+                "--config=" + files.stages(), "--config=" + files.podLogRules(), "--enable-crds=Logs", "--cidr=10.244.0.0/16",
                 "--node-ip=127.0.0.1", "--node-port=" + kubeletPort, "--server-address=127.0.0.1:" + kubeletPort,
                 // The API server's own serving certificate: it checks no kubelet's certificate without
                 // --kubelet-certificate-authority.
@@ -161,6 +166,31 @@ public final class ControlPlane {
      */
     public Path podLogFile() {
         return files.podLogFile();
+    }
+
+    /**
+     * Gives one pod a log of its own, whatever its namespace, as kwok serves it through the API server from now on
+     * (a moment later: kwok watches its {@code Logs}): these lines, as its program would have printed them. A pod
+     * of {@link #POD_LOGS_NAMESPACE} has this log instead of the namespace's. Gone with the pod's namespace.
+     */
+    public void printLog(Pod pod, String... lines) throws IOException {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        Path file = files.podLogs().resolve(namespace + "_" + name + ".log");
+        Files.writeString(file, criLines(lines));
+        admin.genericKubernetesResources(KWOK_API, "Logs").inNamespace(namespace).resource(new GenericKubernetesResourceBuilder()
+                .withApiVersion(KWOK_API).withKind("Logs").withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .addToAdditionalProperties("spec", Map.of("logs", List.of(Map.of("containers", List.of(), "logsFile", file.toString()))))
+                .build()).create();
+    }
+
+    /** Lines as a container runtime writes a container's log (the CRI's format), which kwok serves. */
+    public static String criLines(String... lines) {
+        StringBuilder log = new StringBuilder();
+        for (String line : lines) {
+            log.append("2026-01-01T00:00:00.000000000Z stdout F ").append(line).append('\n');
+        }
+        return log.toString();
     }
 
     /** Its credentials and files: controllers started beside it (Kueue, JobSet) use them too. */

@@ -198,13 +198,19 @@ public final class KubernetesJobBackend implements JobBackend {
      */
     @Override
     public Optional<Job> cancel(JobKey key) {
+        return cancel(key, null, null);
+    }
+
+    /** A cancel whose reason and message the job keeps (on its trainer Job or JobSet) in place of a cancel's own. */
+    @Override
+    public Optional<Job> cancel(JobKey key, String reason, String message) {
         awaitRestartMade(key);
         try {
-            return cancelAsCached(key);
+            return cancelAsCached(key, reason, message);
         } catch (KubernetesClientException e) {
             if (e.getCode() == NOT_FOUND && awaitRestartMade(key)) {
                 try {
-                    return cancelAsCached(key);
+                    return cancelAsCached(key, reason, message);
                 } catch (KubernetesClientException again) {
                     throw ApiErrors.translate(again, "cancel '" + key.name() + "'");
                 }
@@ -239,7 +245,7 @@ public final class KubernetesJobBackend implements JobBackend {
                 && toJob(observed.get()).map(job -> RestartDecision.RESTARTING.equals(job.status().reason())).orElse(false);
     }
 
-    private Optional<Job> cancelAsCached(JobKey key) {
+    private Optional<Job> cancelAsCached(JobKey key, String reason, String message) {
         Optional<ObservedJob> observed = cache.find(key);
         if (observed.isEmpty()) {
             return Optional.empty();
@@ -249,12 +255,12 @@ public final class KubernetesJobBackend implements JobBackend {
             return current;
         }
         if (observed.get().jobSet()) {
-            var cancelled = workloads.jobSets().cancel(key, clock.instant(), observed.get().queued());
+            var cancelled = workloads.jobSets().cancel(key, clock.instant(), reason, message, observed.get().queued());
             return toJob(JobSetView.observe(cancelled, observed.get().trainerJob(), observed.get().pserverJob(),
                     observed.get().pods()));
         }
         boolean queued = observed.get().queued();
-        var cancelled = workloads.cancelTrainers(key, clock.instant(), queued);
+        var cancelled = workloads.cancelTrainers(key, clock.instant(), reason, message, queued);
         if (observed.get().pserverJob() != null) { // a collective job has none
             workloads.stopPservers(key, queued);
         }

@@ -231,6 +231,24 @@ class KubernetesJobBackendTest {
         assertThat(awaitPhase(JobPhase.CANCELLED).status().finishedAt()).isNotNull();
     }
 
+    /** A sweep's trial stopped early is cancelled with a reason of its own, which its job keeps as the cluster holds it. */
+    @Test
+    void aCancelWithAReasonOfItsOwnIsKeptOnTheTrainerJobAndIsTheJobsReason() {
+        backend.submit(plan);
+        awaitPhase(JobPhase.PENDING);
+
+        Job stopped = backend.cancel(key, "EarlyStopped", "stopped early: loss is worse than the median").orElseThrow();
+
+        assertThat(stopped.status().phase()).isEqualTo(JobPhase.CANCELLED);
+        assertThat(stopped.status().reason()).isEqualTo("EarlyStopped");
+        assertThat(write.trainerJob(ns, "mnist").getMetadata().getAnnotations())
+                .containsEntry(JobLabels.CANCELLED_REASON_ANNOTATION, "EarlyStopped")
+                .containsEntry(JobLabels.CANCELLED_MESSAGE_ANNOTATION, "stopped early: loss is worse than the median");
+        Job seen = awaitPhase(JobPhase.CANCELLED);
+        assertThat(seen.status().reason()).isEqualTo("EarlyStopped");
+        assertThat(seen.status().message()).isEqualTo("stopped early: loss is worse than the median");
+    }
+
     @Test
     void cancellingAFinishedJobChangesNothing() {
         backend.submit(plan);

@@ -231,12 +231,12 @@ class RealClusterRestartsTest {
     @Test
     void theCrashARestartWasForStaysReadableAfterItsPodsAreGone() throws Exception {
         JobKey key = new JobKey(podLogs, "crashed");
-        Files.writeString(plane.podLogFile(), criLines("step 1 loss 0.9", "Traceback (most recent call last):",
+        Files.writeString(plane.podLogFile(), ControlPlane.criLines("step 1 loss 0.9", "Traceback (most recent call last):",
                 "RuntimeError: NCCL error: unhandled system error"));
         quick.jobs().submit(Plans.plan(restarting("crashed", 1, null, FakeKubelet.trainersFailTheFirstAttempt()), podLogs));
         // Attempt 1's trainer Job made: attempt 0's logs were read before its pods were deleted.
         await().atMost(DEADLINE).until(() -> waitsForAttempt(podLogs, "crashed", 1) || attemptOneRunning(podLogs, "crashed"));
-        Files.writeString(plane.podLogFile(), criLines("attempt 1 ran"));
+        Files.writeString(plane.podLogFile(), ControlPlane.criLines("attempt 1 ran"));
         await().atMost(DEADLINE).until(() -> phase(quick, key) == JobPhase.SUCCEEDED);
         await().atMost(DEADLINE).until(() -> reads.pods(podLogs, "crashed", Role.TRAINER).stream()
                 .allMatch(p -> "1".equals(p.getMetadata().getLabels().get(JobLabels.ATTEMPT))));
@@ -255,15 +255,6 @@ class RealClusterRestartsTest {
         var out = new ByteArrayOutputStream();
         assertThat(quick.jobs().writeEarlierLog(key, role, 0, attempt, tail, out)).isTrue();
         return out.toString(StandardCharsets.UTF_8);
-    }
-
-    /** Lines as a container runtime writes a container's log (the CRI's format), which kwok serves. */
-    private static String criLines(String... lines) {
-        StringBuilder log = new StringBuilder();
-        for (String line : lines) {
-            log.append("2026-01-01T00:00:00.000000000Z stdout F ").append(line).append('\n');
-        }
-        return log.toString();
     }
 
     private static JobRequest restarting(String name, int maxRestarts, RestartOn on, Map<String, String> labels) {

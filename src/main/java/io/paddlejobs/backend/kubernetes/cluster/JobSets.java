@@ -91,9 +91,9 @@ public final class JobSets {
         }
     }
 
-    /** Marks the job cancelled and stops its JobSet. */
-    public GenericKubernetesResource cancel(JobKey key, Instant at, boolean queued) {
-        return end(key, Map.of(JobLabels.CANCELLED_AT_ANNOTATION, at.toString()), queued);
+    /** Marks the job cancelled (with a reason of its own, or {@code null} for a cancel on request) and stops its JobSet. */
+    public GenericKubernetesResource cancel(JobKey key, Instant at, String reason, String message, boolean queued) {
+        return end(key, JobLabels.cancellation(at, reason, message), queued);
     }
 
     /** Records why the service failed the job, and stops its JobSet. */

@@ -96,10 +96,11 @@ public final class Workloads {
      * Marks the job cancelled and suspends its trainer Job, which makes the job controller remove
      * the trainer pods.
      *
+     * @param reason why, for a cancel with a reason of its own; {@code null} for a cancel on request
      * @return the trainer Job after the change
      */
-    public Job cancelTrainers(JobKey key, Instant at, boolean queued) {
-        return endTrainers(key, Map.of(JobLabels.CANCELLED_AT_ANNOTATION, at.toString()), queued);
+    public Job cancelTrainers(JobKey key, Instant at, String reason, String message, boolean queued) {
+        return endTrainers(key, JobLabels.cancellation(at, reason, message), queued);
     }
 
     /** Records why the service failed the job, and suspends its trainer Job. */

@@ -23,6 +23,14 @@ public final class JobLabels {
     /** When the job was cancelled (ISO-8601); its presence is what makes a job {@code Cancelled}. */
     public static final String CANCELLED_AT_ANNOTATION = LabelKeys.PREFIX + "/cancelled-at";
 
+    /**
+     * Why a job was cancelled, where the service cancelled it for a reason of its own (a sweep's trial stopped
+     * early: {@code EarlyStopped}); absent for a cancel on request.
+     */
+    public static final String CANCELLED_REASON_ANNOTATION = LabelKeys.PREFIX + "/cancelled-reason";
+    /** That cancel in words. */
+    public static final String CANCELLED_MESSAGE_ANNOTATION = LabelKeys.PREFIX + "/cancelled-message";
+
     /** When the service failed the job itself (ISO-8601): a pserver failed, or it was pending too long. */
     public static final String FAILED_AT_ANNOTATION = LabelKeys.PREFIX + "/failed-at";
     /** The one-word reason of such a failure. */
@@ -57,6 +65,22 @@ public final class JobLabels {
     }
 
     /** Everything this service manages, in any namespace: what the informers watch. */
+    /**
+     * The annotations that record a cancel (on its trainer Job or its JobSet): when, and, for a cancel with a reason
+     * of its own, why.
+     *
+     * @param reason {@code null} for a cancel on request
+     */
+    public static Map<String, String> cancellation(Instant at, String reason, String message) {
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put(CANCELLED_AT_ANNOTATION, at.toString());
+        if (reason != null) {
+            annotations.put(CANCELLED_REASON_ANNOTATION, reason);
+            annotations.put(CANCELLED_MESSAGE_ANNOTATION, message == null ? "" : message);
+        }
+        return annotations;
+    }
+
     /** The annotations that record why the service failed a job (on its trainer Job or its JobSet). */
     public static Map<String, String> failure(Instant at, String reason, String message) {
         Map<String, String> annotations = new LinkedHashMap<>();

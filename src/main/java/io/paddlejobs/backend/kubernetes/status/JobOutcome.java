@@ -38,7 +38,11 @@ public record JobOutcome(JobPhase phase, String reason, String message, Instant 
     static JobOutcome of(ObservedJob observed, List<PodStates.Observed> replicas) {
         var job = observed.trainerJob();
         if (observed.cancelledAt() != null) {
-            return new JobOutcome(JobPhase.CANCELLED, "Cancelled", "cancelled on request", Instant.parse(observed.cancelledAt()));
+            String reason = observed.annotation(JobLabels.CANCELLED_REASON_ANNOTATION);
+            return reason == null
+                    ? new JobOutcome(JobPhase.CANCELLED, "Cancelled", "cancelled on request", Instant.parse(observed.cancelledAt()))
+                    : new JobOutcome(JobPhase.CANCELLED, reason, observed.annotation(JobLabels.CANCELLED_MESSAGE_ANNOTATION),
+                            Instant.parse(observed.cancelledAt()));
         }
         if (observed.failedAt() != null) {
             return new JobOutcome(JobPhase.FAILED, observed.annotation(JobLabels.FAILED_REASON_ANNOTATION),
