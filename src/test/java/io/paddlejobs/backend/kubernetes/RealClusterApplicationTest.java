@@ -334,8 +334,17 @@ class RealClusterApplicationTest {
 
     /** The role's pods, once there are {@code count} and kwok runs each on the node it was bound to. */
     private static List<Pod> awaitRunning(String job, Role role, int count) {
-        return await().atMost(DEADLINE).until(() -> pods(job, role), pods -> pods.size() == count
-                && pods.stream().allMatch(pod -> "Running".equals(pod.getStatus().getPhase())));
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            List<Pod> pods = pods(job, role);
+            assertThat(pods).extracting(pod -> pod.getMetadata().getName()).hasSize(count);
+            // Where one is not running, its conditions say why (the scheduler's, for one left unplaced).
+            assertThat(pods).allSatisfy(pod -> assertThat(pod.getStatus().getPhase())
+                    .as("%s: %s", pod.getMetadata().getName(), pod.getStatus().getConditions().stream()
+                            .map(c -> c.getType() + "=" + c.getStatus() + (c.getMessage() == null ? "" : " " + c.getMessage()))
+                            .toList())
+                    .isEqualTo("Running"));
+        });
+        return pods(job, role);
     }
 
     /** On {@code node}, which the pod's template asked for by its labels and may run on by tolerating its taint. */
