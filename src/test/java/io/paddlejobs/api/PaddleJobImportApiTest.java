@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
-import java.io.IOException;
-import java.io.InputStream;
+import io.paddlejobs.testing.KubeflowExamples;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
@@ -19,12 +17,6 @@ import tools.jackson.databind.JsonNode;
 /** POST /jobs/import: a Kubeflow PaddleJob manifest as it is, over HTTP, on the local backend. */
 class PaddleJobImportApiTest extends ApiTest {
 
-    private static String fixture(String name) throws IOException {
-        try (InputStream in = PaddleJobImportApiTest.class.getResourceAsStream("kubeflow/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
-
     private MvcResult importing(String manifest, String contentType, boolean dryRun) throws Exception {
         return mvc.perform(post("/jobs/import").queryParam("dry_run", Boolean.toString(dryRun))
                 .contentType(contentType).content(manifest)).andReturn();
@@ -32,7 +24,7 @@ class PaddleJobImportApiTest extends ApiTest {
 
     @Test
     void kubeflowsCollectiveExampleImportsAsItIsAndADryRunPlansItsTwoTrainers() throws Exception {
-        MvcResult result = importing(fixture("collective.yaml"), "application/yaml", true);
+        MvcResult result = importing(KubeflowExamples.read("collective.yaml"), "application/yaml", true);
 
         assertThat(result.getResponse().getStatus()).as(result.getResponse().getContentAsString()).isEqualTo(200);
         JsonNode answer = bodyOf(result);
@@ -63,7 +55,7 @@ class PaddleJobImportApiTest extends ApiTest {
 
     @Test
     void aParameterServerManifestPlacedOnNodesIsRefusedByTheLocalBackendNamingEachClusterField() throws Exception {
-        JsonNode problem = assertProblem(importing(fixture("ps.yaml"), "application/yaml", true), 400);
+        JsonNode problem = assertProblem(importing(KubeflowExamples.read("ps.yaml"), "application/yaml", true), 400);
         assertThat(problem.path("errors").toString()).contains("node_selector", "tolerations", "volumes",
                 "kubernetes backend");
         assertThat(problem.path("errors").toString()).as("the launcher was taken out of the ps job's command")
@@ -72,7 +64,7 @@ class PaddleJobImportApiTest extends ApiTest {
 
     @Test
     void aRequestFieldRuleBrokenByTheManifestIsA400AsASubmitsWouldBe() throws Exception {
-        String manifest = fixture("collective.yaml").replace("containerPort: 37777", "containerPort: 80");
+        String manifest = KubeflowExamples.read("collective.yaml").replace("containerPort: 37777", "containerPort: 80");
         JsonNode problem = assertProblem(importing(manifest, "application/yaml", true), 400);
         assertThat(problem.path("errors").toString()).contains("\"port\"");
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paddlejobs.testing.GlooHang;
+import io.paddlejobs.testing.KubeflowExamples;
 import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
@@ -125,11 +126,8 @@ class RealPaddleJobsTest {
     @Test
     void kubeflowsCollectiveExampleImportedRunsTheLauncherWithTheVenvStandingInForItsImage() throws Exception {
         PaddleVenvs.python("3.3.1");
-        String manifest;
-        try (var in = RealPaddleJobsTest.class.getResourceAsStream("kubeflow/collective.yaml")) {
-            manifest = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                    .replace("- containerPort: 37777", "- containerPort: " + firstPort);
-        }
+        String manifest = KubeflowExamples.read("collective.yaml")
+                .replace("- containerPort: 37777", "- containerPort: " + firstPort);
         HttpResponse<String> imported = client.send(java.net.http.HttpRequest.newBuilder(
                         java.net.URI.create(client.baseUrl() + "/jobs/import"))
                 .header("Content-Type", "application/yaml")

@@ -32,21 +32,33 @@ public final class RestrictedNamespaces {
                 .addToLabels("pod-security.kubernetes.io/enforce", "restricted")
                 .addToLabels("pod-security.kubernetes.io/enforce-version", "latest")
                 .endMetadata().build()).create();
-        admin.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName(ns + "-data").endMetadata()
+        bind(admin, ns, dataClaim, ns + "-data");
+        await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() ->
+                admin.serviceAccounts().inNamespace(ns).withName("default").get() != null);
+        return ns;
+    }
+
+    /** Another claim in {@code ns}, bound to a volume of its own, as an operator provisions one for a team's data set. */
+    public static void claim(KubernetesClient admin, String ns, String claim) {
+        if (admin.persistentVolumeClaims().inNamespace(ns).withName(claim).get() == null) {
+            bind(admin, ns, claim, ns + "-" + claim);
+        }
+    }
+
+    /** Creates the claim and its volume, and waits until the claim is Bound. */
+    private static void bind(KubernetesClient admin, String ns, String claim, String volume) {
+        admin.persistentVolumes().resource(new PersistentVolumeBuilder().withNewMetadata().withName(volume).endMetadata()
                 .withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("")
                 .addToCapacity("storage", new Quantity("1Gi"))
-                .withNewNfs().withServer("127.0.0.1").withPath("/" + ns).endNfs()
-                .withNewClaimRef().withNamespace(ns).withName(dataClaim).endClaimRef()
+                .withNewNfs().withServer("127.0.0.1").withPath("/" + volume).endNfs()
+                .withNewClaimRef().withNamespace(ns).withName(claim).endClaimRef()
                 .endSpec().build()).create();
         admin.persistentVolumeClaims().inNamespace(ns).resource(new PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(dataClaim).endMetadata()
-                .withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("").withVolumeName(ns + "-data")
+                .withNewMetadata().withName(claim).endMetadata()
+                .withNewSpec().withAccessModes("ReadWriteMany").withStorageClassName("").withVolumeName(volume)
                 .withNewResources().addToRequests("storage", new Quantity("1Gi")).endResources().endSpec()
                 .build()).create();
         await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200)).until(() ->
-                admin.serviceAccounts().inNamespace(ns).withName("default").get() != null
-                        && "Bound".equals(admin.persistentVolumeClaims().inNamespace(ns).withName(dataClaim).get()
-                        .getStatus().getPhase()));
-        return ns;
+                "Bound".equals(admin.persistentVolumeClaims().inNamespace(ns).withName(claim).get().getStatus().getPhase()));
     }
 }

@@ -2,9 +2,7 @@ package io.paddlejobs.api.kubeflow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import io.paddlejobs.testing.KubeflowExamples;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,11 +14,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 class PaddleJobImportTest {
 
     static Object manifest(String name) {
-        try (InputStream in = PaddleJobImportTest.class.getResourceAsStream(name)) {
-            return new Yaml(new SafeConstructor(new LoaderOptions())).load(in);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return yaml(KubeflowExamples.read(name));
     }
 
     private static Object yaml(String text) {

@@ -11,9 +11,16 @@ import io.paddlejobs.backend.kubernetes.manifest.ObjectNames;
 import io.fabric8.kubernetes.client.Config;
 import io.paddlejobs.cluster.ControlPlane;
 import io.paddlejobs.cluster.FakeKubelet;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import io.paddlejobs.cluster.FakeNodes;
 import io.paddlejobs.cluster.RealCluster;
 import io.paddlejobs.cluster.RestrictedNamespaces;
 import io.paddlejobs.planning.Role;
+import io.paddlejobs.testing.KubeflowExamples;
 import io.paddlejobs.testing.ServiceClient;
 import io.paddlejobs.testing.Settings;
 import java.io.IOException;
@@ -22,11 +29,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -55,6 +65,11 @@ import tools.jackson.databind.json.JsonMapper;
 class RealClusterApplicationTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final String GPU_NODE = "gpu-pool-0";
+    private static final String TRAINING_NODE = "training-pool-0";
+    /** A line of a manifest's metadata.labels that keeps its trainers running on kwok's nodes (FakeKubelet). */
+    private static final String KEEP_TRAINERS_RUNNING = FakeKubelet.trainersKeepRunning().entrySet().stream()
+            .map(label -> "    " + label.getKey() + ": " + label.getValue()).findFirst().orElseThrow();
     private static final List<String> CLIENT_PROPERTIES = List.of(Config.KUBERNETES_OAUTH_TOKEN_SYSTEM_PROPERTY,
             Config.KUBERNETES_CA_CERTIFICATE_FILE_SYSTEM_PROPERTY, Config.KUBERNETES_AUTH_TRYKUBECONFIG_SYSTEM_PROPERTY,
             Config.KUBERNETES_AUTH_TRYSERVICEACCOUNT_SYSTEM_PROPERTY);
@@ -92,6 +107,10 @@ class RealClusterApplicationTest {
         // A history of its own, new each run: it keeps the sweeps by namespace and name, and the next run's new
         // control plane names this namespace the same (the history file of the test data root outlives the run).
         registry.add("spring.datasource.url", () -> "jdbc:h2:mem:" + ns + "-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        // What the operator lets this namespace's jobs ask for: the pools of the imported PaddleJobs below.
+        registry.add("paddlejobs.kubernetes.placement.node-labels[" + ns + "]", () -> "pool=cpu,nvidia.com/gpu.present=true");
+        registry.add("paddlejobs.kubernetes.placement.tolerations[" + ns + "]", () -> "dedicated=training:NoSchedule,nvidia.com/gpu:NoSchedule");
+        registry.add("paddlejobs.kubernetes.placement.volumes[" + ns + "]", () -> "pvc/ctr-data");
     }
 
     @AfterAll
@@ -311,5 +330,215 @@ class RealClusterApplicationTest {
 
     private JsonNode status(String job) throws IOException, InterruptedException {
         return JSON.readTree(send("GET", "/jobs/" + job + "/status?namespace=" + ns, null).body());
+    }
+
+    /**
+     * Kubeflow's collective example as a team with a GPU pool writes it (a GPU each, the pool's node selector,
+     * the toleration of its taint), imported over HTTP: its trainers run on the pool's node, each with the
+     * launcher's environment wired to the pods that are there.
+     */
+    @Test
+    void kubeflowsCollectiveExampleImportedForAGpuPoolRunsItsTrainersOnThePoolsTaintedNode() throws Exception {
+        pools();
+        String manifest = KubeflowExamples.read("collective.yaml")
+                // This control plane runs no Kueue to admit from the example's queue (KueueRealClusterTest has
+                // one): the label gives way to one that keeps the trainers running, for their pods to be looked at.
+                .replace("\n    kueue.x-k8s.io/queue-name: user-queue\n", "\n" + KEEP_TRAINERS_RUNNING + "\n");
+        assertThat(manifest).doesNotContain("kueue.x-k8s.io");
+        manifest = KubeflowExamples.inserting(manifest, "        spec:", """
+                          nodeSelector:
+                            nvidia.com/gpu.present: "true"
+                          tolerations:
+                            - key: nvidia.com/gpu
+                              operator: Exists
+                              effect: NoSchedule
+                """);
+        manifest = KubeflowExamples.inserting(manifest, "            - name: paddle", """
+                              resources:
+                                limits:
+                                  nvidia.com/gpu: 1
+                """);
+        try {
+            var imported = importing(manifest);
+            assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
+
+            List<Pod> trainers = awaitRunning("paddle-simple-cpu", Role.TRAINER, 2);
+
+            assertThat(pods("paddle-simple-cpu", Role.PSERVER)).isEmpty();
+            String master = host(trainers.stream().filter(pod -> index(pod) == 0).findFirst().orElseThrow()) + ":37777";
+            for (Pod trainer : trainers) {
+                assertPlaced(trainer, GPU_NODE, Map.of("nvidia.com/gpu.present", "true"),
+                        new TolerationBuilder().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule").build());
+                Container main = trainer.getSpec().getContainers().get(0);
+                assertThat(main.getImage()).isEqualTo("registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu");
+                assertThat(script(main)).contains("python -m paddle.distributed.launch run_check");
+                assertThat(main.getResources().getLimits()).containsEntry("nvidia.com/gpu", new Quantity("1"));
+                assertThat(environment(trainer)).containsAllEntriesOf(Map.of(
+                        "PADDLE_TRAINER_ID", Integer.toString(index(trainer)),
+                        "PADDLE_NNODES", "2", "PADDLE_JOB_ID", "paddle-simple-cpu",
+                        "PADDLE_MASTER", master, "POD_IP", host(trainer)));
+            }
+        } finally {
+            send("DELETE", "/jobs/paddle-simple-cpu?namespace=" + ns, null);
+        }
+    }
+
+    /**
+     * A parameter-server PaddleJob as teams write it (per-role env, a secret, a read-only claim, a dedicated and
+     * tainted node pool), imported over HTTP: its Master pods are the pservers and its Worker pods the trainers,
+     * each role with the env its YAML gave it, the secret a reference the kubelet resolves, the claim mounted,
+     * and every pod on the pool's node; the Paddle endpoints name the pods that are there.
+     */
+    @Test
+    void aParameterServerPaddleJobImportedRunsEachRolesPodsWithItsEnvOnTheTeamsTaintedNodes() throws Exception {
+        pools();
+        RestrictedNamespaces.claim(plane.admin(), ns, "ctr-data");
+        String manifest = KubeflowExamples.inserting(KubeflowExamples.read("ps.yaml"), "  labels:", KEEP_TRAINERS_RUNNING + "\n");
+        try {
+            var imported = importing(manifest);
+            assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
+
+            List<Pod> pservers = awaitRunning("ctr-ps", Role.PSERVER, 2);
+            List<Pod> trainers = awaitRunning("ctr-ps", Role.TRAINER, 3);
+
+            String endpoints = pservers.stream().sorted(Comparator.comparingInt(RealClusterApplicationTest::index))
+                    .map(pod -> host(pod) + ":" + environment(pod).get("PADDLE_PORT")).collect(Collectors.joining(","));
+            for (Pod pod : union(pservers, trainers)) {
+                boolean pserver = pservers.contains(pod);
+                assertPlaced(pod, TRAINING_NODE, Map.of("pool", "cpu"),
+                        new TolerationBuilder().withKey("dedicated").withOperator("Equal").withValue("training")
+                                .withEffect("NoSchedule").build());
+                Container main = pod.getSpec().getContainers().get(0);
+                assertThat(main.getImage()).isEqualTo("registry.baidubce.com/paddlepaddle/paddle:2.6.1");
+                assertThat(script(main)).as("the manifest's command, its $(LR) the shell's").contains("python train.py '--lr='\"${LR}\"");
+                assertThat(main.getResources().getRequests()).containsEntry("cpu", new Quantity("2"))
+                        .containsEntry("memory", new Quantity(pserver ? "2Gi" : "4Gi"));
+                assertThat(environment(pod)).containsAllEntriesOf(Map.of(
+                        "LR", "0.01", "ROLE_NOTE", pserver ? "server" : "trainer",
+                        "TRAINING_ROLE", pserver ? "PSERVER" : "TRAINER", "PADDLE_TRAINERS_NUM", "3",
+                        "PADDLE_PSERVERS_IP_PORT_LIST", endpoints, "POD_IP", host(pod)));
+                assertThat(main.getEnv()).filteredOn(v -> v.getName().equals("AWS_SECRET_ACCESS_KEY")).singleElement()
+                        .satisfies(v -> {
+                            assertThat(v.getValue()).isNull();
+                            assertThat(v.getValueFrom().getSecretKeyRef().getName()).isEqualTo("s3");
+                            assertThat(v.getValueFrom().getSecretKeyRef().getKey()).isEqualTo("secret");
+                        });
+                assertThat(main.getVolumeMounts()).filteredOn(m -> m.getMountPath().equals("/mnt/ctr")).singleElement()
+                        .satisfies(m -> {
+                            assertThat(m.getReadOnly()).isTrue();
+                            assertThat(pod.getSpec().getVolumes()).filteredOn(v -> v.getName().equals(m.getName()))
+                                    .singleElement().satisfies(v -> assertThat(v.getPersistentVolumeClaim().getClaimName())
+                                            .isEqualTo("ctr-data"));
+                        });
+            }
+            assertThat(trainers).extracting(pod -> environment(pod).get("PADDLE_TRAINER_ID"))
+                    .containsExactlyInAnyOrder("0", "1", "2");
+        } finally {
+            send("DELETE", "/jobs/ctr-ps?namespace=" + ns, null);
+        }
+    }
+
+    /** The pool's taint keeps off a pod that asks for its nodes but does not tolerate it: the scheduler says so. */
+    @Test
+    void aJobThatDoesNotTolerateThePoolsTaintIsNotPlacedOnItsNode() throws Exception {
+        pools();
+        try {
+            var created = send("POST", "/jobs?namespace=" + ns, """
+                    {"name": "untolerated", "mode": "collective", "entry_point": "python train.py",
+                     "node_selector": {"pool": "cpu"}}""");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(pods("untolerated", Role.TRAINER)).singleElement()
+                    .satisfies(pod -> {
+                        assertThat(pod.getSpec().getNodeName()).isNull();
+                        assertThat(pod.getStatus().getConditions()).filteredOn(c -> c.getType().equals("PodScheduled"))
+                                .singleElement().satisfies(c -> {
+                                    assertThat(c.getReason()).isEqualTo("Unschedulable");
+                                    assertThat(c.getMessage()).contains("untolerated taint");
+                                });
+                    }));
+            assertThat(plane.admin().nodes().withLabel("pool", "cpu").list().getItems())
+                    .as("the one node the job selects, which its taint keeps the job off")
+                    .extracting(node -> node.getMetadata().getName()).containsExactly(TRAINING_NODE);
+        } finally {
+            send("DELETE", "/jobs/untolerated?namespace=" + ns, null);
+        }
+    }
+
+    /**
+     * Two pools, each a tainted node, as operators mark them: a GPU pool (its nodes labelled as NVIDIA's GPU feature
+     * discovery does, tainted as managed clusters taint them) and a team's dedicated CPU nodes.
+     */
+    private static void pools() {
+        FakeNodes.addToPool(plane.admin(), GPU_NODE, 32, "128Gi", 8, Map.of("nvidia.com/gpu.present", "true"),
+                new TaintBuilder().withKey("nvidia.com/gpu").withValue("present").withEffect("NoSchedule").build());
+        FakeNodes.addToPool(plane.admin(), TRAINING_NODE, 32, "128Gi", 0, Map.of("pool", "cpu"),
+                new TaintBuilder().withKey("dedicated").withValue("training").withEffect("NoSchedule").build());
+    }
+
+    private HttpResponse<String> importing(String manifest) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/jobs/import?namespace=" + ns))
+                .header("Content-Type", "application/yaml").POST(HttpRequest.BodyPublishers.ofString(manifest)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static List<Pod> pods(String job, Role role) {
+        return plane.admin().pods().inNamespace(ns).withLabels(JobLabels.selector(job, role)).list().getItems();
+    }
+
+    /** The role's pods, once there are {@code count} and kwok runs each on the node it was bound to. */
+    private static List<Pod> awaitRunning(String job, Role role, int count) {
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            List<Pod> pods = pods(job, role);
+            assertThat(pods).extracting(pod -> pod.getMetadata().getName()).hasSize(count);
+            // Where one is not running, its conditions say why (the scheduler's, for one left unplaced).
+            assertThat(pods).allSatisfy(pod -> assertThat(pod.getStatus().getPhase())
+                    .as("%s: %s", pod.getMetadata().getName(), pod.getStatus().getConditions().stream()
+                            .map(c -> c.getType() + "=" + c.getStatus() + (c.getMessage() == null ? "" : " " + c.getMessage()))
+                            .toList())
+                    .isEqualTo("Running"));
+        });
+        return pods(job, role);
+    }
+
+    /** On {@code node}, which the pod's template asked for by its labels and may run on by tolerating its taint. */
+    private static void assertPlaced(Pod pod, String node, Map<String, String> selector, Toleration toleration) {
+        assertThat(pod.getSpec().getNodeSelector()).as("node selector").containsExactlyInAnyOrderEntriesOf(selector);
+        assertThat(pod.getSpec().getTolerations()).as("tolerations").contains(toleration);
+        assertThat(pod.getSpec().getNodeName()).isEqualTo(node);
+        Node placed = plane.admin().nodes().withName(node).get();
+        assertThat(placed.getMetadata().getLabels()).containsAllEntriesOf(selector);
+        assertThat(placed.getSpec().getTaints()).singleElement().satisfies(taint -> assertThat(toleration.getKey())
+                .isEqualTo(taint.getKey()));
+    }
+
+    /** The main container's environment as the kubelet resolves it for this pod (its secret left out). */
+    private static Map<String, String> environment(Pod pod) {
+        List<EnvVar> env = pod.getSpec().getContainers().get(0).getEnv().stream()
+                .filter(v -> v.getValueFrom() == null || v.getValueFrom().getSecretKeyRef() == null).toList();
+        Map<String, String> fields = new HashMap<>();
+        pod.getMetadata().getAnnotations().forEach((key, value) -> fields.put("metadata.annotations['" + key + "']", value));
+        pod.getMetadata().getLabels().forEach((key, value) -> fields.put("metadata.labels['" + key + "']", value));
+        fields.put("metadata.name", pod.getMetadata().getName());
+        fields.put("metadata.namespace", pod.getMetadata().getNamespace());
+        return KubeletEnv.resolve(env, fields);
+    }
+
+    /** The shell script the main container runs, as the kubelet hands it to {@code sh -c}. */
+    private static String script(Container main) {
+        return KubeletEnv.expand(main.getCommand().get(2), Map.of());
+    }
+
+    private static int index(Pod pod) {
+        return Integer.parseInt(pod.getMetadata().getAnnotations().get(JobLabels.COMPLETION_INDEX_ANNOTATION));
+    }
+
+    /** The pod's host name in its job's service, which the Paddle endpoints name. */
+    private static String host(Pod pod) {
+        return pod.getSpec().getHostname() + "." + pod.getSpec().getSubdomain();
+    }
+
+    private static List<Pod> union(List<Pod> first, List<Pod> second) {
+        return Stream.concat(first.stream(), second.stream()).toList();
     }
 }
