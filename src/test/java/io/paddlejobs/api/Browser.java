@@ -2,12 +2,15 @@ package io.paddlejobs.api;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.logging.Level;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -41,6 +44,20 @@ final class Browser implements BeforeAllCallback, AfterAllCallback {
     /** The running browser, between this extension's before-all and after-all. */
     ChromeDriver driver() {
         return driver;
+    }
+
+    /** The whole page at the given viewport width, as a phone or desktop browser lays it out, written to {@code file}. */
+    Path screenshot(int width, Path file) throws IOException {
+        boolean phone = width < 600;
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", phone));
+        long height = (Long) driver.executeScript("return document.documentElement.scrollHeight");
+        driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", phone));
+        Files.createDirectories(file.getParent());
+        Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+        driver.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        return file;
     }
 
     @Override

@@ -9,8 +9,14 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.planning.Role;
 import io.paddlejobs.testing.PostgresServer;
 import io.paddlejobs.testing.ServiceClient;
+import io.paddlejobs.testing.ServiceProcess;
+import io.paddlejobs.testing.SyntheticTrials;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -19,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.Lifecycle;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -26,7 +34,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The service as a deployment runs it, with its history on PostgreSQL ({@code spring.datasource.*}):
- * migrated at start from an empty database, and a job the backend forgot served from it.
+ * migrated at start from an empty database, a job the backend forgot served from it, and a sweep driven by
+ * two replicas of the service on that one database.
  */
 @Tag("postgres")
 @ExtendWith(PostgresServer.class)
@@ -37,6 +46,9 @@ class PostgresHistoryApplicationTest {
 
     @TempDir
     static Path dataRoot;
+
+    @TempDir
+    Path dir;
 
     @LocalServerPort
     int port;
@@ -50,6 +62,9 @@ class PostgresHistoryApplicationTest {
     @Autowired
     JdbcClient db;
 
+    @Autowired
+    ApplicationContext context;
+
     ServiceClient client;
 
     @DynamicPropertySource
@@ -58,6 +73,7 @@ class PostgresHistoryApplicationTest {
         registry.add("spring.datasource.url", () -> PostgresServer.current().newDatabase());
         registry.add("spring.datasource.username", () -> PostgresServer.current().user());
         registry.add("spring.datasource.password", () -> PostgresServer.current().password());
+        registry.add("paddlejobs.sweeps.look-every", () -> "200ms");
     }
 
     @BeforeEach
@@ -82,6 +98,85 @@ class PostgresHistoryApplicationTest {
         assertThat(db.sql("select phase from job_history where namespace = 'default' and name = 'kept-in-postgres'")
                 .query(String.class).single()).isEqualTo("SUCCEEDED");
         assertThat(client.delete("/jobs/kept-in-postgres").statusCode()).isEqualTo(204);
-        assertThat(db.sql("select count(*) from job_history").query(Integer.class).single()).isZero();
+        assertThat(db.sql("select count(*) from job_history where namespace = 'default'").query(Integer.class).single())
+                .isZero();
+    }
+
+    /**
+     * Two replicas of the service on this one database, as a deployment runs them: this one and another in a
+     * JVM of its own. Each has a data root of its own, as two pods or machines have: a replica's local backend
+     * runs its jobs as its own processes and reads its records back at start, so two never share one. The
+     * other replica drives the sweep first (this one's driver waits until it holds the claim, then looks beside
+     * it); it is stopped normally mid-sweep, which gives its claim up and stops the trial it ran (failed,
+     * ServiceStopped); this replica takes the sweep over and finishes it. Each trial starts once (its trainer
+     * writes a mark when it starts), and each is one job in the shared history.
+     */
+    @Test
+    void twoReplicasOnOneDatabaseDriveASweepOneAtATimeAndTheOtherFinishesItWhenTheDriverStops() throws Exception {
+        Path marks = Files.createDirectories(dir.resolve("marks"));
+        SyntheticTrials trials = SyntheticTrials.in(dir.resolve("synthetic"));
+        String sweep = """
+                {"name": "shared", "parallel": 1, "objective": {"metric": "loss"},
+                 "template": {"mode": "collective", "entry_point": "%s", "num_cpus": 1,
+                              "env": {"STEPS": "3", "HOLD_AT": "1", "RELEASE_DIR": "%s", "MARK_DIR": "%s"}},
+                 "parameters": [{"name": "quality", "env": "QUALITY", "values": [0.3, 0.1, 0.2]}]}"""
+                .formatted(trials.entryPoint(), trials.releaseDir(), marks);
+        String database = PostgresServer.current().url(db.sql("select current_database()").query(String.class).single());
+        String here = ProcessHandle.current().pid() + "@";
+        Lifecycle driverHere = context.getBean("sweepDriverLifecycle", Lifecycle.class);
+
+        // C1 alone, as the image runs the service: it starts in about half the time on a busy machine.
+        ServiceProcess other = ServiceProcess.startWithJvmOptions(List.of("-XX:TieredStopAtLevel=1"),
+                dir.resolve("other-replica"), "--spring.datasource.url=" + database,
+                "--spring.datasource.username=" + PostgresServer.current().user(),
+                "--spring.datasource.password=" + PostgresServer.current().password(), "--paddlejobs.sweeps.look-every=200ms");
+        try {
+            ServiceClient there = new ServiceClient(other.port());
+            String otherReplica = other.pid() + "@";
+            driverHere.stop();
+            try {
+                HttpResponse<String> created = there.post("/sweeps?namespace=replicas", sweep);
+                assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+                await().atMost(WITHIN).until(() -> driver(there).startsWith(otherReplica));
+            } finally {
+                driverHere.start();
+            }
+            await().atMost(WITHIN).until(() -> started(marks).contains("shared-t1 0"));
+            trials.release("shared-t1");
+            // trial 1 ended; the other replica, still the driver beside this one's, started trial 2 (held)
+            await().atMost(WITHIN).until(() -> started(marks).contains("shared-t2 0"));
+            assertThat(driver(client)).startsWith(otherReplica);
+        } finally {
+            other.close(); // SIGTERM: a normal stop
+        }
+
+        await().atMost(WITHIN).untilAsserted(() -> {
+            JsonNode taken = client.getJson("/sweeps/shared?namespace=replicas");
+            assertThat(taken.path("driver").asString("")).as(taken.toString()).startsWith(here);
+            assertThat(started(marks)).as(taken.toString()).contains("shared-t3 0");
+        });
+        trials.release("shared-t3");
+        JsonNode ended = await().atMost(WITHIN).until(() -> client.getJson("/sweeps/shared?namespace=replicas"),
+                s -> s.has("finished_at"));
+
+        assertThat(ended.path("phase").asString()).as(ended.toString()).isEqualTo("Succeeded");
+        List<String> outcomes = new ArrayList<>();
+        ended.path("trials").forEach(trial -> outcomes.add(trial.path("name").asString() + " "
+                + trial.path("phase").asString() + " " + trial.path("reason").asString()));
+        assertThat(outcomes).containsExactly("shared-t1 Succeeded Completed", "shared-t2 Failed ServiceStopped",
+                "shared-t3 Succeeded Completed");
+        assertThat(ended.path("best").path("name").asString()).isEqualTo("shared-t3");
+        assertThat(started(marks)).containsExactly("shared-t1 0", "shared-t2 0", "shared-t3 0");
+        assertThat(db.sql("select name from job_history where namespace = 'replicas' order by name").query(String.class).list())
+                .containsExactly("shared-t1", "shared-t2", "shared-t3");
+    }
+
+    private static String driver(ServiceClient replica) {
+        return replica.getJson("/sweeps/shared?namespace=replicas").path("driver").asString("");
+    }
+
+    private static List<String> started(Path marks) throws Exception {
+        Path file = marks.resolve("started");
+        return Files.exists(file) ? Files.readAllLines(file) : List.of();
     }
 }

@@ -7,10 +7,13 @@ import io.paddlejobs.testing.HungRanks;
 import io.paddlejobs.testing.PySpyInstalled;
 import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,6 +47,8 @@ class StatusPageBrowserTests {
     static Path tmp;
 
     static final Set<String> FINISHED = Set.of("Succeeded", "Failed", "Cancelled");
+    /** A sweep's trials run one after another here (one job at a time). */
+    private static final Duration SWEEP_DEADLINE = Duration.ofSeconds(90);
 
     @RegisterExtension
     static final Browser browser = new Browser();
@@ -351,6 +356,122 @@ class StatusPageBrowserTests {
         assertThat(browser.driver().findElement(By.id("capacity-summary")).getText()).containsPattern("[0-9.]+ [KMGTP]iB memory")
                 .doesNotContainPattern("[0-9]+Ki\\b");
         assertThat(browser.driver().executeScript("return window.sameDocument")).as("no reload").isEqualTo(true);
+    }
+
+    /**
+     * A finished sweep's compare page, as a person reads it: one chart per metric, each run one line of as
+     * many points as it reported steps (by step, then by time); a row per run with its parameters, last and
+     * best values, the best run marked; the request fields in which the runs differ marked; and the CSV the
+     * page's button saves holds the rows the table shows. Its picture goes to target/compare-page.png.
+     */
+    @Test
+    void comparePageOfASweepOverlaysEveryRunPerMetricTablesItsRunsMarksTheirDifferencesAndSavesTheSameRows()
+            throws IOException {
+        Path trainer = tmp.resolve("two_metrics.py");
+        Files.writeString(trainer, """
+                import json, os
+                quality, steps = float(os.environ["QUALITY"]), int(os.environ["STEPS"])
+                for step in range(steps):
+                    point = {"step": step, "loss": quality + 1 / (step + 1), "accuracy": 1 - quality / (step + 1)}
+                    print("PADDLEJOBS_METRICS " + json.dumps(point), flush=True)
+                """);
+        // A grid: trial 1 is (0.3, 3 steps), 2 (0.3, 5), 3 (0.1, 3), 4 (0.1, 5), the best (loss 0.1 + 1/5).
+        HttpResponse<String> created = jobs.post("/sweeps", """
+                {"name": "quality", "parallel": 4, "objective": {"metric": "loss"},
+                 "template": {"mode": "collective", "entry_point": "python3 -u %s", "num_cpus": 1},
+                 "parameters": [{"name": "quality", "env": "QUALITY", "values": [0.3, 0.1]},
+                                {"name": "steps", "env": "STEPS", "values": [3, 5]}]}""".formatted(trainer));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        await().atMost(SWEEP_DEADLINE).until(() -> jobs.getJson("/sweeps/quality"), sweep -> sweep.has("finished_at"));
+        Map<String, Integer> steps = Map.of("quality-t1", 3, "quality-t2", 5, "quality-t3", 3, "quality-t4", 5);
+
+        browser.driver().get(jobs.baseUrl() + "/compare?sweep=quality");
+
+        page.await(d -> compareRows().size() == 4 && chartedMetrics().equals(List.of("accuracy", "loss")));
+        for (String metric : List.of("accuracy", "loss")) {
+            assertThat(pointsPerLine(metric)).as(metric).isEqualTo(steps);
+            assertThat(xAxisLabel(metric)).isEqualTo("step");
+        }
+        assertThat(browser.driver().findElements(By.cssSelector("#runs thead th")).stream().map(WebElement::getText))
+                .containsExactly("Run", "Phase", "quality", "steps", "accuracy last", "accuracy min … max", "loss last",
+                        "loss best");
+        Map<String, List<String>> rows = compareRows();
+        assertThat(rows).containsOnlyKeys(steps.keySet());
+        assertThat(rows.get("quality-t2")).containsExactly("Succeeded", "0.3", "5", "0.94 (step 4)", "0.7 … 0.94",
+                "0.5 (step 4)", "0.5");
+        assertThat(rows.get("quality-t3")).containsExactly("Succeeded", "0.1", "3", "0.96667 (step 2)", "0.9 … 0.96667",
+                "0.43333 (step 2)", "0.43333");
+        assertThat(browser.driver().findElements(By.cssSelector("#runs tbody tr:has(.state-best)")))
+                .singleElement().satisfies(row -> assertThat(row.getDomAttribute("data-run")).isEqualTo("quality-t4"));
+        List<WebElement> differing = browser.driver().findElements(By.cssSelector("#requests tbody tr.differs"));
+        assertThat(differing).extracting(row -> row.getDomAttribute("data-field"))
+                .containsExactlyInAnyOrder("name", "env.QUALITY", "env.STEPS");
+        assertThat(differing).allSatisfy(row -> assertThat(row.getText()).contains("DIFFERS"));
+        WebElement same = browser.driver().findElement(By.cssSelector("#requests tbody tr[data-field='entry_point']"));
+        assertThat(same.getDomProperty("className")).doesNotContain("differs");
+        assertThat(differing.get(0).getCssValue("background-color")).isNotEqualTo(same.getCssValue("background-color"));
+
+        browser.screenshot(1280, Path.of(System.getProperty("project.basedir", "."), "target/compare-page.png"));
+        browser.driver().findElement(By.cssSelector("input[name='axis'][value='time']")).click();
+        page.await(d -> xAxisLabel("loss").equals("seconds since the run started"));
+        assertThat(pointsPerLine("loss")).isEqualTo(steps);
+        assertThat(pointsPerLine("accuracy")).isEqualTo(steps);
+
+        Path downloads = Files.createDirectories(tmp.resolve("downloads"));
+        browser.driver().executeCdpCommand("Browser.setDownloadBehavior",
+                Map.of("behavior", "allow", "downloadPath", downloads.toString()));
+        browser.driver().findElement(By.id("csv")).click();
+        Path saved = downloads.resolve("quality-compared.csv");
+        await().atMost(StatusPage.DEADLINE).until(() -> Files.exists(saved) && !Files.readString(saved).isEmpty());
+
+        List<String> lines = Files.readString(saved).lines().toList();
+        assertThat(Files.readString(saved)).isEqualTo(jobs.get("/compare?sweep=quality", "text/csv").body());
+        assertThat(lines.get(0)).isEqualTo("run,phase,reason,quality,steps,accuracy last,accuracy last step,accuracy min,"
+                + "accuracy max,loss last,loss last step,loss min,loss max,loss best");
+        assertThat(lines.stream().skip(1).map(line -> line.split(",")[0])).containsExactlyElementsOf(rows.keySet());
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cells = line.split(",");
+            List<String> shown = rows.get(cells[0]);
+            assertThat(shown.get(0)).isEqualTo(cells[1]);
+            assertThat(Double.parseDouble(shown.get(1))).isEqualTo(Double.parseDouble(cells[3]));
+            assertThat(Integer.parseInt(shown.get(2))).isEqualTo(Integer.parseInt(cells[4]));
+            assertThat(shown.get(5)).isEqualTo(rounded(cells[9]) + " (step " + cells[10] + ")");
+            assertThat(shown.get(6)).isEqualTo(rounded(cells[13]));
+        }
+    }
+
+    /** The compare page's runs table: each run's cells after its name, by run, in the table's order. */
+    private Map<String, List<String>> compareRows() {
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        for (WebElement row : browser.driver().findElements(By.cssSelector("#runs tbody tr"))) {
+            rows.put(row.getDomAttribute("data-run"), row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList());
+        }
+        return rows;
+    }
+
+    /** The metrics the compare page charts, in its order. */
+    private List<String> chartedMetrics() {
+        return browser.driver().findElements(By.cssSelector("#charts figure.chart")).stream()
+                .map(figure -> figure.getDomAttribute("data-metric")).toList();
+    }
+
+    /** Each line of a metric's chart: its run, and how many points it joins. */
+    private Map<String, Integer> pointsPerLine(String metric) {
+        Map<String, Integer> points = new LinkedHashMap<>();
+        browser.driver().findElements(By.cssSelector("figure.chart[data-metric='" + metric + "'] svg.chart-plot path.chart-line"))
+                .forEach(line -> points.put(line.getDomAttribute("data-replica"),
+                        line.getDomAttribute("d").replaceAll("[^ML]", "").length()));
+        return points;
+    }
+
+    private String xAxisLabel(String metric) {
+        return browser.driver().findElements(By.cssSelector("figure.chart[data-metric='" + metric + "'] text.chart-label"))
+                .get(0).getDomProperty("textContent");
+    }
+
+    /** A value as the page writes it: at most 5 significant digits. */
+    private static String rounded(String value) {
+        return new java.math.BigDecimal(value).round(new java.math.MathContext(5)).stripTrailingZeros().toPlainString();
     }
 
     private String phaseListed(String job) {

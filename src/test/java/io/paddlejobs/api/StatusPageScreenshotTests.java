@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paddlejobs.testing.ServiceClient;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
@@ -63,28 +60,14 @@ class StatusPageScreenshotTests {
         page.await(d -> page.logTailOf("pserver-1").contains("ready"));
 
         Path basedir = Path.of(System.getProperty("project.basedir", "."));
-        Path desktop = screenshot(1280, basedir.resolve("docs/status-page.png"));
-        Path phone = screenshot(390, basedir.resolve("target/status-page-phone.png"));
+        Path desktop = browser.screenshot(1280, basedir.resolve("docs/status-page.png"));
+        Path phone = browser.screenshot(390, basedir.resolve("target/status-page-phone.png"));
         browser.driver().get(jobs.baseUrl() + "/jobs");
         page.await(d -> !d.findElements(By.linkText("mnist-dist")).isEmpty());
-        screenshot(1280, basedir.resolve("target/jobs-page.png"));
-        screenshot(390, basedir.resolve("target/jobs-page-phone.png"));
+        browser.screenshot(1280, basedir.resolve("target/jobs-page.png"));
+        browser.screenshot(390, basedir.resolve("target/jobs-page-phone.png"));
 
         assertThat(desktop).isNotEmptyFile();
         assertThat(phone).isNotEmptyFile();
-    }
-
-    /** The whole page at the given viewport width, as a phone or desktop browser lays it out. */
-    private static Path screenshot(int width, Path file) throws IOException {
-        boolean phone = width < 600;
-        browser.driver().executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", width, "height", 900, "deviceScaleFactor", 1, "mobile", phone));
-        long height = (Long) browser.driver().executeScript("return document.documentElement.scrollHeight");
-        browser.driver().executeCdpCommand("Emulation.setDeviceMetricsOverride",
-                Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", phone));
-        Files.createDirectories(file.getParent());
-        Files.write(file, browser.driver().getScreenshotAs(OutputType.BYTES));
-        browser.driver().executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
-        return file;
     }
 }

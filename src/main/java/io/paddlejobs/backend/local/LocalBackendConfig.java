@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.PropertySource;
@@ -77,6 +78,42 @@ class LocalBackendConfig {
                         : "as plain processes of this user, sharing its files",
                 sandbox.processLimit());
         return backend;
+    }
+
+    /**
+     * A normal stop ends the running jobs while the rest of the service still runs: after the web server and the
+     * sweeps' driver stopped (higher phases stop first), before the history's recorder is closed, so that the
+     * history holds how they ended (failed, ServiceStopped) and another replica on the same database, which serves
+     * them from it, does not wait on them. The backend's close then finds none running.
+     */
+    @Bean
+    SmartLifecycle localJobsStop(JobBackend backend) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                if (backend instanceof LocalJobBackend local) {
+                    local.stopJobs();
+                }
+                running = false;
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+
+            @Override
+            public int getPhase() {
+                return SmartLifecycle.DEFAULT_PHASE - 4096; // below the web server's (DEFAULT_PHASE - 2048)
+            }
+        };
     }
 
     /**

@@ -453,12 +453,19 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
         return recorded.size();
     }
 
-    /**
-     * On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed;
-     * a held one ends its hold as its attempt would have ended (failed, or restarted by the next start).
-     */
+    /** Stops the running jobs ({@link #stopJobs}), if a stop of the service has not already, and the launcher. */
     @Override
     public void close() {
+        stopJobs();
+        launcher.close();
+    }
+
+    /**
+     * On a normal shutdown no replica outlives the service: every running job is stopped and recorded as failed;
+     * a held one ends its hold as its attempt would have ended (failed, or restarted by the next start). Told to
+     * the listeners as any change, so that the history writes how they ended; nothing starts after it.
+     */
+    public void stopJobs() {
         closing = true; // before the running jobs are looked at: a start after that lets no replica run
         // Queued jobs stay queued, as their records say: the next start runs them, as after a crash.
         scheduler.drain().forEach(job -> jobs.remove(job.key(), job));
@@ -467,6 +474,5 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
                 ? job.endHold(backoff).toStop()
                 : job.finish(JobPhase.FAILED, SERVICE_STOPPED, STOPPED_WHILE_RUNNING)));
         launcher.stopNow(toStop);
-        launcher.close();
     }
 }
