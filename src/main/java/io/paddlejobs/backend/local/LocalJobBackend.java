@@ -466,6 +466,9 @@ public final class LocalJobBackend implements JobBackend, AutoCloseable {
      * the listeners as any change, so that the history writes how they ended; nothing starts after it.
      */
     public void stopJobs() {
+        if (closing) {
+            return; // the service's stop came first: a held job whose hold ended may be waiting for its next start
+        }
         closing = true; // before the running jobs are looked at: a start after that lets no replica run
         // Queued jobs stay queued, as their records say: the next start runs them, as after a crash.
         scheduler.drain().forEach(job -> jobs.remove(job.key(), job));
