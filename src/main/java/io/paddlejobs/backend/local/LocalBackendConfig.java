@@ -109,6 +109,12 @@ class LocalBackendConfig {
                 return running;
             }
 
+            /** Ended jobs do not come back: only the context's close stops them, never a pause (a cached test context's). */
+            @Override
+            public boolean isPauseable() {
+                return false;
+            }
+
             @Override
             public int getPhase() {
                 return SmartLifecycle.DEFAULT_PHASE - 4096; // below the web server's (DEFAULT_PHASE - 2048)
