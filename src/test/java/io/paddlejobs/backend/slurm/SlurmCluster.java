@@ -186,7 +186,7 @@ public final class SlurmCluster implements BeforeAllCallback {
         }
 
         /** Runs a Slurm command against this cluster. @return its standard output */
-        String command(String... command) {
+        public String command(String... command) {
             return run(command);
         }
 

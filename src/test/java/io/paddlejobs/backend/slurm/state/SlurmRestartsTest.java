@@ -26,9 +26,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +56,8 @@ class SlurmRestartsTest {
     Path sharedDir;
 
     private final JobPlanner planner = new JobPlanner(Settings.planningPolicy());
+    /** Slurm's names of the jobs this test submitted. */
+    private final List<String> submitted = new ArrayList<>();
 
     @Test
     void aTrainerThatFailsOnceIsRestartedAsANewBatchJobAndResumesFromItsCheckpoint() throws IOException {
@@ -266,6 +270,17 @@ class SlurmRestartsTest {
         }
     }
 
+    /**
+     * The test's Slurm jobs have left the queue before JUnit deletes the shared directory: a job's batch script can
+     * outlive the attempt the service saw end (it still writes its marks into the job's files), and on a loaded
+     * machine it wrote into the folder as it was deleted.
+     */
+    @AfterEach
+    void jobsLeftTheQueue() {
+        await().atMost(DEADLINE).until(() -> SlurmCluster.current().command("squeue", "-h", "-t", "PD,CF,R,S,CG", "-o", "%j")
+                .lines().map(String::strip).noneMatch(submitted::contains));
+    }
+
     private SlurmJobBackend backend(RestartBackoff backoff) {
         return SlurmJobBackendContractTest.backend(Map.of(
                 "paddlejobs.slurm.shared-dir", sharedDir.toString(),
@@ -275,6 +290,7 @@ class SlurmRestartsTest {
     }
 
     private void submit(SlurmJobBackend backend, String name, String spec, String entryPoint) {
+        submitted.add("paddlejobs." + NAMESPACE + "." + name);
         var request = JobRequests.named(name, entryPoint);
         if (!spec.isEmpty()) {
             request.spec(spec);
