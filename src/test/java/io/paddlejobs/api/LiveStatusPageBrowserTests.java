@@ -277,8 +277,11 @@ class LiveStatusPageBrowserTests {
 
     /** The legend's entries in words: {@code trainer-0 0.01208 at step 8}. */
     private List<String> legendOf(String metric) {
-        return chart(metric).findElements(By.cssSelector(".chart-legend li")).stream()
-                .map(item -> item.getDomProperty("textContent").strip()).toList();
+        // Drawn anew at every push as the lines are: an entry found may be replaced before it is read, so read the
+        // entries the page holds at the moment of reading (in the page, at once).
+        Object entries = browser.driver().executeScript("return Array.from(document.querySelectorAll(arguments[0]),"
+                + " item => item.textContent.trim());", "figure.chart[data-metric='" + metric + "'] .chart-legend li");
+        return ((List<?>) entries).stream().map(Object::toString).toList();
     }
 
     // The page re-renders its buttons when a status arrives, so a button found a moment ago may be gone by the
