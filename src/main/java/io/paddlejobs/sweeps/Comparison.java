@@ -39,7 +39,8 @@ record Comparison(
                Instant createdAt,
                Instant startedAt,
                Instant finishedAt,
-               @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Map<String, Object> parameters,
+               @Schema(requiredMode = Schema.RequiredMode.REQUIRED, additionalProperties = Schema.AdditionalPropertiesValue.TRUE,
+                       description = "each value a number or a string as the run was given it") Map<String, Object> parameters,
                @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Map<String, Summary> metrics) {
     }
 
