@@ -1,7 +1,7 @@
 // @ts-check
 // The job's metrics into the charts: pushed by the status stream, or, without it, read
-// (…/metrics?since=cursor) every second while the job runs and until a read after its end brings
-// nothing new (the service may still be reading the last lines).
+// (…/metrics?since=cursor) every second until a read says they are complete (the job has ended
+// and the service has read its trainers' last lines, which may come seconds after its end).
 import { getJson, laterWhenVisible, pageUrl } from './common.js';
 import { Charts } from './charts.js';
 
@@ -14,27 +14,22 @@ export class MetricsFeed {
     this.hint = hint;
     this.ignored = ignored;
     this.since = 0;
-    this.jobFinished = false;
+    this.complete = false;
   }
 
   start() {
     this.read();
   }
 
-  /** Told by the status poll; the feed stops once it has read what the job's end left. */
-  finished() {
-    this.jobFinished = true;
-  }
-
-  /** A read of …/metrics, polled or pushed (the status stream's metrics event); returns whether it added points. */
+  /** A read of …/metrics, polled or pushed (the status stream's metrics event). */
   apply(metrics) {
     this.since = metrics.cursor;
-    const added = this.charts.add(metrics.metrics);
+    this.complete = metrics.complete;
+    this.charts.add(metrics.metrics);
     this.hint.hidden = !this.charts.empty;
     this.ignored.hidden = metrics.ignored_lines === 0;
     this.ignored.textContent = `${metrics.ignored_lines} metrics line${metrics.ignored_lines === 1 ? ' was' : 's were'} `
       + 'not charted: each must be PADDLEJOBS_METRICS, one space, then a JSON object with an integer "step" and numbers.';
-    return added;
   }
 
   async read() {
@@ -45,9 +40,8 @@ export class MetricsFeed {
       if (![401, 403, 404].includes(failure.status)) laterWhenVisible(RETRY_INTERVAL_MS, () => this.read());
       return;
     }
-    const added = this.apply(metrics);
-    const finishedBefore = this.jobFinished;
-    if (!(finishedBefore && !added)) {
+    this.apply(metrics);
+    if (!this.complete) {
       laterWhenVisible(READ_INTERVAL_MS, () => this.read());
     }
   }

@@ -155,9 +155,6 @@ function render(status) {
   renderLogAttempts(status);
   stacks.update(status, allowed);
   actions.update(allowed, FINISHED_PHASES.has(status.phase));
-  if (FINISHED_PHASES.has(status.phase)) {
-    metrics.finished();
-  }
 }
 
 function renderWhy(status) {

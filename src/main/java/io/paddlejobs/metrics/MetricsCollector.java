@@ -7,6 +7,7 @@ import io.paddlejobs.job.JobKey;
 import io.paddlejobs.job.Progress;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +45,12 @@ public final class MetricsCollector implements AutoCloseable {
      * chart starts within seconds of the trainer, seldom enough that waiting followers cost the API server nothing.
      */
     static final Duration RETRY_INTERVAL = Duration.ofSeconds(2);
+
+    /**
+     * How long after a job's end the replica that ran it has surely kept its metrics in the shared history: its
+     * followers see the end within {@link #RETRY_INTERVAL}, then read what is left of the logs.
+     */
+    static final Duration KEEP_GRACE = Duration.ofSeconds(10);
 
     private final MetricsProperties limits;
     private final Duration retryInterval;
@@ -92,13 +99,41 @@ public final class MetricsCollector implements AutoCloseable {
         jobs.onChange(new ChangedKeys(changes, keys -> keys.forEach(this::changed)));
     }
 
-    /** What the job reported after {@code since} (0: everything kept). */
+    /**
+     * What the job reported after {@code since} (0: everything kept); {@link MetricsSnapshot#complete complete} once
+     * the job has finished and its trainers' followers have read all their lines.
+     */
     public MetricsSnapshot read(Job job, long since) {
         if (job.status().archived()) {
-            return archive.keptMetrics(job.key()).map(kept -> kept.after(since)).orElse(MetricsSnapshot.NOTHING);
+            Optional<MetricsSnapshot> kept = archive.keptMetrics(job.key());
+            // None kept yet: another replica ran it, and keeps its metrics once it has read their last lines.
+            return kept.map(snapshot -> snapshot.after(since).completed(true))
+                    .orElseGet(() -> MetricsSnapshot.NOTHING.completed(endedLongAgo(job)));
         }
-        MetricsSnapshot read = metricsOf(job).metrics().since(since);
-        return job.status().phase().isFinished() ? read.settled() : read;
+        Watched known = metricsOf(job);
+        if (!job.status().phase().isFinished()) {
+            return known.metrics().since(since);
+        }
+        // Counted before the points are taken: a follower that ends after this read has added all it read.
+        boolean complete = allRead(known);
+        return known.metrics().since(since).settled().completed(complete);
+    }
+
+    /** Whether the job ended longer than {@link #KEEP_GRACE} ago: had its metrics been kept, they would be by now. */
+    private boolean endedLongAgo(Job job) {
+        Instant finished = job.status().finishedAt();
+        return job.status().phase().isFinished()
+                && (finished == null || !finished.plus(KEEP_GRACE).isAfter(clock.instant()));
+    }
+
+    /**
+     * Whether every follower of a finished job has ended. A trainer that never started (a job cancelled while
+     * queued) wrote nothing: its follower waits in the queue, and counts as having read all there was. One whose
+     * trainer did start is started first, so that it is not taken for one of those.
+     */
+    private boolean allRead(Watched job) {
+        startWhatNoLongerWaits(job);
+        return job.following().get() == job.waiting().size();
     }
 
     /**
@@ -199,7 +234,7 @@ public final class MetricsCollector implements AutoCloseable {
             return;
         }
         try {
-            archive.keepMetrics(job.key(), job.metrics().since(0).settled());
+            archive.keepMetrics(job.key(), job.metrics().since(0).settled().completed(true));
         } catch (RuntimeException e) {
             log.warn("Could not keep the metrics of job {} of namespace {} in the history: {}", job.key().name(),
                     job.key().namespace(), e.toString());

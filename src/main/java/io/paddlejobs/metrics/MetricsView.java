@@ -17,10 +17,14 @@ public record MetricsView(
         long ignoredLines,
         Map<String, Map<String, List<MetricPoint>>> metrics,
         @Schema(description = "How far the job is, as in its status; absent before any trainer reported")
-        Progress progress) {
+        Progress progress,
+        @Schema(description = "True once the job has finished and every line its trainers wrote has been read: "
+                + "nothing more will come. A job's end is seen before its last lines are read (seconds, on a busy "
+                + "machine): read again until this is true")
+        boolean complete) {
 
     public static MetricsView of(String name, String namespace, MetricsSnapshot snapshot) {
         return new MetricsView(name, namespace, snapshot.cursor(), snapshot.ignoredLines(), snapshot.metrics(),
-                snapshot.progress());
+                snapshot.progress(), snapshot.complete());
     }
 }

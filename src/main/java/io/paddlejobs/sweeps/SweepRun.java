@@ -28,8 +28,6 @@ import org.springframework.web.ErrorResponseException;
 final class SweepRun {
 
     private static final Logger log = LoggerFactory.getLogger(SweepRun.class);
-    /** How long after a trial ended its last metrics lines may still be being read. */
-    static final Duration SETTLE = Duration.ofSeconds(3);
 
     private final SweepKey key;
     private final SweepDriver.Context context;
@@ -102,10 +100,14 @@ final class SweepRun {
                             trial.earlyStopped() ? TrialState.EARLY_STOPPED : j.status().reason(),
                             trial.earlyStopped() ? trial.stopped() : j.status().message()))
                     .orElseGet(() -> trial.asSubmitted(JobPhase.CANCELLED, "Deleted", "its job was deleted"));
+            // A trial's objective is settled once its metrics are complete (its last lines are read after its end).
+            boolean objectiveSettled = true;
             if (job.isPresent() && sweep.request().objective() != null) {
-                seen = withObjective(sweep.request().objective(), seen, job.get());
+                MetricsSnapshot snapshot = context.metrics().read(job.get(), 0);
+                seen = withObjective(sweep.request().objective(), seen, snapshot);
+                objectiveSettled = snapshot.complete();
             }
-            if (seen.finished() && (job.isEmpty() || settledSince(job.get(), now))) {
+            if (seen.finished() && objectiveSettled) {
                 settled.add(seen.number());
             }
             int index = i;
@@ -115,19 +117,13 @@ final class SweepRun {
         return state;
     }
 
-    private TrialState withObjective(SweepRequest.Objective objective, TrialState trial, Job job) {
-        MetricsSnapshot snapshot = context.metrics().read(job, 0);
+    private TrialState withObjective(SweepRequest.Objective objective, TrialState trial, MetricsSnapshot snapshot) {
         reported.addAll(snapshot.metrics().keySet());
         Curve curve = Curve.of(snapshot, objective.metric());
         curves.put(trial.number(), curve);
         return curve.value(objective, Long.MAX_VALUE)
                 .map(point -> trial.withObjective(point.value(), point.step(), curve.lastStep()))
                 .orElse(trial);
-    }
-
-    private static boolean settledSince(Job job, Instant now) {
-        Instant finished = job.status().finishedAt();
-        return finished == null || !finished.plus(SETTLE).isAfter(now);
     }
 
     /** The stopping rule on each running trial this replica runs; a stop is written down before it is made. */

@@ -93,6 +93,7 @@ class MetricsApiTest extends ApiTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> metrics("grows", 0).at("/cursor").asLong() == 1);
         long cursor = metrics("grows", 0).at("/cursor").asLong();
         assertThat(metrics("grows", cursor).at("/metrics").isEmpty()).isTrue();
+        assertThat(metrics("grows", cursor).at("/complete").asBoolean()).as("the job runs on").isFalse();
 
         Files.createFile(release);
 
@@ -134,6 +135,34 @@ class MetricsApiTest extends ApiTest {
         List<Double> steps = data.stream().filter(d -> d.has("cursor"))
                 .flatMap(d -> d.at("/metrics/loss/trainer-0").valueStream()).map(p -> p.get("step").asDouble()).toList();
         assertThat(steps).containsExactly(1.0, 2.0, 3.0);
+    }
+
+    /**
+     * Trainers whose last report follows much other output, and who end at once: their job's end is seen while the
+     * service still reads that output. The stream ended then, with a trainer's last points unsent, and the page
+     * that opened it charted the trainer short of them (seen under load).
+     */
+    @Test
+    void theStreamEndsAndTheMetricsAreCompleteOnlyOnceEveryReportedPointIsIn() {
+        client.submit("""
+                {"name": "last-words", "trainers": 2, "pservers": 1, "pserver_entry_point": "sleep 60",
+                 "entry_point": "seq 1 300 | sed 's/.*/PADDLEJOBS_METRICS {\\"step\\": &, \\"loss\\": &}/'; head -c 40000000 /dev/zero | tr '\\\\0' x | fold -w 4000; echo PADDLEJOBS_METRICS '{\\"step\\": 301, \\"loss\\": 0}'"}
+                """);
+
+        var response = client.get(client.baseUrl() + "/jobs/last-words/status?namespace=default", "text/event-stream");
+
+        List<String> events = response.body().lines().filter(line -> line.startsWith("event:")).toList();
+        assertThat(events).last().isEqualTo("event:end");
+        List<JsonNode> reads = response.body().lines().filter(line -> line.startsWith("data:{"))
+                .map(line -> json.readTree(line.substring("data:".length()))).filter(d -> d.has("cursor")).toList();
+        for (String trainer : List.of("trainer-0", "trainer-1")) {
+            assertThat(reads.stream().mapToLong(read -> read.at("/metrics/loss/" + trainer).size()).sum())
+                    .as("points of %s pushed before the end", trainer).isEqualTo(301);
+        }
+        assertThat(reads).last().satisfies(read -> assertThat(read.get("complete").asBoolean()).isTrue());
+        JsonNode read = metrics("last-words", 0);
+        assertThat(read.at("/cursor").asLong()).isEqualTo(2 * 301);
+        assertThat(read.at("/complete").asBoolean()).isTrue();
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * One page's status stream: {@code status} when the status changes (from the {@link JobFeed}, as
  * soon as it sees it), {@code metrics} with the points added since the last event (the body of
  * {@code GET …/metrics?since=}, looked at every second, also when only the progress moved), then {@code end} once the job has
- * finished and nothing new came; {@code gone} when it is deleted.
+ * finished and its metrics are {@link MetricsSnapshot#complete complete}; {@code gone} when it is deleted.
  */
 final class StatusStream extends EventStream {
 
@@ -29,6 +29,8 @@ final class StatusStream extends EventStream {
     private Job job;
     private long cursor;
     private Progress progress;
+    /** The last read of the metrics was of a finished job, and had all its trainers wrote. */
+    private boolean complete;
 
     /** @param opened the job as it is when the stream opens: its first event */
     StatusStream(Job opened, SseEmitter emitter, MetricsCollector metrics, SerializedJobs serialized) {
@@ -80,7 +82,7 @@ final class StatusStream extends EventStream {
             return false;
         }
         boolean fresh = sendMetrics(false);
-        if (job.status().phase().isFinished() && !fresh) {
+        if (complete && !fresh) {
             emitter.send(SseEmitter.event().name("end").data(job.status().phase().wireName()));
             end();
             return true;
@@ -91,6 +93,7 @@ final class StatusStream extends EventStream {
     private boolean sendMetrics(boolean evenIfNone) throws IOException {
         MetricsSnapshot read = metrics.read(job, cursor);
         cursor = read.cursor();
+        complete = read.complete();
         // A trainer may report only its step and total_steps: no points, but progress all the same.
         boolean fresh = !read.metrics().isEmpty() || !Objects.equals(read.progress(), progress);
         progress = read.progress();
