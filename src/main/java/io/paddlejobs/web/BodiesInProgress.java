@@ -3,42 +3,69 @@ package io.paddlejobs.web;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * How many request bodies each caller is sending at once, each counted from the request's start until its
- * body has arrived (or the request ended without it). On a JDK without virtual threads each holds one of
- * Tomcat's fixed pool of threads while its bytes trickle in, so one caller may hold at most {@code limit}.
+ * How many request bodies each caller, and all callers together, are sending at once, each counted from the
+ * request's start until its body has arrived (or the request ended without it). On a JDK without virtual threads
+ * each holds one of Tomcat's fixed pool of threads while its bytes trickle in, so one caller may hold at most
+ * {@code perCaller} and all of them together at most {@code total}: callers each within their share cannot add up
+ * to the whole pool.
  */
 final class BodiesInProgress {
 
-    private final int limit;
+    private final int perCaller;
+    private final int total;
     private final ConcurrentHashMap<String, Integer> counts = new ConcurrentHashMap<>();
+    private final AtomicInteger all = new AtomicInteger();
 
-    BodiesInProgress(int limit) {
-        this.limit = limit;
+    BodiesInProgress(int perCaller, int total) {
+        this.perCaller = perCaller;
+        this.total = total;
     }
 
-    int limit() {
-        return limit;
+    int perCaller() {
+        return perCaller;
     }
 
-    /** A place for one more body of {@code caller}'s, if it has fewer than the limit in progress; else empty. */
+    int total() {
+        return total;
+    }
+
+    /** A place for one more body of {@code caller}'s, if it and all callers are under their limits; else empty. */
     Optional<Place> enter(String caller) {
+        if (all.getAndUpdate(now -> now < total ? now + 1 : now) >= total) {
+            return Optional.empty();
+        }
         boolean[] entered = {false};
         counts.compute(caller, (key, count) -> {
             int now = count == null ? 0 : count;
-            if (now >= limit) {
+            if (now >= perCaller) {
                 return count;
             }
             entered[0] = true;
             return now + 1;
         });
-        return entered[0] ? Optional.of(new Place(caller)) : Optional.empty();
+        if (!entered[0]) {
+            all.decrementAndGet();
+            return Optional.empty();
+        }
+        return Optional.of(new Place(caller));
+    }
+
+    /** Whether {@code caller} has its own limit's worth in progress (else a refusal was for all callers' total). */
+    boolean atCallerLimit(String caller) {
+        return counts.getOrDefault(caller, 0) >= perCaller;
     }
 
     /** Callers with a body in progress: a caller is forgotten with its last one. */
     int callers() {
         return counts.size();
+    }
+
+    /** Bodies in progress, of all callers. */
+    int inProgress() {
+        return all.get();
     }
 
     /** One body's place; leaving twice (its body arrived, then its request ended) counts once. */
@@ -53,6 +80,7 @@ final class BodiesInProgress {
         void leave() {
             if (left.compareAndSet(false, true)) {
                 counts.computeIfPresent(caller, (key, count) -> count <= 1 ? null : count - 1);
+                all.decrementAndGet();
             }
         }
     }

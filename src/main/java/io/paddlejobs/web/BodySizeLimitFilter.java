@@ -31,8 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
  * The clock starts when the body is first read, not when the request came in (a loaded service may
  * take seconds to get there, which is not the client's doing), and a read that completes the body
  * is never refused: only waiting on a client that has not sent its body yet counts. One caller may be sending
- * at most {@code paddlejobs.web.max-bodies-per-caller} bodies at once ({@link BodiesInProgress}); one more is
- * answered 429 before it is read, and its connection closed ({@link UnreadBodies}).
+ * at most {@code paddlejobs.web.max-bodies-per-caller} bodies at once, and all callers together
+ * {@code max-bodies-in-progress} ({@link BodiesInProgress}); one more is answered 429 before it is read, and its
+ * connection closed ({@link UnreadBodies}).
  */
 @Component
 public class BodySizeLimitFilter extends OncePerRequestFilter {
@@ -46,7 +47,7 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
     BodySizeLimitFilter(JsonMapper json, WebProperties web) {
         this.json = json;
         this.deadline = web.requestBodyTimeout();
-        this.inProgress = new BodiesInProgress(web.maxBodiesPerCaller());
+        this.inProgress = new BodiesInProgress(web.maxBodiesPerCaller(), web.maxBodiesInProgress());
     }
 
     /**
@@ -73,7 +74,9 @@ public class BodySizeLimitFilter extends OncePerRequestFilter {
         Optional<BodiesInProgress.Place> place = inProgress.enter(caller);
         if (place.isEmpty()) {
             request.setAttribute(UnreadBodies.BodiesInProgressMark.ATTRIBUTE, true);
-            refuse(response, new BodiesInProgressException(caller, inProgress.limit()));
+            refuse(response, inProgress.atCallerLimit(caller)
+                    ? BodiesInProgressException.ofCaller(caller, inProgress.perCaller())
+                    : BodiesInProgressException.ofAllCallers(inProgress.total()));
             return;
         }
         try {

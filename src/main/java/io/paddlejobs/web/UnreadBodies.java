@@ -22,8 +22,8 @@ import org.springframework.stereotype.Component;
  * a client trickling such bodies would hold the threads the refusals were to spare. So such an answer closes its
  * connection ({@code Connection: close}) and is sent whole first; then a caller over its bodies in progress
  * ({@link BodiesInProgressMark}) has the connection closed unread, and of the others at most
- * {@code paddlejobs.web.max-bodies-per-caller} per address have their bodies read to the end at once, each for at
- * most {@code paddlejobs.web.request-body-timeout} (a user whose token is wrong may be uploading a package, and
+ * {@code paddlejobs.web.max-bodies-per-caller} per address, and {@code max-bodies-in-progress} of all addresses,
+ * have their bodies read to the end at once, each for at most {@code paddlejobs.web.request-body-timeout} (a user whose token is wrong may be uploading a package, and
  * should read why rather than see the connection reset); the rest are closed unread.
  *
  * <p>An engine valve, so that it runs after the host has rendered any error page: closing a connection unread marks
@@ -37,17 +37,16 @@ class UnreadBodies implements WebServerFactoryCustomizer<TomcatServletWebServerF
     /** As Tomcat's own {@code maxSwallowSize}: past it a refused body is not worth reading. */
     private static final long MAX_READ_AFTER_ANSWER = 2 * 1024 * 1024;
 
-    private final int perAddress;
-    private final Duration deadline;
+    private final WebProperties web;
 
     UnreadBodies(WebProperties web) {
-        this.perAddress = web.maxBodiesPerCaller();
-        this.deadline = web.requestBodyTimeout();
+        this.web = web;
     }
 
     @Override
     public void customize(TomcatServletWebServerFactory factory) {
-        factory.addEngineValves(new AfterAnswer(new BodiesInProgress(perAddress), deadline));
+        factory.addEngineValves(new AfterAnswer(
+                new BodiesInProgress(web.maxBodiesPerCaller(), web.maxBodiesInProgress()), web.requestBodyTimeout()));
     }
 
     /** Marks a request whose body is to be left unread, its connection closed: its caller sends too many at once. */

@@ -17,9 +17,14 @@ import org.springframework.validation.annotation.Validated;
  *                           sending at once; one more is answered 429 at once. On a JDK without virtual threads each
  *                           holds one of Tomcat's fixed pool of threads while it arrives, so this keeps one caller
  *                           sending slowly from holding them all
+ * @param maxBodiesInProgress the most request bodies all callers together may be sending at once (one more is
+ *                           answered 429 at once), and the most refused bodies read to their end after the answer:
+ *                           so slow bodies hold at most twice this many of Tomcat's threads, however many callers
+ *                           send them, and the rest serve everyone else (reads, streams, readiness)
  */
 @Validated
 @ConfigurationProperties("paddlejobs.web")
 public record WebProperties(@DefaultValue("10s") @NotNull Duration requestBodyTimeout,
-                            @DefaultValue("16") @Positive int maxBodiesPerCaller) {
+                            @DefaultValue("16") @Positive int maxBodiesPerCaller,
+                            @DefaultValue("64") @Positive int maxBodiesInProgress) {
 }

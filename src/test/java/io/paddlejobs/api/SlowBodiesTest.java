@@ -7,6 +7,7 @@ import io.paddlejobs.testing.Tokens;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,6 +47,8 @@ class SlowBodiesTest {
     private static final String BOB = "bob-slow-bodies";
     private static final int PER_CALLER = 3;
     private static final int SENT = 8;
+    /** Other loopback addresses: callers without a token are told apart by their address. */
+    private static final List<String> ADDRESSES = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
     /** Far longer than an answer takes on a loaded machine, far shorter than Tomcat waits on a silent client. */
     private static final Duration DEADLINE = Duration.ofSeconds(90);
 
@@ -72,6 +75,7 @@ class SlowBodiesTest {
         registry.add("server.tomcat.connection-timeout", () -> "5m");
         registry.add("paddlejobs.web.request-body-timeout", () -> "5m");
         registry.add("paddlejobs.web.max-bodies-per-caller", () -> PER_CALLER);
+        registry.add("paddlejobs.web.max-bodies-in-progress", () -> PER_CALLER);
     }
 
     @AfterEach
@@ -115,9 +119,50 @@ class SlowBodiesTest {
         assertThat(readiness.statusCode()).as(readiness.body()).isEqualTo(200);
     }
 
+    /**
+     * Red team of 7 December, A1 for several callers: each within its own share, together they held the whole pool
+     * (13 callers of 16 slow bodies take 200 threads). Here all callers together may send 3 bodies at once, and 3
+     * refused ones are read after their answers: of alice's and bob's 6 (neither over its own 3), 3 hold a thread
+     * and 3 are refused for the total; of 9 tokenless clients from three addresses, answered 401, 3 read on. Without
+     * the total, 15 slow bodies would hold all 8 threads, and bob's list and readiness would wait minutes.
+     */
+    @Test
+    void manyCallersEachWithinTheirShareHoldNoMoreThanTheTotalAndTheServiceStillAnswers() throws Exception {
+        List<CompletableFuture<String>> signedIn = new ArrayList<>();
+        List<CompletableFuture<String>> tokenless = new ArrayList<>();
+        for (int i = 0; i < PER_CALLER; i++) {
+            signedIn.add(answerThenClose(trickle(ALICE)));
+            signedIn.add(answerThenClose(trickle(BOB)));
+            for (String address : ADDRESSES) {
+                tokenless.add(answerThenClose(trickle(null, address)));
+            }
+        }
+
+        await().atMost(DEADLINE).until(() -> signedIn.stream().filter(CompletableFuture::isDone).count() == PER_CALLER
+                && tokenless.stream().filter(CompletableFuture::isDone).count() == tokenless.size() - PER_CALLER);
+        HttpResponse<String> bobsList = get("/jobs?namespace=team-b", BOB);
+        HttpResponse<String> readiness = get("/actuator/health/readiness", null);
+
+        assertThat(signedIn.stream().filter(CompletableFuture::isDone).map(CompletableFuture::join))
+                .allSatisfy(answer -> assertThat(answer).startsWith("HTTP/1.1 429").contains(
+                        "urn:paddlejobs:problem:bodies-in-progress", "reading 3 request bodies at once",
+                        "paddlejobs.web.max-bodies-in-progress"));
+        assertThat(tokenless.stream().filter(CompletableFuture::isDone).map(CompletableFuture::join))
+                .allSatisfy(answer -> assertThat(answer).startsWith("HTTP/1.1 401"));
+        assertThat(bobsList.statusCode()).as(bobsList.body()).isEqualTo(200);
+        assertThat(readiness.statusCode()).as(readiness.body()).isEqualTo(200);
+        assertThat(signedIn.stream().filter(CompletableFuture::isDone)).as("answered: the other 3 hold their threads").hasSize(PER_CALLER);
+        assertThat(tokenless.stream().filter(CompletableFuture::isDone)).hasSize(tokenless.size() - PER_CALLER);
+    }
+
     /** A {@code POST /jobs} whose headers and first body byte are sent, and nothing after. */
     private Socket trickle(String token) throws IOException {
-        Socket socket = new Socket("127.0.0.1", port);
+        return trickle(token, "127.0.0.1");
+    }
+
+    /** As {@link #trickle(String)}, sent from {@code address}. */
+    private Socket trickle(String token, String address) throws IOException {
+        Socket socket = new Socket(InetAddress.getByName("127.0.0.1"), port, InetAddress.getByName(address), 0);
         sockets.add(socket);
         socket.setSoTimeout((int) DEADLINE.toMillis());
         String request = "POST /jobs HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"

@@ -15,7 +15,7 @@ class BodiesInProgressTest {
 
     @Test
     void aCallerAtTheLimitIsRefusedUntilOneOfItsBodiesHasArrivedAndOtherCallersAreNot() {
-        BodiesInProgress bodies = new BodiesInProgress(2);
+        BodiesInProgress bodies = new BodiesInProgress(2, 10);
         var first = bodies.enter("alice").orElseThrow();
         bodies.enter("alice").orElseThrow();
 
@@ -28,8 +28,36 @@ class BodiesInProgressTest {
     }
 
     @Test
+    void callersEachUnderTheirLimitAreRefusedOnceAllTogetherReachTheTotal() {
+        BodiesInProgress bodies = new BodiesInProgress(2, 3);
+        bodies.enter("alice").orElseThrow();
+        var bobs = bodies.enter("bob").orElseThrow();
+        bodies.enter("carol").orElseThrow();
+
+        assertThat(bodies.enter("dave")).isEmpty();
+        assertThat(bodies.atCallerLimit("dave")).as("refused for the total, not its own").isFalse();
+        assertThat(bodies.enter("alice")).isEmpty();
+        bobs.leave();
+        assertThat(bodies.enter("dave")).isPresent();
+        assertThat(bodies.inProgress()).isEqualTo(3);
+    }
+
+    @Test
+    void aCallerRefusedForItsOwnLimitTakesNothingOfTheTotal() {
+        BodiesInProgress bodies = new BodiesInProgress(1, 2);
+        bodies.enter("alice").orElseThrow();
+        for (int i = 0; i < 5; i++) {
+            assertThat(bodies.enter("alice")).isEmpty();
+        }
+
+        assertThat(bodies.atCallerLimit("alice")).isTrue();
+        assertThat(bodies.enter("bob")).isPresent();
+        assertThat(bodies.inProgress()).isEqualTo(2);
+    }
+
+    @Test
     void callersWhoseBodiesAllArrivedAreForgottenAndNoneGetsInOverTheLimitFromManyThreads() throws Exception {
-        BodiesInProgress bodies = new BodiesInProgress(3);
+        BodiesInProgress bodies = new BodiesInProgress(3, 10);
         ExecutorService threads = Executors.newFixedThreadPool(8);
         AtomicInteger most = new AtomicInteger();
         AtomicInteger inside = new AtomicInteger();
@@ -51,6 +79,7 @@ class BodiesInProgressTest {
 
         assertThat(most.get()).isBetween(1, 3);
         assertThat(bodies.callers()).isZero();
+        assertThat(bodies.inProgress()).isZero();
         List<BodiesInProgress.Place> again = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             again.add(bodies.enter("alice").orElseThrow());
