@@ -47,10 +47,12 @@ public final class MetricsCollector implements AutoCloseable {
     static final Duration RETRY_INTERVAL = Duration.ofSeconds(2);
 
     /**
-     * How long after a job's end the replica that ran it has surely kept its metrics in the shared history: its
-     * followers see the end within {@link #RETRY_INTERVAL}, then read what is left of the logs.
+     * How long after a job's end its metrics are taken as complete whatever is still being read. Its followers see
+     * the end within {@link #RETRY_INTERVAL} and read what is left in well under a second; a trainer's log stream
+     * still open by then is one its backend keeps open past the container's end (kwok does), whose lines came as
+     * they were written; and the replica that ran a job has kept its metrics in the shared history by then.
      */
-    static final Duration KEEP_GRACE = Duration.ofSeconds(10);
+    static final Duration SETTLED_AFTER = Duration.ofSeconds(10);
 
     private final MetricsProperties limits;
     private final Duration retryInterval;
@@ -115,15 +117,15 @@ public final class MetricsCollector implements AutoCloseable {
             return known.metrics().since(since);
         }
         // Counted before the points are taken: a follower that ends after this read has added all it read.
-        boolean complete = allRead(known);
+        boolean complete = allRead(known) || endedLongAgo(job);
         return known.metrics().since(since).settled().completed(complete);
     }
 
-    /** Whether the job ended longer than {@link #KEEP_GRACE} ago: had its metrics been kept, they would be by now. */
+    /** Whether the job ended longer than {@link #SETTLED_AFTER} ago. */
     private boolean endedLongAgo(Job job) {
         Instant finished = job.status().finishedAt();
         return job.status().phase().isFinished()
-                && (finished == null || !finished.plus(KEEP_GRACE).isAfter(clock.instant()));
+                && (finished == null || !finished.plus(SETTLED_AFTER).isAfter(clock.instant()));
     }
 
     /**

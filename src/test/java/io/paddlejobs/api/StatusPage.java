@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -28,7 +30,7 @@ final class StatusPage {
 
     /** Text as in the DOM, without the decoration CSS adds around it. */
     String phase() {
-        return text(By.id("phase"));
+        return text("#phase");
     }
 
     String why() {
@@ -36,12 +38,12 @@ final class StatusPage {
     }
 
     String progress() {
-        return text(By.id("progress-text"));
+        return text("#progress-text");
     }
 
     /** "Running for", "Ran for", "Waiting for" ... and the duration after it. */
     String elapsed() {
-        return text(By.id("elapsed-label")) + " " + text(By.id("elapsed"));
+        return text("#elapsed-label") + " " + text("#elapsed");
     }
 
     /** The exact instant behind the readable start time. */
@@ -51,21 +53,23 @@ final class StatusPage {
 
     /** The cells of one row of the resources table, after its header ({@code Trainers, each}, {@code Whole job}). */
     List<String> resources(String rowHeader) {
-        return browser.findElements(By.xpath("//table[@id='resources']//tr[th='" + rowHeader + "']/td")).stream()
-                .map(cell -> cell.getDomProperty("textContent").strip())
-                .toList();
+        Object cells = ((JavascriptExecutor) browser).executeScript("const found = document.evaluate(arguments[0],"
+                + " document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null); const texts = [];"
+                + " for (let i = 0; i < found.snapshotLength; i++) texts.push(found.snapshotItem(i).textContent);"
+                + " return texts;", "//table[@id='resources']//tr[th='" + rowHeader + "']/td");
+        return ((List<?>) cells).stream().map(cell -> cell.toString().strip()).toList();
     }
 
     String exitCodeOf(String replicaId) {
-        return text(By.xpath("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='Exit code']"));
+        return textAt("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='Exit code']");
     }
 
     String stateOf(String replicaId) {
-        return text(By.xpath("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='State']"));
+        return textAt("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='State']");
     }
 
     String restartsOf(String replicaId) {
-        return text(By.xpath("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='Restarts']"));
+        return textAt("//table[@id='replicas']//tr[th='" + replicaId + "']/td[@data-label='Restarts']");
     }
 
     /** Picks the attempt whose logs the Logs section shows, by its number (from 0). */
@@ -95,7 +99,7 @@ final class StatusPage {
     }
 
     String logTailOf(String replicaId) {
-        return text(By.cssSelector("#log-" + replicaId + " pre"));
+        return text("#log-" + replicaId + " pre");
     }
 
     /** Where the chart of {@code metric} marks each later attempt's start: "attempt N at step S", in order. */
@@ -125,7 +129,7 @@ final class StatusPage {
 
     /** One fact of the plan, by its name: {@code Trainer entry point}, {@code Pserver ports}, ... */
     String planFact(String name) {
-        return text(By.xpath("//dl[@id='spec']/dt[.='" + name + "']/following-sibling::dd[1]"));
+        return textAt("//dl[@id='spec']/dt[.='" + name + "']/following-sibling::dd[1]");
     }
 
     void openFullLogOf(String replicaId) {
@@ -137,8 +141,24 @@ final class StatusPage {
         return new WebDriverWait(browser, DEADLINE).ignoring(StaleElementReferenceException.class).until(condition);
     }
 
-    private String text(By locator) {
-        WebElement element = browser.findElement(locator);
-        return element.getDomProperty("textContent").strip();
+    // The page redraws what it shows when a status arrives: an element found may be replaced before it is read, so
+    // find and read in the page, at once. Nothing there is NoSuchElementException, as a find would throw.
+    private String text(String cssSelector) {
+        return found(((JavascriptExecutor) browser).executeScript(
+                "const node = document.querySelector(arguments[0]); return node ? node.textContent : null;",
+                cssSelector), cssSelector);
+    }
+
+    private String textAt(String xpath) {
+        return found(((JavascriptExecutor) browser).executeScript("const node = document.evaluate(arguments[0],"
+                + " document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue;"
+                + " return node ? node.textContent : null;", xpath), xpath);
+    }
+
+    private static String found(Object text, String where) {
+        if (text == null) {
+            throw new NoSuchElementException("nothing at " + where);
+        }
+        return text.toString().strip();
     }
 }
