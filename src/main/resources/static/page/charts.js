@@ -21,11 +21,6 @@ export class Charts {
     this.container = container;
     this.metrics = new Map(); // name -> Map(replica -> [{step, value}])
     this.views = new Map(); // name -> ChartView
-    let resizing;
-    window.addEventListener('resize', () => {
-      clearTimeout(resizing);
-      resizing = setTimeout(() => this.draw(), 150);
-    });
   }
 
   get empty() {
@@ -102,13 +97,27 @@ export class ChartView {
     this.figure = el('figure', { className: 'chart', attrs: { id, 'data-metric': name, 'aria-describedby': `${id}-summary` } },
       el('figcaption', { className: 'chart-title' }, el('span', { text: name }), this.logScaleLabel),
       this.svg, this.legend, this.summary);
+    // Drawn at the figure's width, and again when that changes: a window resized, or a chart added beside it (the
+    // first of a grid's charts is as wide as the grid until the second comes, and scaled down it read at half size).
+    this.drawnWidth = 0;
+    new ResizeObserver(() => {
+      if (this.lines.size > 0 && this.width() !== this.drawnWidth) this.draw(this.lines);
+    }).observe(this.figure);
+  }
+
+  /** The figure's width inside its padding: the SVG's, so that it is shown at the size it was drawn. */
+  width() {
+    const style = getComputedStyle(this.figure);
+    const inside = this.figure.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return Math.max(280, Math.floor(inside || 600));
   }
 
   draw(lines) {
     this.lines = lines;
     const entries = [...lines.entries()].filter(([, points]) => points.length > 0).sort(([a], [b]) => this.order(a, b));
     if (entries.length === 0) return;
-    const width = Math.max(280, Math.round(this.figure.clientWidth || 600));
+    const width = this.width();
+    this.drawnWidth = width;
     const plot = { x: MARGIN.left, y: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: HEIGHT - MARGIN.top - MARGIN.bottom };
     const all = entries.flatMap(([, points]) => points);
     const values = all.map((p) => p.value);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
@@ -388,6 +389,13 @@ class StatusPageBrowserTests {
         browser.driver().get(jobs.baseUrl() + "/compare?sweep=quality");
 
         page.await(d -> compareRows().size() == 4 && chartedMetrics().equals(List.of("accuracy", "loss")));
+        // Each chart drawn at the width it is shown at: the first, drawn before the second stood beside it, was
+        // scaled down to half and its labels read at half size.
+        try {
+            page.await(d -> drawnWidthsAgainstShown().values().stream().allMatch(w -> w.get(0).equals(w.get(1))));
+        } catch (TimeoutException e) {
+            throw new AssertionError("charts' widths, drawn and shown: " + drawnWidthsAgainstShown(), e);
+        }
         for (String metric : List.of("accuracy", "loss")) {
             assertThat(pointsPerLine(metric)).as(metric).isEqualTo(steps);
             assertThat(xAxisLabel(metric)).isEqualTo("step");
@@ -455,18 +463,35 @@ class StatusPageBrowserTests {
                 .map(figure -> figure.getDomAttribute("data-metric")).toList();
     }
 
+    // A chart is drawn anew when its figure's width changes: read what it holds in the page, at once, not an
+    // element found a moment before (it may have been replaced).
+
     /** Each line of a metric's chart: its run, and how many points it joins. */
     private Map<String, Integer> pointsPerLine(String metric) {
+        Object lines = browser.driver().executeScript("return Object.fromEntries(Array.from("
+                + "document.querySelectorAll(arguments[0]), line => [line.getAttribute('data-replica'),"
+                + " line.getAttribute('d').replace(/[^ML]/g, '').length]));",
+                "figure.chart[data-metric='" + metric + "'] svg.chart-plot path.chart-line");
         Map<String, Integer> points = new LinkedHashMap<>();
-        browser.driver().findElements(By.cssSelector("figure.chart[data-metric='" + metric + "'] svg.chart-plot path.chart-line"))
-                .forEach(line -> points.put(line.getDomAttribute("data-replica"),
-                        line.getDomAttribute("d").replaceAll("[^ML]", "").length()));
+        ((Map<?, ?>) lines).forEach((run, count) -> points.put(run.toString(), ((Number) count).intValue()));
         return points;
     }
 
     private String xAxisLabel(String metric) {
-        return browser.driver().findElements(By.cssSelector("figure.chart[data-metric='" + metric + "'] text.chart-label"))
-                .get(0).getDomProperty("textContent");
+        return (String) browser.driver().executeScript("return document.querySelector(arguments[0]).textContent;",
+                "figure.chart[data-metric='" + metric + "'] text.chart-label");
+    }
+
+    /** Each chart's width as drawn (its SVG's own) and as shown on the page, in whole pixels. */
+    private Map<String, List<Long>> drawnWidthsAgainstShown() {
+        Object widths = browser.driver().executeScript("return Object.fromEntries(Array.from("
+                + "document.querySelectorAll('#charts figure.chart'), figure => { const plot = figure.querySelector("
+                + "'svg.chart-plot'); return [figure.dataset.metric, [Number(plot.getAttribute('width') || 0),"
+                + " Math.round(plot.getBoundingClientRect().width)]]; }));");
+        Map<String, List<Long>> byMetric = new LinkedHashMap<>();
+        ((Map<?, ?>) widths).forEach((metric, pair) -> byMetric.put(metric.toString(),
+                ((List<?>) pair).stream().map(n -> ((Number) n).longValue()).toList()));
+        return byMetric;
     }
 
     /** A value as the page writes it: at most 5 significant digits. */
