@@ -82,7 +82,7 @@ final class StatusStream extends EventStream {
             return false;
         }
         boolean fresh = sendMetrics(false);
-        if (complete && !fresh) {
+        if (complete) { // the read just sent, or the one before, had every point: nothing more will come
             emitter.send(SseEmitter.event().name("end").data(job.status().phase().wireName()));
             end();
             return true;
@@ -93,10 +93,12 @@ final class StatusStream extends EventStream {
     private boolean sendMetrics(boolean evenIfNone) throws IOException {
         MetricsSnapshot read = metrics.read(job, cursor);
         cursor = read.cursor();
-        complete = read.complete();
-        // A trainer may report only its step and total_steps: no points, but progress all the same.
-        boolean fresh = !read.metrics().isEmpty() || !Objects.equals(read.progress(), progress);
+        // A trainer may report only its step and total_steps: no points, but progress all the same. The last
+        // event says the metrics are complete, as a read of …/metrics then would.
+        boolean fresh = !read.metrics().isEmpty() || !Objects.equals(read.progress(), progress)
+                || read.complete() != complete;
         progress = read.progress();
+        complete = read.complete();
         if (!fresh && !evenIfNone) {
             return false;
         }

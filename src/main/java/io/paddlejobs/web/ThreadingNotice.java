@@ -1,6 +1,5 @@
-package io.paddlejobs.security;
+package io.paddlejobs.web;
 
-import io.paddlejobs.web.WebProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
