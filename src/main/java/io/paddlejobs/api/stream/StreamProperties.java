@@ -13,7 +13,8 @@ import org.springframework.validation.annotation.Validated;
  * together, hold no thread but about 58 KiB of heap each; log responses hold a thread each. Mode
  * {@code none} has one caller, so there the per-user figures are the service's.
  *
- * @param maxOpen        event streams open at once in all; past it, a 503 problem
+ * @param maxOpen        event streams open at once in all; past it, a 503 problem. Its last quarter is kept for
+ *                       callers holding fewer than 2: one holding more is refused (429) past three quarters
  * @param maxOpenPerUser event streams open at once per caller; past it, a 429 problem. At most a sixteenth
  *                       of {@code max-open}, so that a few callers cannot hold every stream
  * @param sendersPerUser sends of one caller's event streams that run at once; the rest of that
@@ -50,7 +51,8 @@ public record StreamProperties(@DefaultValue("4096") @Min(1) int maxOpen,
     /**
      * Log responses.
      *
-     * @param maxOpen        open at once in all; past it, a 503 problem
+     * @param maxOpen        open at once in all; past it, a 503 problem. Its last quarter is kept for callers
+     *                       holding fewer than 2: one holding more is refused (429) past three quarters
      * @param maxOpenPerUser open at once per caller; past it, a 429 problem
      */
     public record Logs(@DefaultValue("256") @Min(1) int maxOpen,

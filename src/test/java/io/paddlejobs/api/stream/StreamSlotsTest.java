@@ -55,6 +55,37 @@ class StreamSlotsTest {
                 .isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
     }
 
+    /**
+     * Red team of 7 December, B1: a few tenants each at their own cap reached the total, and every other caller's
+     * stream was refused. The last quarter of the total is kept for callers holding fewer than two.
+     */
+    @Test
+    void tenantsEachAtTheirCapTakeNoMoreThanThreeQuartersOfTheTotalAndTheRestServesLightCallers() {
+        var slots = eventStreams(4, 8);
+        for (int i = 0; i < 4; i++) {
+            slots.take("alice", "poll the list instead");
+        }
+        slots.take("bob", "poll the list instead");
+        slots.take("bob", "poll the list instead");
+
+        var bobsThird = catchThrowableOfType(ErrorResponseException.class, () -> slots.take("bob", "poll the list instead"));
+        Runnable carols = slots.take("carol", "poll the list instead");
+        slots.take("dave", "poll the list instead");
+        var erins = catchThrowableOfType(ErrorResponseException.class, () -> slots.take("erin", "poll the list instead"));
+        carols.run();
+        var bobsThirdAgain = catchThrowableOfType(ErrorResponseException.class,
+                () -> slots.take("bob", "poll the list instead"));
+
+        assertThat(bobsThird.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+        assertThat(bobsThird.getBody().getDetail()).isEqualTo("User 'bob' already has 2 event streams open, and the"
+                + " service serves 6, past which its last 2 (of paddlejobs.streams.max-open, 8) are kept for callers with"
+                + " fewer than 2 open; close one, or poll the list instead.");
+        assertThat(erins.getStatusCode()).as("the total holds").isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+        assertThat(bobsThirdAgain.getStatusCode()).as("a kept slot freed is kept again")
+                .isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+        assertThat(slots.take("erin", "poll the list instead")).isNotNull();
+    }
+
     /** The event streams' slots, with their settings bound as the service binds them. */
     private static StreamSlots eventStreams(int perUser, int total) {
         return new StreamSlots(EventStreams.limits(Settings.of(StreamProperties.class,
