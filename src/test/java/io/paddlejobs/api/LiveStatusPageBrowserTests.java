@@ -82,7 +82,8 @@ class LiveStatusPageBrowserTests {
 
         page.open(statusUrl);
         page.await(d -> page.phase().equals("Running") && pointsOf("loss", "trainer-0") >= 1);
-        assertThat(legendOf("loss")).hasSize(3);
+        // Read at once: every trainer's line is there by the end (below), but on a loaded machine trainer-2's first
+        // point may come a push after trainer-0's.
         int early = pointsOf("loss", "trainer-0");
         assertThat(early).isLessThan(8);
         page.await(d -> pointsOf("loss", "trainer-0") > early);
